@@ -1,0 +1,62 @@
+/**
+ * The contract between the gate and the shell analysis. The gate owns policy (modes, tiers, limits);
+ * the analyzer owns the shell grammar and says, for one command line, what it would do.
+ */
+
+export type PathAccess = "read" | "write";
+
+export type PathVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: string; readonly rule: string };
+
+/**
+ * The same path gate the file tools pass. `path` is as written in the command (after unquoting);
+ * relative paths resolve against `cwd`. Writes outside the workspace, into protected paths, and
+ * reads of ignored or (when not allowed) external paths come back `ok: false`.
+ */
+export interface PathGate {
+  check(path: string, cwd: string, access: PathAccess): PathVerdict;
+}
+
+export interface CommandContext {
+  /** argv-prefix rules on word boundaries, `*` glob (toolgate.commands.allow plus Bash(...) allow rules). */
+  readonly allow: readonly string[];
+  /** Programs or prefixes refused anywhere in the tree (toolgate.commands.deny plus Bash(...) deny rules). */
+  readonly deny: readonly string[];
+  /** Prefixes that always ask (Bash(...) ask rules). */
+  readonly ask: readonly string[];
+  /** Absolute working directory the command starts in (the first workspace root). */
+  readonly cwd: string;
+  readonly paths: PathGate;
+  readonly platform: "posix" | "windows";
+}
+
+/**
+ * - `deny`: a denied program or prefix appears somewhere in the tree (after unwrapping and normalising).
+ * - `ask-rule`: an ask rule matched.
+ * - `safe`: every simple command is allow-listed or a catalogued read-only program with safe arguments,
+ *   no risky construct, and every file effect passed the path gate.
+ * - `unsafe`: understood, but not provably safe (reason says why: "`curl` is not in your allow list").
+ * - `unparseable`: parse error, cap, unknown construct, control characters: the gate must ask (headless: deny)
+ *   whatever the switches say, because a denied program could hide inside.
+ */
+export type CommandVerdict = "deny" | "ask-rule" | "safe" | "unsafe" | "unparseable";
+
+export interface CommandAnalysis {
+  readonly verdict: CommandVerdict;
+  readonly reason: string;
+  readonly rule: string;
+  /** Every part is read-only (no writes, no state change): plan mode may run it. */
+  readonly readOnly: boolean;
+  /** Some part deletes files; no switch auto-approves deletion (only auto mode runs it). */
+  readonly deletes: boolean;
+  /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
+  readonly suggestion?: string;
+}
+
+export interface CommandAnalyzer {
+  /** Loads whatever the analysis needs (e.g. a grammar). Idempotent; analyze() before it resolves fails closed. */
+  ready(): Promise<void>;
+  /** Never throws: any internal failure is an `unparseable` analysis. */
+  analyze(command: string, ctx: CommandContext): CommandAnalysis;
+}
