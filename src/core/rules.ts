@@ -53,20 +53,12 @@ const RULE_SHAPE = /^([A-Za-z_][A-Za-z0-9_-]*)(?:\((.*)\))?$/s;
 
 export function parseRule(source: string, effect: RuleEffect, layer: string): RuleParse {
   const text = source.trim();
+  if (text.startsWith("mcp__")) return parseMcpRule(source, text, effect, layer);
   const m = RULE_SHAPE.exec(text);
   if (!m) return { ok: false, error: `\`${source}\` is not a rule: write Tool or Tool(pattern)` };
   const name = m[1]!;
   const pattern = m[2];
   if (pattern !== undefined && pattern.trim() === "") return { ok: false, error: `\`${source}\`: the pattern in () is empty` };
-  if (name.startsWith("mcp__")) {
-    if (pattern !== undefined) return { ok: false, error: `\`${source}\`: MCP rules take no pattern (use mcp__server__tool)` };
-    const rest = name.slice(5);
-    const sep = rest.indexOf("__");
-    const server = sep < 0 ? rest : rest.slice(0, sep);
-    const tool = sep < 0 ? "*" : rest.slice(sep + 2);
-    if (server === "" || tool === "") return { ok: false, error: `\`${source}\`: write mcp__server, mcp__server__tool or mcp__server__*` };
-    return { ok: true, rule: { source, layer, effect, tools: ["use_mcp_tool", "access_mcp_resource"], mcp: { server, tool } } };
-  }
   const tools = ALIASES[name] ?? (isToolName(name) ? [name] : undefined);
   if (!tools) return { ok: false, error: `\`${source}\`: unknown tool \`${name}\`` };
   if (pattern === undefined) return { ok: true, rule: { source, layer, effect, tools } };
@@ -74,6 +66,19 @@ export function parseRule(source: string, effect: RuleEffect, layer: string): Ru
   const isFile = tools.every((t) => FILE_TOOLS.includes(t));
   const glob = isFile ? new Minimatch(p.replace(/^\.\//, ""), { dot: true, nocase: true }) : undefined;
   return { ok: true, rule: { source, layer, effect, tools, pattern: p, ...(glob ? { glob } : {}) } };
+}
+
+/** `mcp__server`, `mcp__server__tool`, `mcp__server__*`. Server names may hold `-` and `.`; the first `__` separates the tool. */
+function parseMcpRule(source: string, text: string, effect: RuleEffect, layer: string): RuleParse {
+  if (/[()\s]/.test(text)) return { ok: false, error: `\`${source}\`: MCP rules take no pattern (write mcp__server__tool)` };
+  const rest = text.slice(5);
+  const sep = rest.indexOf("__");
+  const server = sep < 0 ? rest : rest.slice(0, sep);
+  const tool = sep < 0 ? "*" : rest.slice(sep + 2);
+  if (server === "" || tool === "" || (tool.includes("*") && tool !== "*")) {
+    return { ok: false, error: `\`${source}\`: write mcp__server, mcp__server__tool or mcp__server__*` };
+  }
+  return { ok: true, rule: { source, layer, effect, tools: ["use_mcp_tool", "access_mcp_resource"], mcp: { server, tool } } };
 }
 
 export interface RuleSet {
