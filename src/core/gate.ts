@@ -7,7 +7,7 @@ import { TaskLimits } from "./limits";
 import { lookupMcpTool } from "./mcp";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
-import { FILE_TOOLS, parseRules, PRIMARY_ARG, ruleMatches, type CallSubject, type PermissionRule } from "./rules";
+import { FILE_TOOLS, parseRules, PRIMARY_ARG, RuleIndex, type CallSubject, type PermissionRule } from "./rules";
 import type { ToolgateSettings } from "./settings";
 import type { Decision, ToolCall, ToolName } from "./types";
 import { boolParam, ToolValidator } from "./validator";
@@ -50,6 +50,7 @@ export class Gate {
   private readonly validator: ToolValidator;
   private readonly protectedPaths: ProtectedPaths;
   private readonly rules: readonly PermissionRule[];
+  private readonly index: RuleIndex;
   private readonly configErrors: readonly string[];
   private readonly commandCtx: CommandContext;
   private readonly analyzer: CommandAnalyzer;
@@ -68,6 +69,7 @@ export class Gate {
       { effect: "allow", layer: "settings", sources: s.permissions.allow },
     ]);
     this.rules = parsed.rules;
+    this.index = new RuleIndex(parsed.rules);
     this.configErrors = [...(opts.settingsErrors ?? []), ...parsed.errors];
     this.limits = opts.limits ?? new TaskLimits(s.autoApprove.maxRequests, s.autoApprove.maxCost);
     this.analyzer = opts.analyzer ?? defaultAnalyzer();
@@ -266,7 +268,7 @@ export class Gate {
   private findRule(effect: PermissionRule["effect"], subjects: readonly CallSubject[], strict: boolean): PermissionRule | undefined {
     for (const subject of subjects) {
       const commandTool = subject.tool === "execute_command" || subject.tool === "attempt_completion";
-      const hit = this.rules.find((r) => r.effect === effect && !(commandTool && r.pattern !== undefined) && ruleMatches(r, subject, strict));
+      const hit = this.index.find(effect, subject, strict, commandTool ? (r) => r.pattern !== undefined : undefined);
       if (hit) return hit;
     }
     return undefined;
