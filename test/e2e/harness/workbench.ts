@@ -1,0 +1,80 @@
+/**
+ * Driving the VS Code workbench in the page the way a person does: the command palette, the Settings
+ * editor, the activity bar, themes. Selectors are VS Code's own (1.139) and roles where it has them.
+ */
+import type { Page } from "playwright-core";
+
+export type Theme = "light" | "dark";
+export const THEMES: Record<Theme, { name: string; bodyClass: string }> = {
+  light: { name: "Default Light Modern", bodyClass: "vscode-theme-defaults-themes-light_modern-json" },
+  dark: { name: "Default Dark Modern", bodyClass: "vscode-theme-defaults-themes-dark_modern-json" },
+};
+
+/** Waits until the workbench has rendered and the explorer shows `markerFile` from the opened folder. */
+export async function waitForWorkbench(page: Page, markerFile: string, timeoutMs = 60_000): Promise<void> {
+  await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: timeoutMs });
+  await page.getByRole("treeitem", { name: new RegExp(`^${escapeRegExp(markerFile)}`) }).first().waitFor({ timeout: timeoutMs });
+}
+
+/** The theme is applied some seconds after the workbench appears (settings are read asynchronously). */
+export async function waitForTheme(page: Page, theme: Theme, timeoutMs = 20_000): Promise<void> {
+  await page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`).waitFor({ timeout: timeoutMs });
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Runs a command through the palette (F1), choosing the row whose label is exactly `label`. */
+export async function runCommand(page: Page, label: string): Promise<void> {
+  const input = page.locator(".quick-input-widget input");
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press("F1");
+    try {
+      await input.waitFor({ state: "visible", timeout: 5000 });
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+    }
+  }
+  await input.fill(`>${label}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+  await row.first().waitFor({ timeout: 10_000 });
+  await row.first().click();
+}
+
+/** Opens the Settings editor and searches; returns the editor's locator. */
+export async function openSettingsUi(page: Page, query: string) {
+  const editor = page.locator(".settings-editor");
+  if (!(await editor.isVisible())) {
+    await runCommand(page, "Preferences: Open User Settings");
+    await editor.waitFor({ timeout: 15_000 });
+  }
+  await searchSettings(page, query);
+  return editor;
+}
+
+export async function searchSettings(page: Page, query: string): Promise<void> {
+  const search = page.locator(".settings-editor .settings-header .suggest-input-container .monaco-editor").first();
+  await search.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type(query);
+  // The result count ("13 Settings Found") updates once the search has run.
+  await page.locator(".settings-editor .settings-count-widget", { hasText: /Setting/ }).waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(400);
+}
+
+/** The Settings editor row of one setting key (its control carries the key as aria-label for simple types). */
+export function settingRow(page: Page, key: string) {
+  return page.locator(".settings-editor-tree .setting-item", { has: page.locator(`[aria-label="${key}"], [data-key="${key}"]`) });
+}
+
+/** The activity-bar entry of a view container, by its title (as a person sees it on hover). */
+export function activityBarItem(page: Page, title: string) {
+  return page.locator(".part.activitybar .action-item a.action-label, .part.activitybar .action-item .action-label").and(page.locator(`[aria-label^="${title}"]`));
+}
+
+/** The status bar shows Restricted Mode when the folder is not trusted. */
+export function restrictedModeIndicator(page: Page) {
+  return page.locator(".part.statusbar", { hasText: "Restricted Mode" });
+}

@@ -1,0 +1,31 @@
+/** Every e2e scenario, in the order the run takes them (the harness check first). */
+import type { Scenario } from "../harness/scenario";
+import { installAndActivate } from "./a-install-activate";
+import { settingsUi } from "./b-settings-ui";
+import { panel } from "./c-panel";
+import { harness } from "./h-harness";
+import { askWhileStreaming } from "./s1-ask-while-streaming";
+import { dropdownEditFiles } from "./s2-dropdown-edit-files";
+import { rejectWithFeedback } from "./s3-reject-with-feedback";
+import { mcpAlwaysAllow } from "./s4-mcp-always-allow";
+import { planMode } from "./s5-plan-mode";
+import { untrustedNothingAutoApproved } from "./s6-untrusted";
+import { reloadPendingAsk } from "./s7-reload-pending-ask";
+import { maxRequests } from "./s8-max-requests";
+import { streamCut } from "./s9-stream-cut";
+
+export const scenarios: readonly Scenario[] = [
+  harness,
+  installAndActivate,
+  settingsUi,
+  panel,
+  askWhileStreaming,
+  dropdownEditFiles,
+  rejectWithFeedback,
+  mcpAlwaysAllow,
+  planMode,
+  untrustedNothingAutoApproved,
+  reloadPendingAsk,
+  maxRequests,
+  streamCut,
+];
