@@ -15,9 +15,16 @@ export interface Toolchain {
   readonly codeServerEntry: string;
 }
 
+/**
+ * code-server's extension gallery is open-vsx.org; this machine must not reach out, so the gallery points
+ * at a closed loopback port (searches fail at once with ECONNREFUSED instead of a DNS lookup outside).
+ */
+const NO_GALLERY = JSON.stringify({ serviceUrl: "http://127.0.0.1:9/gallery", itemUrl: "http://127.0.0.1:9/item" });
+
 function isolatedEnv(home: string): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    EXTENSIONS_GALLERY: NO_GALLERY,
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_DATA_HOME: join(home, "data"),
     XDG_CACHE_HOME: join(home, "cache"),

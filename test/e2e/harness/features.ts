@@ -11,11 +11,12 @@ export type Feature = "vsix" | "panel" | "agent" | "scriptedModel";
 
 export type FeatureState =
   | { readonly ok: true; readonly note?: string }
-  | { readonly ok: false; readonly kind: "absent" | "broken"; readonly reason: string };
+  /** `after`: absent only because that other feature is (so a report names the root cause once). */
+  | { readonly ok: false; readonly kind: "absent" | "broken"; readonly reason: string; readonly after?: Feature };
 
 export type Features = Readonly<Record<Feature, FeatureState>>;
 
-const absent = (reason: string): FeatureState => ({ ok: false, kind: "absent", reason });
+const absent = (reason: string, after?: Feature): FeatureState => ({ ok: false, kind: "absent", reason, after });
 const broken = (reason: string): FeatureState => ({ ok: false, kind: "broken", reason });
 
 export interface InstallOutcome {
@@ -35,7 +36,7 @@ export function detectFeatures(repoRoot: string, o: InstallOutcome): Features {
 
   const m = o.manifest;
   let panel: FeatureState;
-  if (!vsix.ok) panel = absent("needs the installed VSIX");
+  if (!vsix.ok) panel = absent("needs the installed VSIX", "vsix");
   else if (!m?.contributes?.viewsContainers?.activitybar?.some((c) => c.id === "toolgate")) {
     panel = absent("the manifest has no `contributes.viewsContainers.activitybar` entry `toolgate`: the approval UI (issue 5) is not on this branch yet");
   } else if (!Object.values(m.contributes.views ?? {}).flat().some((v) => v.type === "webview")) {
@@ -47,7 +48,7 @@ export function detectFeatures(repoRoot: string, o: InstallOutcome): Features {
   const props = Object.keys(m?.contributes?.configuration?.properties ?? {});
   const baseUrlKey = props.find((k) => /baseurl/i.test(k));
   let agent: FeatureState;
-  if (!vsix.ok) agent = absent("needs the installed VSIX");
+  if (!vsix.ok) agent = absent("needs the installed VSIX", "vsix");
   else if (!existsSync(join(repoRoot, "src", "agent", "task"))) agent = absent("src/agent/task is not on this branch yet: the agent runtime (issue 4) has not landed");
   else if (!baseUrlKey) agent = absent("no OpenAI-compatible base-URL setting (`toolgate.*baseUrl`) in the manifest: the e2e cannot point the agent at the scripted model yet");
   else agent = { ok: true, note: baseUrlKey };

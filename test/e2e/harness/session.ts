@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { extensionHostLog, startCodeServer, type CodeServer, type Toolchain } from "./codeServer";
-import { THEMES, waitForTheme, waitForWorkbench, type Theme } from "./workbench";
+import { escapeRegExp, runCommand, THEMES, waitForTheme, waitForWorkbench, type Theme } from "./workbench";
 
 export type Settings = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ function baseSettings(o: SessionOptions): Settings {
     "security.workspace.trust.enabled": !o.trusted,
     "security.workspace.trust.startupPrompt": "never",
     "security.workspace.trust.untrustedFiles": "open",
-    "workbench.colorTheme": THEMES[o.theme].name,
+    "workbench.colorTheme": THEMES[o.theme].setting,
     "workbench.startupEditor": "none",
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     "workbench.tips.enabled": false,
@@ -107,20 +107,28 @@ export class Session {
     return JSON.parse(readFileSync(this.settingsPath, "utf8")) as Settings;
   }
 
-  /** Writes the whole user settings.json; a running workbench picks the change up through its file watcher. */
+  /**
+   * Writes the whole user settings.json. Only before start(): code-server's running workbench does not
+   * notice outside edits of the user settings file (verified: workspace files are watched, the user
+   * settings file is not), so live changes go through the workbench (Settings editor, palette, our UI).
+   */
   writeUserSettings(settings: Settings): void {
+    if (this.pageRef) throw new Error("writeUserSettings after start: change settings through the workbench instead");
     mkdirSync(dirname(this.settingsPath), { recursive: true });
     writeFileSync(this.settingsPath, JSON.stringify(settings, null, 2) + "\n");
   }
 
-  updateUserSettings(patch: Settings): void {
-    this.writeUserSettings({ ...this.readUserSettings(), ...patch });
-  }
-
+  /** Picks the theme in "Preferences: Color Theme", as a person does; VS Code saves it to user settings. */
   async setTheme(theme: Theme): Promise<void> {
-    this.updateUserSettings({ "workbench.colorTheme": THEMES[theme].name });
-    await waitForTheme(this.page, theme);
-    await this.page.waitForTimeout(300); // let webviews repaint with the new theme variables
+    const page = this.page;
+    if (await page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`).count()) return;
+    await runCommand(page, "Preferences: Color Theme");
+    const input = page.locator(".quick-input-widget input");
+    await input.fill(THEMES[theme].label);
+    await page.locator(".quick-input-list .monaco-list-row.focused .label-name", { hasText: new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`) }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press("Enter");
+    await waitForTheme(page, theme);
+    await page.waitForTimeout(300); // let webviews repaint with the new theme variables
   }
 
   /** Saves a PNG under the results folder; returns its path. */

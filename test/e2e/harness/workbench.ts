@@ -5,9 +5,10 @@
 import type { Page } from "playwright-core";
 
 export type Theme = "light" | "dark";
-export const THEMES: Record<Theme, { name: string; bodyClass: string }> = {
-  light: { name: "Default Light Modern", bodyClass: "vscode-theme-defaults-themes-light_modern-json" },
-  dark: { name: "Default Dark Modern", bodyClass: "vscode-theme-defaults-themes-dark_modern-json" },
+/** `setting`: the workbench.colorTheme value; `label`: the name the theme picker shows (VS Code 1.139). */
+export const THEMES: Record<Theme, { setting: string; label: string; bodyClass: string }> = {
+  light: { setting: "Default Light Modern", label: "Light Modern", bodyClass: "vscode-theme-defaults-themes-light_modern-json" },
+  dark: { setting: "Default Dark Modern", label: "Dark Modern", bodyClass: "vscode-theme-defaults-themes-dark_modern-json" },
 };
 
 /** Waits until the workbench has rendered and the explorer shows `markerFile` from the opened folder. */
@@ -62,6 +63,17 @@ export async function searchSettings(page: Page, query: string): Promise<void> {
   // The result count ("13 Settings Found") updates once the search has run.
   await page.locator(".settings-editor .settings-count-widget", { hasText: /Setting/ }).waitFor({ timeout: 10_000 });
   await page.waitForTimeout(400);
+}
+
+/** The Settings editor opens as a modal over the workbench; Escape leaves the search box, then closes it. */
+export async function closeSettingsUi(page: Page): Promise<void> {
+  const editor = page.locator(".settings-editor");
+  for (let i = 0; i < 3 && (await editor.isVisible()); i++) {
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+  }
+  if (await editor.isVisible()) await runCommand(page, "View: Close Editor");
+  await editor.waitFor({ state: "hidden", timeout: 5000 });
 }
 
 /** The Settings editor row of one setting key (its control carries the key as aria-label for simple types). */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { Scenario } from "../harness/scenario";
 import type { Manifest } from "../harness/vsix";
-import { openSettingsUi, searchSettings } from "../harness/workbench";
+import { closeSettingsUi, openSettingsUi, searchSettings } from "../harness/workbench";
 
 type Prop = NonNullable<NonNullable<NonNullable<Manifest["contributes"]>["configuration"]>["properties"]>[string] & {
   enum?: unknown[];
@@ -77,8 +77,13 @@ export const settingsUi: Scenario = {
     const groupText = (await group.first().innerText()).replace(/\s+/g, " ");
     assert.match(groupText, new RegExp(`^Toolgate ?\\(${keys.length}\\)$`), `the Toolgate group should count ${keys.length} settings`);
     ctx.log(`Settings editor: "${groupText}"`);
-    for (const shot of await session.screenshotBothThemes("settings")) ctx.log(`screenshot: ${shot}`);
-
     for (const key of keys) ctx.log(await checkDefault(page, key, props[key]!));
+
+    for (const theme of ["light", "dark"] as const) {
+      await closeSettingsUi(page);
+      await session.setTheme(theme);
+      await openSettingsUi(page, "toolgate");
+      ctx.log(`screenshot: ${await session.screenshot(`settings-${theme}`)}`);
+    }
   },
 };
