@@ -26,17 +26,18 @@ export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Runs a command through the palette (F1), choosing the row whose label is exactly `label`. */
+/**
+ * Runs a command through the palette, choosing the row whose label is exactly `label`. F1 first; when
+ * keyboard focus is inside a webview (which keeps F1 to itself) the title bar's command center is clicked.
+ */
 export async function runCommand(page: Page, label: string): Promise<void> {
   const input = page.locator(".quick-input-widget input");
-  for (let attempt = 0; ; attempt++) {
-    await page.keyboard.press("F1");
-    try {
-      await input.waitFor({ state: "visible", timeout: 5000 });
-      break;
-    } catch (e) {
-      if (attempt >= 2) throw e;
-    }
+  await page.keyboard.press("F1");
+  try {
+    await input.waitFor({ state: "visible", timeout: 1500 });
+  } catch {
+    await page.locator(".part.titlebar .command-center .action-item").first().click();
+    await input.waitFor({ state: "visible", timeout: 5000 });
   }
   await input.fill(`>${label}`);
   const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
@@ -89,4 +90,38 @@ export function activityBarItem(page: Page, title: string) {
 /** The status bar shows Restricted Mode when the folder is not trusted. */
 export function restrictedModeIndicator(page: Page) {
   return page.locator(".part.statusbar", { hasText: "Restricted Mode" });
+}
+
+/**
+ * Edits the user settings.json in VS Code's own editor, as a person would: "Preferences: Open User
+ * Settings (JSON)" (a modal editor in 1.139), Find/Replace all `find` with `replace`, save, close.
+ * (Writing the file from outside is not noticed by code-server's running workbench.) The caller checks
+ * the file on disk.
+ */
+export async function replaceInUserSettingsJson(page: Page, find: string, replace: string): Promise<void> {
+  await runCommand(page, "Preferences: Open User Settings (JSON)");
+  const editor = page.locator('.monaco-editor[data-uri$="/User/settings.json"]').first();
+  await editor.waitFor({ timeout: 10_000 });
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+H");
+  const widget = editor.locator(".find-widget.visible");
+  await widget.waitFor({ timeout: 5000 });
+  await widget.locator(".find-part textarea, .find-part input").first().fill(find);
+  await widget.locator(".replace-part textarea, .replace-part input").first().fill(replace);
+  await widget.locator(".replace-part [aria-label^='Replace All']").click();
+  await page.keyboard.press("Escape");
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+S");
+  await page.waitForTimeout(500);
+  await closeModalEditor(page);
+}
+
+/** Closes the modal editor (settings.json, the Settings editor) with its own close button. */
+export async function closeModalEditor(page: Page): Promise<void> {
+  const modal = page.locator(".monaco-modal-editor-block");
+  if (!(await modal.isVisible())) return;
+  const close = modal.getByRole("button", { name: /^Close/ }).first();
+  if (await close.isVisible()) await close.click();
+  else await page.keyboard.press("Escape");
+  await modal.waitFor({ state: "hidden", timeout: 5000 });
 }

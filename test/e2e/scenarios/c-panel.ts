@@ -4,21 +4,9 @@
  * chat, the auto-approve dropdown open, and the MCP view with server-everything configured.
  */
 import assert from "node:assert/strict";
-import type { Frame } from "playwright-core";
+import { openAutoApproveMenu, openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
-import type { Session } from "../harness/session";
 import { toolgateFrame } from "../harness/webview";
-import { activityBarItem } from "../harness/workbench";
-
-/** Opens the Toolgate view container and returns its webview frame once the app has connected. */
-export async function openPanel(session: Session): Promise<Frame> {
-  const page = session.page;
-  await activityBarItem(page, "Toolgate").first().click();
-  const frame = await toolgateFrame(page);
-  // The webview shows a "Connecting" status until the host answered its ready message.
-  await frame.getByRole("tablist", { name: "Toolgate" }).waitFor({ timeout: 30_000 });
-  return frame;
-}
 
 export const panel: Scenario = {
   id: "c",
@@ -35,9 +23,7 @@ export const panel: Scenario = {
     assert.equal(await frame.getByRole("status", { name: /Connecting/ }).count(), 0);
     for (const shot of await session.screenshotBothThemes("panel-chat")) ctx.log(`screenshot: ${shot}`);
 
-    const menuToggle = frame.getByRole("button", { name: /auto-approve/i }).first();
-    await menuToggle.click();
-    await frame.getByRole("region", { name: "Auto-approve settings" }).waitFor({ timeout: 10_000 });
+    await openAutoApproveMenu(frame);
     for (const shot of await session.screenshotBothThemes("panel-dropdown")) ctx.log(`screenshot: ${shot}`);
     await page.keyboard.press("Escape");
 

@@ -6,10 +6,12 @@ import { panel } from "./c-panel";
 import { harness } from "./h-harness";
 import { askWhileStreaming } from "./s1-ask-while-streaming";
 import { dropdownEditFiles } from "./s2-dropdown-edit-files";
+import { dropdownSettingsBridge } from "./s2a-dropdown-settings-bridge";
 import { rejectWithFeedback } from "./s3-reject-with-feedback";
 import { mcpAlwaysAllow } from "./s4-mcp-always-allow";
 import { planMode } from "./s5-plan-mode";
 import { untrustedNothingAutoApproved } from "./s6-untrusted";
+import { restrictedBanner } from "./s6a-restricted-banner";
 import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
@@ -19,6 +21,8 @@ export const scenarios: readonly Scenario[] = [
   installAndActivate,
   settingsUi,
   panel,
+  dropdownSettingsBridge,
+  restrictedBanner,
   askWhileStreaming,
   dropdownEditFiles,
   rejectWithFeedback,
