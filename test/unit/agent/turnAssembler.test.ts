@@ -43,7 +43,7 @@ describe("TurnAssembler", () => {
     t.handle({ type: "end", stopReason: "tool_use" });
     const b = t.toolBlocks[0]!;
     expect(b.state).toBe("error");
-    expect(b.error).toMatch(/read_file were not valid JSON .*unexpected "s".*Nothing was run/);
+    expect(b.error).toMatch(/read_file were not valid JSON \(invalid value "src" at position 12\)\. Nothing was run/);
   });
 
   it("treats a block that ends with an unterminated object as malformed, not complete", () => {
