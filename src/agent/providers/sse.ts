@@ -3,6 +3,9 @@
  * work is linear in the bytes received. Yields one event per blank-line-terminated record.
  */
 
+import { ProviderError } from "./types";
+import { errorText } from "./http";
+
 export interface SseEvent {
   readonly event: string | undefined;
   readonly data: string;
@@ -37,7 +40,14 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal: AbortSi
   };
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        if (signal.aborted) throw new ProviderError("cancelled", "aborted");
+        throw new ProviderError(`the response stream was cut (${errorText(e)})`, "cut");
+      }
+      const { done, value } = chunk;
       const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
       let start = 0;
       for (;;) {
