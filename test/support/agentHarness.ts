@@ -65,7 +65,8 @@ export class ScriptedAskChannel implements AskChannel {
 
   ask(messageId: number, signal: AbortSignal): Promise<AskResponse> {
     return new Promise((resolve, reject) => {
-      const message = this.getMessage(messageId)!;
+      // A copy: the store mutates its messages, the record shows the message as it was when asked.
+      const message = { ...this.getMessage(messageId)! };
       const record: AskRecord = { messageId, message, signal, resolve };
       this.asks.push(record);
       signal.addEventListener("abort", () => reject(new Error("withdrawn")), { once: true });

@@ -17,14 +17,16 @@ export async function runCommand(command: string, ctx: ToolContext): Promise<Too
     signal: ctx.signal,
     onOutput: (text) => {
       // The person sees at most `cap` characters live; the model's copy keeps head and tail.
-      if (shown >= cap) {
-        if (!hidden) ctx.messages.append(outputId, "\n[… more output not shown …]");
-        hidden = true;
+      if (hidden) return;
+      const room = cap - shown;
+      if (text.length <= room) {
+        shown += text.length;
+        ctx.messages.append(outputId, text);
         return;
       }
-      const part = text.length > cap - shown ? text.slice(0, cap - shown) : text;
-      shown += part.length;
-      ctx.messages.append(outputId, part);
+      ctx.messages.append(outputId, text.slice(0, room) + "\n[… more output not shown …]");
+      shown = cap;
+      hidden = true;
     },
   });
   ctx.messages.patch(outputId, { partial: false });
