@@ -33,7 +33,8 @@ export interface TaskDeps {
   readonly config: TaskConfig;
   readonly env: ToolEnv;
   readonly ask: AskChannel;
-  readonly persistence?: TaskPersistence;
+  /** Where the task is saved: a writer, or a factory given the task's snapshot function (`history.writer`). */
+  readonly persistence?: TaskPersistence | ((snapshot: () => TaskSnapshot) => TaskPersistence);
   readonly parentId?: string;
   readonly customInstructions?: string;
   /** Reserve for the model's answer when trimming (tokens). */
@@ -77,8 +78,11 @@ export class Task {
     this.state = snapshot.state ?? "running";
     this.createdAt = snapshot.createdAt;
     this.title = snapshot.title;
-    this.store.onChange(() => deps.persistence?.changed());
+    this.persistence = typeof deps.persistence === "function" ? deps.persistence(() => this.snapshot()) : deps.persistence;
+    this.store.onChange(() => this.persistence?.changed());
   }
+
+  private readonly persistence: TaskPersistence | undefined;
 
   /** A new task for `text`; call `run()` to start it. */
   static create(deps: TaskDeps, text: string, id: string = randomUUID()): Task {
@@ -198,14 +202,14 @@ export class Task {
   private async end(state: TaskState): Promise<TaskState> {
     this.setState(state);
     this.store.flush();
-    await this.deps.persistence?.flush();
+    await this.persistence?.flush();
     this.deps.onEnd?.(state);
     return state;
   }
 
   private setState(s: TaskState): void {
     this.state = s;
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
   }
 
   private throwIfCancelled(): void {
@@ -216,7 +220,7 @@ export class Task {
   private async askPerson(messageId: number): Promise<AskResponse> {
     this.setState("waiting");
     this.store.flush();
-    await this.deps.persistence?.flush();
+    await this.persistence?.flush();
     try {
       const r = await this.deps.ask.ask(messageId, this.abort.signal);
       this.throwIfCancelled();
@@ -250,7 +254,7 @@ export class Task {
     const last = this.conversation[this.conversation.length - 1];
     if (last?.role === "user") this.conversation[this.conversation.length - 1] = { role: "user", content: [...last.content, ...parts] };
     else this.conversation.push({ role: "user", content: [...parts] });
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
   }
 
   // ---- one model turn ------------------------------------------------------------------------------------
@@ -366,7 +370,7 @@ export class Task {
       skipRest: false,
     };
     for (const [b, run] of turnRuns) this.runs.set(b.id, run);
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
     return "next";
   }
 
@@ -375,9 +379,13 @@ export class Task {
       messages: this.store,
       config: this.deps.config,
       ask: this.deps.ask,
-      onAskPending: () => {
+      onAskPending: async () => {
+        this.setState("waiting");
         this.store.flush();
-        void this.deps.persistence?.flush();
+        await this.persistence?.flush();
+      },
+      onAskSettled: () => {
+        if (this.state === "waiting") this.setState("running");
       },
       ...(this.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
     };
@@ -404,7 +412,7 @@ export class Task {
         turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content: result.content, ...(result.isError ? { isError: true } : {}) });
         call.state = "done";
         if (result.outcome) turn.outcome = result.outcome;
-        this.deps.persistence?.changed();
+        this.persistence?.changed();
       }
     } catch (e) {
       if (!(e instanceof Cancelled) && !this.abort.signal.aborted) throw e;
@@ -494,7 +502,7 @@ export class Task {
     call.state = "running";
     run.markRunning();
     this.store.flush();
-    await this.deps.persistence?.flush();
+    await this.persistence?.flush();
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
       ...baseCtx,
