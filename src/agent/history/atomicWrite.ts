@@ -11,6 +11,8 @@ let seq = 0;
 export interface WriteCounter {
   writes: number;
   bytes: number;
+  /** Writes per file name (e.g. "index.json"), for the bench. */
+  readonly byFile: Record<string, number>;
 }
 
 export async function writeFileAtomic(path: string, data: string, counter?: WriteCounter): Promise<void> {
@@ -32,5 +34,7 @@ export async function writeFileAtomic(path: string, data: string, counter?: Writ
   if (counter) {
     counter.writes++;
     counter.bytes += Buffer.byteLength(data);
+    const name = nodePath.basename(path);
+    counter.byFile[name] = (counter.byFile[name] ?? 0) + 1;
   }
 }

@@ -33,7 +33,7 @@ function checkId(id: string): string {
 }
 
 export class TaskHistory {
-  readonly counter: WriteCounter = { writes: 0, bytes: 0 };
+  readonly counter: WriteCounter = { writes: 0, bytes: 0, byFile: {} };
   private index: Map<string, TaskIndexEntry> | undefined;
   private indexChain: Promise<void> = Promise.resolve();
   private readonly debounceMs: number;
@@ -82,6 +82,8 @@ export class TaskHistory {
   }
 
   private writeIndex(): Promise<void> {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
     const run = this.indexChain.then(async () => {
       const entries = [...(await this.loadIndex()).values()];
       await writeFileAtomic(nodePath.join(this.dir, "index.json"), JSON.stringify(entries), this.counter);
@@ -97,8 +99,16 @@ export class TaskHistory {
     const prev = index.get(snap.id);
     const entry: TaskIndexEntry = { id: snap.id, ...(snap.parentId ? { parentId: snap.parentId } : {}), title: snap.title, createdAt: snap.createdAt, updatedAt: snap.updatedAt, state: snap.state, costUsd: snap.usage.costUsd };
     index.set(snap.id, entry);
-    if (!prev || prev.state !== entry.state || prev.title !== entry.title || prev.costUsd !== entry.costUsd) await this.writeIndex();
+    if (prev && prev.state === entry.state && prev.title === entry.title && prev.costUsd === entry.costUsd) return;
+    // The list only needs to be exact once a task stops; in between, index changes are batched too.
+    if (entry.state === "completed" || entry.state === "cancelled" || entry.state === "failed") await this.writeIndex();
+    else {
+      this.indexTimer ??= setTimeout(() => void this.writeIndex(), this.debounceMs);
+      this.indexTimer.unref?.();
+    }
   }
+
+  private indexTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The batched writer a task reports its changes to. */
   writer(snapshot: () => TaskSnapshot): TaskPersistence {
