@@ -271,7 +271,8 @@ export class Task {
     const tools = this.tools();
     const system = buildSystemPrompt({ tools, roots: this.deps.config.roots, ...(this.deps.env.mcp ? { mcpServers: this.deps.env.mcp.servers() } : {}), ...(this.deps.customInstructions ? { customInstructions: this.deps.customInstructions } : {}) });
     const budget = provider.contextWindow - (this.deps.outputReserve ?? 8192);
-    const trim = trimFor(this.conversation, system, budget, this.keepFrom);
+    // Tool schemas are sent with every request and take context too.
+    const trim = trimFor(this.conversation, system + JSON.stringify(tools), budget, this.keepFrom);
     if (trim.keepFrom > this.keepFrom) {
       const dropped = trim.keepFrom - this.keepFrom;
       this.keepFrom = trim.keepFrom;
