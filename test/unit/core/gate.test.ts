@@ -195,6 +195,14 @@ describe("5. auto-approve tiers", () => {
     expect(g.decide(cmd("npm publish", { requires_approval: false })).decision).toBe("ask");
   });
 
+  it("web fetches of loopback, private and metadata addresses ask even with webFetch on", async () => {
+    const g = await gateWith({ "toolgate.autoApprove.actions": { webFetch: true } }, roots);
+    expect(g.decide(call("web_fetch", { url: "https://example.com/docs" })).decision).toBe("allow");
+    for (const url of ["http://localhost:8080/", "http://127.0.0.1/", "http://169.254.169.254/latest/meta-data", "http://[::1]/", "http://10.1.2.3/", "http://192.168.0.1", "http://0x7f000001/", "http://app.internal/"]) {
+      expect(g.decide(call("web_fetch", { url })).decision, url).toBe("ask");
+    }
+  });
+
   it("completion without a command runs nothing and is allowed", async () => {
     const g = await gateWith({}, roots);
     expect(g.decide(call("attempt_completion", { result: "done" })).decision).toBe("allow");
