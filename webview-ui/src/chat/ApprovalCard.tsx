@@ -26,6 +26,9 @@ const QUESTION: Record<ToolFamily, string> = {
   other: "Allow this call?",
 };
 
+/** Pretty-printed JSON has our own line breaks: mark look-alikes, not newlines (those inside strings stay escaped). */
+const ARGUMENT_VISIBILITY = { markNonAscii: true } as const;
+
 const SCOPES = [
   { value: "task", label: "This task" },
   { value: "workspace", label: "This workspace" },
@@ -67,7 +70,7 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
         <>
           <div className="tg-label">Arguments</div>
           <pre className="tg-pre">
-            <VisibleText text={prettyArguments(p.arguments)} options={COMMAND_VISIBILITY} />
+            <VisibleText text={prettyArguments(p.arguments)} options={ARGUMENT_VISIBILITY} />
           </pre>
         </>
       ) : null}

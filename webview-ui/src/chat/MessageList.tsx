@@ -70,11 +70,19 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
   const readViewport = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
+    setViewport((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+  }, []);
+
+  // Only a scroll event decides whether we follow the bottom (our own scrollTop writes land at the bottom,
+  // so they keep following; a person scrolling up stops it).
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
     follow.current = atBottom;
     setFollowing(atBottom);
-    setViewport((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
-  }, []);
+    readViewport();
+  }, [readViewport]);
 
   useLayoutEffect(() => {
     readViewport();
@@ -119,7 +127,7 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
 
   return (
     <div className="tg-list-wrap">
-      <div ref={scroller} className="tg-list" tabIndex={0} aria-label="Task messages" onScroll={readViewport}>
+      <div ref={scroller} className="tg-list" tabIndex={0} aria-label="Task messages" onScroll={onScroll}>
         <div role="feed" aria-busy={busy} aria-label="Task messages" style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}>
           {rows}
         </div>

@@ -76,7 +76,7 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
         }}
       />
       <div className="tg-input-actions">
-        {working && !answering ? (
+        {working ? (
           <Button appearance="secondary" icon="debug-stop" onClick={() => void bridge.request({ type: "cancelTask" })}>
             Cancel
           </Button>

@@ -62,7 +62,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
       return (
         <div className="tg-row tg-user">
           <Head icon="account" title="You" />
-          <LongText text={m.text} />
+          <LongText text={m.text} className="tg-prose" />
         </div>
       );
     case "text":

@@ -16,7 +16,7 @@ export interface VisibleOptions {
   readonly markNonAscii?: boolean;
 }
 
-/** Runs of this many plain spaces or more collapse into one marker ("␠×40"). */
+/** Runs of this many plain spaces or more collapse into one marker ("⟨40 spaces⟩"). */
 export const SPACE_RUN = 8;
 
 const NAMES: Readonly<Record<number, string>> = {
@@ -83,14 +83,15 @@ export function isInvisible(cp: number): boolean {
   );
 }
 
+/**
+ * Marker text uses ASCII abbreviations in brackets. Unicode's control pictures (␍ for \r) would be shorter,
+ * but many editor fonts lack them and they render as an empty box; "⟨CR⟩" reads the same everywhere.
+ */
+const ABBREV: Readonly<Record<number, string>> = { 0x00: "NUL", 0x08: "BS", 0x09: "TAB", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x1b: "ESC", 0x7f: "DEL" };
+
 function marker(cp: number): Segment {
   const name = NAMES[cp];
-  // C0 controls have Unicode "control pictures" (␀ … ␟, ␡); \r is ␍.
-  let text: string;
-  if (cp < 0x20) text = String.fromCodePoint(0x2400 + cp);
-  else if (cp === 0x7f) text = "␡";
-  else text = `⟨${hex(cp)}⟩`;
-  if (cp === 0x09) text = "⇥";
+  const text = `⟨${ABBREV[cp] ?? hex(cp)}⟩`;
   return { kind: "marker", text, label: name ? `${name} (${hex(cp)})` : `invisible character ${hex(cp)}` };
 }
 
@@ -117,7 +118,7 @@ export function visibleSegments(input: string, options: VisibleOptions = {}): Se
       const run = j - i;
       if (run >= SPACE_RUN) {
         flush();
-        out.push({ kind: "marker", text: `␠×${run}`, label: `${run} spaces` });
+        out.push({ kind: "marker", text: `⟨${run} spaces⟩`, label: `${run} spaces` });
       } else {
         plain += " ".repeat(run);
       }
