@@ -6,7 +6,7 @@
 const SPECIAL = /[.+^$()|\\]/;
 
 export function globPrefilterSource(glob: string): string {
-  let p = glob.replace(/^\.\//, "");
+  const p = glob.replace(/^\.\//, "");
   if (/[{}()!+@\\]/.test(p)) {
     // Braces, extglobs, negation and escapes: keep only a sound anchor on nothing.
     return ".*";
