@@ -7,9 +7,10 @@ import { TaskLimits } from "./limits";
 import { lookupMcpTool } from "./mcp";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
-import { FILE_TOOLS, parseRules, PRIMARY_ARG, ruleMatches, type CallSubject, type PermissionRule } from "./rules";
+import { FILE_TOOLS, parseRules, PRIMARY_ARG, RuleIndex, type CallSubject, type PermissionRule } from "./rules";
 import type { ToolgateSettings } from "./settings";
 import type { Decision, ToolCall, ToolName } from "./types";
+import { privateHostReason } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
 export interface GateOptions {
@@ -50,6 +51,7 @@ export class Gate {
   private readonly validator: ToolValidator;
   private readonly protectedPaths: ProtectedPaths;
   private readonly rules: readonly PermissionRule[];
+  private readonly index: RuleIndex;
   private readonly configErrors: readonly string[];
   private readonly commandCtx: CommandContext;
   private readonly analyzer: CommandAnalyzer;
@@ -68,6 +70,7 @@ export class Gate {
       { effect: "allow", layer: "settings", sources: s.permissions.allow },
     ]);
     this.rules = parsed.rules;
+    this.index = new RuleIndex(parsed.rules);
     this.configErrors = [...(opts.settingsErrors ?? []), ...parsed.errors];
     this.limits = opts.limits ?? new TaskLimits(s.autoApprove.maxRequests, s.autoApprove.maxCost);
     this.analyzer = opts.analyzer ?? defaultAnalyzer();
@@ -240,6 +243,10 @@ export class Gate {
       return ask(!a.useMcp ? "using MCP tools is not auto-approved" : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``, !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed", `mcp__${subject.mcp.server}__${subject.mcp.tool}`);
     }
     if (tool === "access_mcp_resource") return a.useMcp ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp") : ask("using MCP is not auto-approved", "autoApprove.useMcp");
+    if (tool === "web_fetch") {
+      const local = privateHostReason(subject.arg ?? "");
+      if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
+    }
     if (tool === "web_fetch") return a.webFetch ? allow("fetching web pages is auto-approved", "autoApprove.webFetch") : ask("fetching web pages is not auto-approved", "autoApprove.webFetch");
     return ask(`\`${tool}\` needs your approval`, "default:ask");
   }
@@ -266,7 +273,7 @@ export class Gate {
   private findRule(effect: PermissionRule["effect"], subjects: readonly CallSubject[], strict: boolean): PermissionRule | undefined {
     for (const subject of subjects) {
       const commandTool = subject.tool === "execute_command" || subject.tool === "attempt_completion";
-      const hit = this.rules.find((r) => r.effect === effect && !(commandTool && r.pattern !== undefined) && ruleMatches(r, subject, strict));
+      const hit = this.index.find(effect, subject, strict, commandTool ? (r) => r.pattern !== undefined : undefined);
       if (hit) return hit;
     }
     return undefined;

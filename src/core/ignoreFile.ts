@@ -1,14 +1,17 @@
 import ignore, { type Ignore } from "ignore";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { ignorePrefilter } from "./ignorePrefilter";
 
 /**
  * The ignore file of each workspace root (gitignore syntax with `!` negation). The host reloads it when the
  * file changes by building a new instance; an instance never changes after construction.
  */
 export class IgnoreRules {
+  private readonly memo = new Map<string, boolean>();
+
   private constructor(
-    private readonly perRoot: ReadonlyMap<number, Ignore>,
+    private readonly perRoot: ReadonlyMap<number, { readonly exact: Ignore; readonly maybe?: RegExp }>,
     readonly fileName: string,
   ) {}
 
@@ -18,9 +21,11 @@ export class IgnoreRules {
 
   /** Builds from file contents per root index (undefined = no file). */
   static fromContents(fileName: string, contents: readonly (string | undefined)[]): IgnoreRules {
-    const map = new Map<number, Ignore>();
+    const map = new Map<number, { exact: Ignore; maybe?: RegExp }>();
     contents.forEach((text, i) => {
-      if (text !== undefined && text.trim() !== "") map.set(i, ignore().add(text));
+      if (text === undefined || text.trim() === "") return;
+      const maybe = ignorePrefilter(text);
+      map.set(i, { exact: ignore().add(text), ...(maybe ? { maybe } : {}) });
     });
     return new IgnoreRules(map, fileName);
   }
@@ -45,6 +50,13 @@ export class IgnoreRules {
   ignores(rootIndex: number, relative: string): boolean {
     const ig = this.perRoot.get(rootIndex);
     if (!ig || relative === "") return false;
-    return ig.ignores(relative) || ig.ignores(relative + "/");
+    const key = rootIndex + "\0" + relative;
+    let hit = this.memo.get(key);
+    if (hit === undefined) {
+      hit = ig.maybe !== undefined && !ig.maybe.test(relative) ? false : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
+      if (this.memo.size > 20_000) this.memo.clear();
+      this.memo.set(key, hit);
+    }
+    return hit;
   }
 }

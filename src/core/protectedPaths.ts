@@ -1,4 +1,5 @@
 import { Minimatch } from "minimatch";
+import { globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
 
 /**
@@ -41,24 +42,44 @@ const ANYWHERE = [
 
 const opts = { dot: true, nocase: true } as const;
 
+const prefilter = (patterns: readonly string[]) => new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
+
 export class ProtectedPaths {
   private readonly relative: readonly Minimatch[];
   private readonly absolute: readonly Minimatch[];
+  /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
+  private readonly mayMatch: RegExp;
+  /** Resolved paths are memoised per task, so their verdicts can be too. */
+  private readonly memo = new WeakMap<ResolvedPath, string | null>();
 
   constructor(ignoreFileName: string) {
-    this.relative = [...IN_WORKSPACE, `**/${ignoreFileName}`].map((p) => new Minimatch(p, opts));
+    const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
+    this.relative = rel.map((p) => new Minimatch(p, opts));
     this.absolute = ANYWHERE.map((p) => new Minimatch(p, opts));
+    this.mayMatch = prefilter([...rel, ...ANYWHERE]);
   }
 
   /** The pattern a write to `p` hits, or undefined. */
   match(p: ResolvedPath): string | undefined {
+    let hit = this.memo.get(p);
+    if (hit === undefined) {
+      hit = this.matchUncached(p) ?? null;
+      this.memo.set(p, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  private matchUncached(p: ResolvedPath): string | undefined {
+    const strip = (abs: string) => abs.replace(/\\/g, "/").replace(/^([A-Za-z]:)?\/+/, "");
+    const forms = [p.realRoot?.relative, p.lexicalRoot?.relative, strip(p.real), strip(p.lexical)];
+    if (!forms.some((f) => f !== undefined && f !== "" && this.mayMatch.test(f))) return undefined;
     for (const rel of [p.realRoot?.relative, p.lexicalRoot?.relative]) {
       if (rel === undefined || rel === "") continue;
       const hit = this.relative.find((m) => m.match(rel));
       if (hit) return hit.pattern;
     }
     for (const abs of [p.real, p.lexical]) {
-      const posix = abs.replace(/\\/g, "/").replace(/^([A-Za-z]:)?\/+/, "");
+      const posix = strip(abs);
       const hit = this.absolute.find((m) => m.match(posix));
       if (hit) return hit.pattern;
     }

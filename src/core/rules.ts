@@ -1,4 +1,6 @@
 import { Minimatch } from "minimatch";
+import { homedir } from "node:os";
+import { globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
 import { isToolName, type ToolName } from "./types";
 
@@ -62,7 +64,9 @@ export function parseRule(source: string, effect: RuleEffect, layer: string): Ru
   const tools = ALIASES[name] ?? (isToolName(name) ? [name] : undefined);
   if (!tools) return { ok: false, error: `\`${source}\`: unknown tool \`${name}\`` };
   if (pattern === undefined) return { ok: true, rule: { source, layer, effect, tools } };
-  const p = pattern.trim();
+  const trimmed = pattern.trim();
+  // `~/x` means the home directory, as it does for tool paths; it becomes an absolute pattern.
+  const p = trimmed === "~" || trimmed.startsWith("~/") ? homedir() + trimmed.slice(1) : trimmed;
   const isFile = tools.every((t) => FILE_TOOLS.includes(t));
   const glob = isFile ? new Minimatch(p.replace(/^\.\//, ""), { dot: true, nocase: true }) : undefined;
   return { ok: true, rule: { source, layer, effect, tools, pattern: p, ...(glob ? { glob } : {}) } };
@@ -127,7 +131,7 @@ export function ruleMatches(rule: PermissionRule, s: CallSubject, strict: boolea
   if (rule.glob) {
     if (!s.path) return false;
     const { relative, absolute } = pathForms(s.path);
-    const absPattern = rule.pattern.startsWith("/") || rule.pattern.startsWith("~");
+    const absPattern = rule.pattern.startsWith("/");
     const forms = absPattern ? absolute : relative;
     if (forms.length === 0) return false;
     const hits = forms.map((f) => rule.glob!.match(f) || rule.glob!.match(f + "/"));
@@ -152,4 +156,61 @@ function urlMatches(pattern: string, url: string): boolean {
     return host === want || host.endsWith("." + want);
   }
   return new Minimatch(pattern, { nocomment: true, nonegate: true }).match(url);
+}
+
+interface ToolBucket {
+  readonly rules: readonly PermissionRule[];
+  /** One alternation of every relative glob of the bucket: a miss here skips all of them at once. */
+  readonly relativeGlobs?: RegExp;
+  readonly absoluteGlobs?: RegExp;
+  readonly hasOthers: boolean;
+}
+
+function combine(rules: readonly PermissionRule[]): RegExp | undefined {
+  const sources: string[] = [];
+  for (const r of rules) sources.push(globPrefilterSource(r.pattern!));
+  return sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), "i") : undefined;
+}
+
+const isAbsolutePattern = (r: PermissionRule) => r.pattern!.startsWith("/");
+
+/**
+ * Rules indexed by effect and tool, with each bucket's globs folded into one regular expression, so a call
+ * that matches no rule costs a few regex tests instead of one glob match per rule. A pre-filter hit falls back
+ * to `ruleMatches` in rule order, so results are exactly those of scanning the list.
+ */
+export class RuleIndex {
+  private readonly buckets = new Map<string, ToolBucket>();
+
+  constructor(readonly rules: readonly PermissionRule[]) {
+    const groups = new Map<string, PermissionRule[]>();
+    for (const r of rules) {
+      for (const t of r.tools) {
+        const key = `${r.effect}:${t}`;
+        const list = groups.get(key) ?? [];
+        list.push(r);
+        groups.set(key, list);
+      }
+    }
+    for (const [key, list] of groups) {
+      const globs = list.filter((r) => r.glob);
+      const rel = combine(globs.filter((r) => !isAbsolutePattern(r)));
+      const abs = combine(globs.filter(isAbsolutePattern));
+      this.buckets.set(key, { rules: list, hasOthers: globs.length < list.length, ...(rel ? { relativeGlobs: rel } : {}), ...(abs ? { absoluteGlobs: abs } : {}) });
+    }
+  }
+
+  find(effect: RuleEffect, s: CallSubject, strict: boolean, skip?: (r: PermissionRule) => boolean): PermissionRule | undefined {
+    const b = this.buckets.get(`${effect}:${s.tool}`);
+    if (!b) return undefined;
+    if (!b.hasOthers && !this.mayMatch(b, s)) return undefined;
+    return b.rules.find((r) => !skip?.(r) && ruleMatches(r, s, strict));
+  }
+
+  private mayMatch(b: ToolBucket, s: CallSubject): boolean {
+    if (!s.path) return false;
+    const { relative, absolute } = pathForms(s.path);
+    const test = (re: RegExp | undefined, forms: readonly string[]) => re !== undefined && forms.some((f) => re.test(f) || re.test(f + "/"));
+    return test(b.relativeGlobs, relative) || test(b.absoluteGlobs, absolute);
+  }
 }

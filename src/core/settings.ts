@@ -231,27 +231,3 @@ export function parseMcpFile(json: unknown, source = "mcp config"): ParseResult<
   return r.errors.length > 0 ? { ok: false, errors: r.errors } : { ok: true, value: servers };
 }
 
-/**
- * Workspace settings may only tighten: of a workspace's values, only deny lists and ask rules are taken.
- * Returns the list of loosening keys the workspace tried to set, so the host can tell the person.
- */
-export function workspaceTightenings(flat: Readonly<Record<string, unknown>>): { readonly flat: Record<string, unknown>; readonly ignored: readonly string[] } {
-  const kept: Record<string, unknown> = {};
-  const ignored: string[] = [];
-  for (const [k, v] of Object.entries(flat)) {
-    if (!k.startsWith("toolgate.")) continue;
-    if (TIGHTEN_ONLY_KEYS.includes(k)) kept[k] = v;
-    else ignored.push(k);
-  }
-  return { flat: kept, ignored };
-}
-
-/** Adds tightening lists from extra layers (workspace, managed) to the user's settings. */
-export function withTightenings(base: ToolgateSettings, ...layers: readonly ToolgateSettings[]): ToolgateSettings {
-  const cat = (pick: (s: ToolgateSettings) => readonly string[]) => [...pick(base), ...layers.flatMap(pick)];
-  return {
-    ...base,
-    commands: { allow: base.commands.allow, deny: cat((s) => s.commands.deny) },
-    permissions: { allow: base.permissions.allow, ask: cat((s) => s.permissions.ask), deny: cat((s) => s.permissions.deny) },
-  };
-}

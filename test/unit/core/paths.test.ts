@@ -4,7 +4,7 @@ import { tempTree } from "../../support/workspace";
 
 const t = tempTree(
   { "ws/src/a.ts": "a", "ws2/b.ts": "b", "outside/secret.txt": "s", "ws-evil/x": "x" },
-  { "ws/link-out": "outside", "ws/src/link-file": "outside/secret.txt", "outside/link-in": "ws/src" },
+  { "ws/link-out": "outside", "ws/src/link-file": "outside/secret.txt", "outside/link-in": "ws/src", "ws/dangling": "outside/not-yet.txt", "ws/loop-a": "ws/loop-b", "ws/loop-b": "ws/loop-a" },
 );
 afterAll(() => t.cleanup());
 
@@ -57,6 +57,17 @@ describe("WorkspacePaths", () => {
     expect(r.ok && r.path.realRoot).toBeUndefined();
     const local = paths.resolve("src/new.ts");
     expect(local.ok && local.path.realRoot?.relative).toBe("src/new.ts");
+  });
+
+  it("follows a dangling link to where a write would land", () => {
+    const r = paths.resolve("dangling");
+    expect(r.ok && r.path.real).toBe(t.path("outside/not-yet.txt"));
+    expect(r.ok && r.path.realRoot).toBeUndefined();
+  });
+
+  it("a symlink loop counts as external, never local", () => {
+    const r = paths.resolve("loop-a/x");
+    expect(r.ok && r.path.realRoot).toBeUndefined();
   });
 
   it("counts a link from outside into a root as local (the realpath decides)", () => {

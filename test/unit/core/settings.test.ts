@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, parseMcpFile, parseSettings, withTightenings, workspaceTightenings } from "../../../src/core/settings";
+import { DEFAULT_SETTINGS, parseMcpFile, parseSettings } from "../../../src/core/settings";
+import { resolveLayers, settingsFromInspect, withTightenings, workspaceTightenings } from "../../../src/core/settingsLayers";
 import { parseJsonc } from "../../../src/core/jsonc";
 import { readFileSync } from "node:fs";
 
@@ -51,6 +52,42 @@ describe("settings", () => {
     expect(merged.mode).toBe("normal");
     expect(merged.commands).toEqual({ allow: [], deny: ["rm"] });
     expect(merged.permissions.deny).toEqual(["Read(.env)"]);
+  });
+
+  it("layers: managed overrides the keys it sets, and every layer's denies add up", () => {
+    const user = parseSettings({ "toolgate.mode": "auto", "toolgate.commands.deny": ["rm"], "toolgate.autoApprove.all": true });
+    const ws = parseSettings({ "toolgate.permissions.deny": ["Read(.env)"] });
+    const managedFlat = { "toolgate.mode": "normal", "toolgate.commands.deny": ["curl"] };
+    const managed = parseSettings(managedFlat);
+    if (!user.ok || !ws.ok || !managed.ok) throw new Error("fixture");
+    const s = resolveLayers({ user: user.value, workspace: ws.value, managed: managed.value, managedKeys: Object.keys(managedFlat) });
+    expect(s.mode).toBe("normal");
+    expect(s.autoApprove.all).toBe(true);
+    expect(s.commands.deny).toEqual(["rm", "curl"]);
+    expect(s.permissions.deny).toEqual(["Read(.env)"]);
+  });
+
+  it("from the editor: loosening keys only from user scope, workspace lists only tighten", () => {
+    const values: Record<string, { globalValue?: unknown; workspaceValue?: unknown; defaultValue?: unknown }> = {
+      "toolgate.mode": { defaultValue: "normal", workspaceValue: "auto" },
+      "toolgate.autoApprove.actions": { defaultValue: DEFAULT_SETTINGS.autoApprove.actions, globalValue: { editFiles: true }, workspaceValue: { editFilesExternally: true } },
+      "toolgate.commands.allow": { defaultValue: [], workspaceValue: ["curl"] },
+      "toolgate.commands.deny": { defaultValue: [], globalValue: ["rm"], workspaceValue: ["git push"] },
+    };
+    const r = settingsFromInspect((k) => values[k]);
+    expect(r.errors).toEqual([]);
+    expect(r.ignoredWorkspaceKeys).toEqual(["toolgate.mode", "toolgate.autoApprove.actions", "toolgate.commands.allow"]);
+    expect(r.settings.mode).toBe("normal");
+    expect(r.settings.autoApprove.actions.editFiles).toBe(true);
+    expect(r.settings.autoApprove.actions.editFilesExternally).toBe(false);
+    expect(r.settings.commands).toEqual({ allow: [], deny: ["rm", "git push"] });
+  });
+
+  it("from the editor: a malformed user value is reported and the defaults never loosen past it", () => {
+    const r = settingsFromInspect((k) => (k === "toolgate.autoApprove.all" ? { globalValue: "yes", defaultValue: false } : k === "toolgate.commands.deny" ? { workspaceValue: ["rm"] } : undefined));
+    expect(r.errors.length).toBe(1);
+    expect(r.settings.autoApprove.all).toBe(false);
+    expect(r.settings.commands.deny).toEqual(["rm"]);
   });
 
   it("parses an mcpServers file and rejects a server with neither command nor url", () => {
