@@ -208,8 +208,18 @@ export class Task {
   }
 
   private setState(s: TaskState): void {
+    const changed = s !== this.state;
     this.state = s;
     this.persistence?.changed();
+    if (changed) for (const l of [...this.stateListeners]) l(s);
+  }
+
+  private readonly stateListeners = new Set<(s: TaskState) => void>();
+
+  /** running ⇄ waiting (an ask is pending), then the end state. */
+  onStateChange(listener: (s: TaskState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   private throwIfCancelled(): void {
@@ -219,10 +229,12 @@ export class Task {
   /** Waits for the person on a message; a cancel rejects. */
   private async askPerson(messageId: number): Promise<AskResponse> {
     this.setState("waiting");
+    // Registered before any await, in the step that showed the ask as pending; then saved.
+    const answer = this.deps.ask.ask(messageId, this.abort.signal);
     this.store.flush();
-    await this.persistence?.flush();
     try {
-      const r = await this.deps.ask.ask(messageId, this.abort.signal);
+      await this.persistence?.flush();
+      const r = await answer;
       this.throwIfCancelled();
       this.store.patch(messageId, { askState: "answered" });
       return r;

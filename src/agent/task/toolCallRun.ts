@@ -30,7 +30,7 @@ export interface ToolCallRunDeps {
   readonly messages: MessageStore;
   readonly config: TaskConfig;
   readonly ask: AskChannel;
-  /** An ask becomes pending: resolves once it is saved (the person can answer only after that). */
+  /** An ask became pending (and is registered with the AskChannel): save the task now. */
   readonly onAskPending: () => Promise<void>;
   /** The ask was answered or withdrawn. */
   readonly onAskSettled: () => void;
@@ -251,21 +251,23 @@ export class ToolCallRun {
     const isLimit = d.rule.startsWith("limits.");
     const askId = isLimit ? this.deps.messages.add({ role: "ask", kind: "limit", text: d.reason, askState: "pending" }) : this.messageId;
     if (!isLimit) this.deps.messages.patch(askId, { askState: "pending" });
-    await this.deps.onAskPending();
     const withdraw = new AbortController();
     const onTaskAbort = (): void => withdraw.abort();
     signal.addEventListener("abort", onTaskAbort, { once: true });
     try {
       const result = await new Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse } | { kind: "aborted" }>((resolve) => {
-        this.wake = () => {
-          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
-        };
-        this.wake();
         withdraw.signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+        // Registered in the same synchronous step that showed the ask as pending: an answer can never arrive
+        // for an ask the channel does not know yet. Saving it follows.
         this.deps.ask.ask(askId, withdraw.signal).then(
           (response) => resolve({ kind: "answer", response }),
           () => resolve({ kind: "aborted" }),
         );
+        this.wake = () => {
+          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
+        };
+        this.wake();
+        void this.deps.onAskPending();
       });
       this.wake = undefined;
       this.deps.onAskSettled();

@@ -54,8 +54,12 @@ describe("task history", () => {
     void h.task.run();
     const ask = await h.asks.next();
     expect(ask.message.tool!.name).toBe("write_to_file");
-    // The window reloads: nothing more of the first instance is saved (the ask flushed it).
-    const before = await new TaskHistory(dir).load(h.task.id);
+    // The window reloads: nothing more of the first instance is saved (the ask is saved as soon as it is made).
+    let before = await new TaskHistory(dir).load(h.task.id);
+    for (let i = 0; i < 100 && before?.state !== "waiting"; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      before = await new TaskHistory(dir).load(h.task.id);
+    }
     expect(before!.state).toBe("waiting");
     const pendingMsg = before!.messages.find((m) => m.id === ask.messageId)!;
     expect(pendingMsg.askState).toBe("pending");
