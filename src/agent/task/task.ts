@@ -46,6 +46,8 @@ export interface TaskDeps {
   readonly onEnd?: (state: TaskState) => void;
 }
 
+const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_files", "search_files", "access_mcp_resource", "ask_followup_question"]);
+
 class Cancelled extends Error {
   constructor() {
     super("cancelled");
@@ -185,6 +187,8 @@ export class Task {
     } catch (e) {
       if (e instanceof Cancelled || this.abort.signal.aborted) {
         this.answerPendingAsCancelled();
+        // No ask outlives the task (a restored task must not wait on one).
+        for (const m of this.store.messages) if (m.askState === "pending") this.store.patch(m.id, { askState: "answered" });
         this.store.add({ role: "say", kind: "info", text: "The task was cancelled." });
         return this.end("cancelled");
       }
@@ -514,8 +518,12 @@ export class Task {
     }
     call.state = "running";
     run.markRunning();
-    this.store.flush();
-    await this.persistence?.flush();
+    // A call with effects is saved as running before it starts, so a reload can say its outcome is unknown
+    // rather than run it twice. Reads are harmless to repeat and skip the write.
+    if (!REPEATABLE_TOOLS.has(call.name)) {
+      this.store.flush();
+      await this.persistence?.flush();
+    }
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
       ...baseCtx,
