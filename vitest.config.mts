@@ -1,7 +1,6 @@
 import { defineConfig } from "vitest/config";
 
 // vitest reads its config from a default export: the one sanctioned default export in the project.
-// eslint-disable-next-line no-restricted-exports
 export default defineConfig({
   test: {
     include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx", "test/integration/**/*.test.ts", "webview-ui/test/**/*.test.tsx"],

@@ -10,6 +10,7 @@ import { ProtectedPaths } from "./protectedPaths";
 import { FILE_TOOLS, parseRules, PRIMARY_ARG, RuleIndex, type CallSubject, type PermissionRule } from "./rules";
 import type { ToolgateSettings } from "./settings";
 import type { Decision, ToolCall, ToolName } from "./types";
+import { privateHostReason } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
 export interface GateOptions {
@@ -242,6 +243,10 @@ export class Gate {
       return ask(!a.useMcp ? "using MCP tools is not auto-approved" : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``, !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed", `mcp__${subject.mcp.server}__${subject.mcp.tool}`);
     }
     if (tool === "access_mcp_resource") return a.useMcp ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp") : ask("using MCP is not auto-approved", "autoApprove.useMcp");
+    if (tool === "web_fetch") {
+      const local = privateHostReason(subject.arg ?? "");
+      if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
+    }
     if (tool === "web_fetch") return a.webFetch ? allow("fetching web pages is auto-approved", "autoApprove.webFetch") : ask("fetching web pages is not auto-approved", "autoApprove.webFetch");
     return ask(`\`${tool}\` needs your approval`, "default:ask");
   }

@@ -6,17 +6,17 @@
 const SPECIAL = /[.+^$()|\\]/;
 
 export function globPrefilterSource(glob: string): string {
-  let p = glob.replace(/^\.\//, "");
+  const p = glob.replace(/^\.\//, "");
   if (/[{}()!+@\\]/.test(p)) {
     // Braces, extglobs, negation and escapes: keep only a sound anchor on nothing.
     return ".*";
   }
   let out = "";
   let i = 0;
-  if (p.startsWith("**/")) {
-    out += "(?:.*/)?";
-    i = 3;
-  }
+  // A leading `**/` is "at the start or after any slash": left unanchored, the regex engine scans for the
+  // literal that follows instead of backtracking a `.*`.
+  const floating = p.startsWith("**/");
+  if (floating) i = 3;
   for (; i < p.length; i++) {
     const c = p[i]!;
     if (c === "*" && p[i + 1] === "*") {
@@ -37,7 +37,6 @@ export function globPrefilterSource(glob: string): string {
       i = end;
     } else out += SPECIAL.test(c) ? "\\" + c : c;
   }
-  p = out;
   // A directory pattern may be tested with a trailing slash; allow anything below it as well.
-  return `^${p}(?:/.*)?$`;
+  return `${floating ? "(?:^|/)" : "^"}${out}(?:/.*)?$`;
 }

@@ -195,6 +195,14 @@ describe("5. auto-approve tiers", () => {
     expect(g.decide(cmd("npm publish", { requires_approval: false })).decision).toBe("ask");
   });
 
+  it("web fetches of loopback, private and metadata addresses ask even with webFetch on", async () => {
+    const g = await gateWith({ "toolgate.autoApprove.actions": { webFetch: true } }, roots);
+    expect(g.decide(call("web_fetch", { url: "https://example.com/docs" })).decision).toBe("allow");
+    for (const url of ["http://localhost:8080/", "http://127.0.0.1/", "http://169.254.169.254/latest/meta-data", "http://[::1]/", "http://10.1.2.3/", "http://192.168.0.1", "http://0x7f000001/", "http://app.internal/"]) {
+      expect(g.decide(call("web_fetch", { url })).decision, url).toBe("ask");
+    }
+  });
+
   it("completion without a command runs nothing and is allowed", async () => {
     const g = await gateWith({}, roots);
     expect(g.decide(call("attempt_completion", { result: "done" })).decision).toBe("allow");
@@ -223,5 +231,27 @@ describe("explain", () => {
     const e = g.explain(read("src/a.ts"));
     expect(e.decision.decision).toBe("allow");
     expect(e.trace.join("\n")).toMatch(/1 validate[\s\S]*2 refusals[\s\S]*3 mode[\s\S]*4 checks/);
+  });
+});
+
+describe("TaskGate", () => {
+  it("keeps roots and limits across a settings refresh, and tells listeners", async () => {
+    const { TaskGate } = await import("../../../src/core/taskGate");
+    const { parseSettings } = await import("../../../src/core/settings");
+    const s1 = parseSettings({ "toolgate.autoApprove.maxRequests": 3 });
+    const s2 = parseSettings({ "toolgate.autoApprove.maxRequests": 3, "toolgate.autoApprove.actions": { editFiles: true } });
+    if (!s1.ok || !s2.ok) throw new Error("fixture");
+    const tg = await TaskGate.start(roots, { settings: s1.value });
+    let heard = 0;
+    tg.onDidChange(() => heard++);
+    expect(tg.decide(write("src/new.ts")).decision).toBe("ask");
+    await tg.refresh({ settings: s2.value });
+    expect(heard).toBe(1);
+    expect(tg.decide(write("src/new.ts")).decision).toBe("allow");
+    expect(tg.decide(write("src/new.ts")).decision).toBe("allow");
+    // Three requests were made (the ask counts too): the fourth waits for "reset and continue".
+    expect(tg.decide(write("src/new.ts"))).toMatchObject({ decision: "ask", rule: "limits.maxRequests" });
+    const child = await tg.child({ settings: s2.value });
+    expect(child.decide(read("src/a.ts")).rule).toBe("limits.maxRequests");
   });
 });
