@@ -152,7 +152,11 @@ export class Session {
   /** Reloads the browser window (what "Developer: Reload Window" amounts to in code-server). */
   async reload(): Promise<void> {
     await this.page.reload();
-    await waitForWorkbench(this.page, MARKER_FILE);
+    // The side bar comes back with whatever container was open (often ours), so not the explorer: wait for
+    // the workbench parts and the theme instead.
+    await this.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+    await this.page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
+    await this.page.locator(".monaco-workbench.vs, .monaco-workbench.vs-dark, .monaco-workbench.hc-black, .monaco-workbench.hc-light").first().waitFor({ timeout: 60_000 });
   }
 
   extensionHostLog(): string {

@@ -9,7 +9,9 @@ import { dropdownEditFiles } from "./s2-dropdown-edit-files";
 import { dropdownSettingsBridge } from "./s2a-dropdown-settings-bridge";
 import { rejectWithFeedback } from "./s3-reject-with-feedback";
 import { mcpAlwaysAllow } from "./s4-mcp-always-allow";
+import { mcpAlwaysAllowAll } from "./s4a-mcp-always-allow-all";
 import { planMode } from "./s5-plan-mode";
+import { planModeSetting } from "./s5a-plan-mode-setting";
 import { untrustedNothingAutoApproved } from "./s6-untrusted";
 import { restrictedBanner } from "./s6a-restricted-banner";
 import { reloadPendingAsk } from "./s7-reload-pending-ask";
@@ -22,6 +24,8 @@ export const scenarios: readonly Scenario[] = [
   settingsUi,
   panel,
   dropdownSettingsBridge,
+  mcpAlwaysAllowAll,
+  planModeSetting,
   restrictedBanner,
   askWhileStreaming,
   dropdownEditFiles,
