@@ -21,6 +21,9 @@ export interface Outcome {
   readonly log: readonly string[];
 }
 
+/** The scenario ran to its end but recorded failed soft checks. */
+class SoftFailures extends Error {}
+
 const indent = (text: string, pad = "          "): string => text.split("\n").map((l) => pad + l).join("\n");
 
 function verdictBeforeRunning(s: Scenario, features: Features): { status: "failed" | "skipped"; reason: string } | undefined {
@@ -47,6 +50,7 @@ export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo
     console.log(`[e2e] RUN      ${s.id}  ${s.title}`);
     const sessions: Session[] = [];
     const deferred: Array<() => Promise<void> | void> = [];
+    const softFailures: string[] = [];
     const ctx: ScenarioContext = {
       info,
       openSession: async (options) => {
@@ -62,6 +66,12 @@ export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo
         log.push(m);
         console.log(`[e2e]          ${s.id}: ${m}`);
       },
+      softCheck: (ok, failure) => {
+        if (ok) return;
+        softFailures.push(failure);
+        log.push(`CHECK FAILED: ${failure}`);
+        console.log(`[e2e]          ${s.id}: CHECK FAILED: ${failure}`);
+      },
     };
     let status: Status = "passed";
     let reason: string | undefined;
@@ -74,9 +84,12 @@ export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo
           timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
         }),
       ]);
+      if (softFailures.length > 0) throw new SoftFailures(softFailures.join("\n"));
     } catch (e) {
       status = "failed";
-      reason = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      // Soft failures first (they happened earlier), then what stopped the scenario, if anything else did.
+      const stopped = e instanceof SoftFailures ? [] : [e instanceof Error ? (e.stack ?? e.message) : String(e)];
+      reason = [...softFailures, ...stopped].join("\n");
       for (const session of sessions) {
         try {
           log.push(`failure screenshot: ${await session.screenshot("FAILURE")}`);

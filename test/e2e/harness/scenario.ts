@@ -26,6 +26,11 @@ export interface ScenarioContext {
   defer(fn: () => Promise<void> | void): void;
   /** A line in the run's report under this scenario (what was checked, paths of screenshots). */
   log(message: string): void;
+  /**
+   * A check that does not stop the scenario: when `ok` is false the failure is recorded and the scenario
+   * FAILS at its end, after the later steps have been tried too (so one run reports every gap).
+   */
+  softCheck(ok: boolean, failure: string): void;
 }
 
 export interface Scenario {
