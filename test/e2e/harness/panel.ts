@@ -12,9 +12,16 @@ import { activityBarItem } from "./workbench";
 export async function openPanel(session: Session): Promise<Frame> {
   const page = session.page;
   const icon = activityBarItem(page, "Toolgate").first();
-  // Clicking the icon of the container already shown would hide the side bar: only click when it is not.
-  const shown = await icon.evaluate((el) => el.closest(".action-item")?.classList.contains("checked") === true);
-  if (!shown) await icon.click();
+  await icon.waitFor({ timeout: 30_000 });
+  // Clicking the icon of the container already shown hides the side bar, and right after a reload the
+  // workbench may still be restoring it: click only while the side bar does not show our container.
+  const sidebarTitle = page.locator(".part.sidebar .composite.title");
+  const ours = async () => (await sidebarTitle.isVisible()) && (await sidebarTitle.innerText().catch(() => "")).includes("Toolgate");
+  for (let attempt = 0; !(await ours()); attempt++) {
+    if (attempt === 3) throw new Error("the Toolgate side bar did not open from its activity-bar icon");
+    await icon.click();
+    await page.waitForTimeout(1000);
+  }
   const frame = await toolgateFrame(page);
   // Until the host answered the webview's ready message the app shows only a "Connecting…" status.
   await frame.getByRole("tablist", { name: "Toolgate" }).waitFor({ timeout: 30_000 });

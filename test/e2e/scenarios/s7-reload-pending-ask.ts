@@ -1,8 +1,12 @@
 /**
- * Scenario 7 of issue 6.
- * Not implemented yet: the runner reports it SKIPPED (with the missing features) until its features land on
- * main and `run` is written against them.
+ * Scenario 7 of issue 6: reload the window while an ask is pending → the same ask is shown again, and
+ * approving it runs the tool exactly once (the model receives one result, no duplicate run).
  */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask, toolResultsIn } from "../harness/agent";
+import { eventually, openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
 export const reloadPendingAsk: Scenario = {
@@ -10,9 +14,38 @@ export const reloadPendingAsk: Scenario = {
   title: "reload the window while an ask is pending: the ask is still there and approving runs the tool exactly once",
   needs: ["vsix", "panel", "agent", "scriptedModel"],
   plan: [
-    "the model calls write_to_file; the ask appears",
-    "reload the browser window (the whole workbench)",
+    "the model calls write_to_file(once.txt); the ask appears",
+    "reload the browser window (the whole workbench and its extension host)",
     "open the panel: the same ask is shown",
-    "Approve: the file is written once (the model receives exactly one tool result)",
+    "Approve: once.txt is written; the model receives exactly one tool result and no further request repeats it",
   ],
+  run: async (ctx) => {
+    const model = await startModel(ctx, [
+      { steps: [{ tool: "write_to_file", args: { path: "once.txt", content: "exactly once\n" } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "Wrote once.txt." } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "(a duplicate run would get here)" } }] },
+    ]);
+    const session = await ctx.openSession({ settings: modelSettings(ctx, model) });
+    let frame = await openPanel(session);
+    await startTask(frame, "Write once.txt.");
+    await approvalCard(frame).filter({ hasText: "once.txt" }).waitFor({ timeout: 30_000 });
+    ctx.log("the ask is pending; reloading the window");
+
+    await session.reload();
+    frame = await openPanel(session);
+    const card = approvalCard(frame).filter({ hasText: "once.txt" });
+    await card.waitFor({ timeout: 30_000 });
+    ctx.log("after the reload the same ask is shown");
+    ctx.log(`screenshot: ${await session.screenshot("ask-after-reload")}`);
+    await answer(card, "Approve");
+
+    const target = join(session.workspace, "once.txt");
+    await eventually("once.txt on disk", () => (existsSync(target) ? true : undefined), 20_000);
+    assert.equal(readFileSync(target, "utf8"), "exactly once\n");
+    await requestsAtLeast(model, 2);
+    await session.page.waitForTimeout(3000); // a duplicate run would send another request by now
+    assert.equal(model.requests.length, 2, `the model got ${model.requests.length} requests: the call ran more than once or the task restarted`);
+    assert.equal(toolResultsIn(model, 1).length, 1, "the model should get exactly one tool result");
+    ctx.log("approved after the reload: once.txt written, one tool result, no repeated request");
+  },
 };
