@@ -17,11 +17,25 @@ export async function startModel(ctx: ScenarioContext, turns: unknown[]): Promis
   return model;
 }
 
-/** User settings that point the agent at `model` (OpenAI wire format). */
+/**
+ * User settings that point the agent at `model` (OpenAI wire format): the manifest's base-URL setting, and,
+ * when the manifest has them, the model-name setting beside it and a provider choice offering an
+ * OpenAI-compatible value. No API key is set: the loopback model ignores it. If the extension's wiring needs
+ * more to reach an OpenAI-compatible endpoint, this is the one place to add it.
+ */
 export function modelSettings(ctx: ScenarioContext, model: ScriptedModelLike): Settings {
   const st = ctx.info.features.agent;
   if (!st.ok || !st.note) throw new Error("no base-URL setting to point the agent at the scripted model");
-  return { [st.note]: model.openAiBaseUrl };
+  const props = (ctx.info.manifest?.contributes?.configuration?.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+  const out: Settings = { [st.note]: model.openAiBaseUrl };
+  const modelKey = `${st.note.slice(0, st.note.lastIndexOf("."))}.model`;
+  if (modelKey in props) out[modelKey] = "scripted-model";
+  for (const [key, prop] of Object.entries(props)) {
+    if (!/provider$/i.test(key) || !Array.isArray(prop.enum)) continue;
+    const openAi = prop.enum.find((v) => typeof v === "string" && /openai/i.test(v));
+    if (openAi !== undefined) out[key] = openAi;
+  }
+  return out;
 }
 
 /** A promise with its resolver, for holding a scripted stream (`pauseAfterChunk.until`). */

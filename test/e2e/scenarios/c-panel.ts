@@ -21,6 +21,8 @@ export const panel: Scenario = {
     let frame = await openPanel(session);
     const page = session.page;
     assert.equal(await frame.getByRole("status", { name: /Connecting/ }).count(), 0);
+    const agentMissing = await frame.getByText("The agent runtime is not connected yet").first().isVisible();
+    ctx.log(`agent runtime connected in this build: ${agentMissing ? "no (the panel says so)" : "yes"}`);
     for (const shot of await session.screenshotBothThemes("panel-chat")) ctx.log(`screenshot: ${shot}`);
 
     await openAutoApproveMenu(frame);
