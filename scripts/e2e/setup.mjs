@@ -44,12 +44,19 @@ function isRoot() {
   return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
+/** The command running now (its own process group), so a signal can stop it with us. */
+let current;
+
 /** Runs a command, its output appended to `logFile`; on failure throws with the log's tail. */
 function run(cmd, args, { cwd, env, logFile }) {
   return new Promise((resolve, reject) => {
     const log = createWriteStream(logFile, { flags: "a" });
     log.write(`\n$ ${cmd} ${args.join(" ")}   (in ${cwd})\n`);
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    current = child;
+    child.on("exit", () => {
+      if (current === child) current = undefined;
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.on("error", (e) => log.end(() => reject(e)));
@@ -109,9 +116,26 @@ async function withLock(lockDir, log, fn) {
       await new Promise((r) => setTimeout(r, 5000));
     }
   }
+  // Interrupted (Ctrl-C, CI timeout): stop the running npm/postinstall group and free the lock. The cache
+  // has no marker yet, so the next run starts it again from scratch.
+  const onSignal = (signal) => {
+    if (current?.pid) {
+      try {
+        process.kill(-current.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(lockDir, { recursive: true, force: true });
+    console.error(`[e2e setup] ${signal}: set-up interrupted; the next run starts it again`);
+    process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
+  };
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const sig of signals) process.on(sig, onSignal);
   try {
     return await fn();
   } finally {
+    for (const sig of signals) process.off(sig, onSignal);
     rmSync(lockDir, { recursive: true, force: true });
   }
 }
