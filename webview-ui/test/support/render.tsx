@@ -4,7 +4,7 @@
  */
 import "./shims";
 import { act, render } from "@testing-library/react";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import type { TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import type { HostToWebview, SettingsView, WebviewToHost } from "../../../src/shared/protocol";
 import { Bridge, type VsCodeApi } from "../../src/state/bridge";
@@ -28,7 +28,8 @@ export function setup() {
   const { api, posted } = fakeApi();
   const store = new Store((fn) => fn());
   const bridge = new Bridge(api, store);
-  const view = (ui: ReactElement) => render(<BridgeContext.Provider value={bridge}>{ui}</BridgeContext.Provider>);
+  const wrapper = ({ children }: { children: ReactNode }) => <BridgeContext.Provider value={bridge}>{children}</BridgeContext.Provider>;
+  const view = (ui: ReactElement) => render(ui, { wrapper });
   /** The host answering the last request. */
   const reply = async (ok: boolean, error?: string) => {
     const last = [...posted].reverse().find((m) => "requestId" in m) as { requestId: number } | undefined;
@@ -67,4 +68,17 @@ export function settingsView(over: Partial<SettingsView> = {}, aa: Partial<Setti
       actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false, ...actions },
     },
   };
+}
+
+/** Sets a toolkit field's value and fires `change`, as a person committing an edit does. */
+export function commitValue(el: Element, value: string): void {
+  act(() => {
+    (el as HTMLElement & { value: string }).value = value;
+    el.dispatchEvent(new Event("change"));
+  });
+}
+
+/** Toolkit elements reflect some properties to attributes on their next update; read the property. */
+export function isDisabled(el: Element): boolean {
+  return (el as HTMLElement & { disabled: boolean }).disabled === true;
 }
