@@ -77,6 +77,8 @@ async function main(): Promise<void> {
     mode: "normal" as const,
     autoApprove: { enabled: true, all: false, maxRequests: 0, maxCost: 0, actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false } },
     workspaceTrusted: true,
+    errors: [],
+    ignoredWorkspaceKeys: [],
     toggleShortcut: "Ctrl+Alt+A",
   };
 

@@ -39,6 +39,10 @@ export interface SettingsView {
   };
   /** `vscode.workspace.isTrusted`. When false nothing is auto-approved and the panel says so. */
   readonly workspaceTrusted: boolean;
+  /** Malformed settings, in words. While there are any, the gate auto-approves nothing and the panel says so. */
+  readonly errors: readonly string[];
+  /** Loosening keys a workspace tried to set; they are ignored (a workspace may only tighten). */
+  readonly ignoredWorkspaceKeys: readonly string[];
   /** Keybinding label of "toggle auto-approve", for display ("Ctrl+Alt+A"). */
   readonly toggleShortcut: string;
 }
@@ -69,7 +73,8 @@ export interface McpView {
   readonly live: boolean;
 }
 
-export type TaskState = "running" | "waiting" | "done" | "cancelled" | "error";
+/** The agent runtime's task states (src/agent/task/snapshot.ts). Idle states accept a follow-up message. */
+export type TaskState = "running" | "waiting" | "completed" | "cancelled" | "failed" | "interrupted";
 
 export interface TaskView {
   readonly id: string;
@@ -141,6 +146,8 @@ export type WebviewToHost =
   /** Sent once per load. The host answers with `state` and then starts sending. */
   | { readonly type: "ready" }
   | { readonly type: "newTask"; readonly requestId: number; readonly text: string }
+  /** A follow-up message to an idle task (completed, failed, cancelled, interrupted): continues it. */
+  | { readonly type: "sendMessage"; readonly requestId: number; readonly text: string }
   | { readonly type: "cancelTask"; readonly requestId: number }
   /** Clear the finished task from the panel (the host drops its reference). */
   | { readonly type: "clearTask"; readonly requestId: number }

@@ -88,6 +88,24 @@ describe("app", () => {
     expect((screen.getByLabelText("Task") as HTMLTextAreaElement).disabled).toBe(true);
   });
 
+  it("settings errors: the panel says nothing is auto-approved until they are fixed", () => {
+    const { host } = mount();
+    host({ type: "state", state: state({ settings: settingsView({ errors: ["user settings: `toolgate.mode` must be \"normal\", \"plan\" or \"auto\", got \"yolo\""], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] }) }) });
+    expect(screen.getByText(/nothing is auto-approved until it is fixed/)).toBeTruthy();
+    expect(screen.getByText(/got "yolo"/)).toBeTruthy();
+    expect(screen.getByText(/This workspace’s settings try to set toolgate.autoApprove.all/)).toBeTruthy();
+  });
+
+  it("an idle task continues with a follow-up message; New task clears it", () => {
+    const { host, posted } = mount();
+    host({ type: "state", state: state({ task: { id: "t", state: "completed", messages: [message({ kind: "user", text: "x" })] } }) });
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "also add docs" } });
+    fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
+    expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "also add docs" });
+    fireEvent.click(screen.getByText("New task"));
+    expect(posted.at(-1)).toMatchObject({ type: "clearTask" });
+  });
+
   it("a follow-up question is answered from the input", () => {
     const { host, posted } = mount();
     const q = message({ kind: "followup", role: "ask", askState: "pending", text: "Which branch?" });

@@ -132,16 +132,62 @@ describe("follow-up and limits cards", () => {
     expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "message", text: "node:test" } }]);
   });
 
-  it("limit card: reset and continue, or end the task", async () => {
+  it("limit card: reset and continue, or reject the call", async () => {
     const s = setup();
     const m = message({ kind: "limit", role: "ask", askState: "pending", text: "20 calls were auto-approved." });
     s.view(<AskDock message={m} />);
     fireEvent.click(screen.getByText("Reset and continue"));
     await s.reply(true);
-    fireEvent.click(screen.getByText("End task"));
+    fireEvent.click(screen.getByText("Reject this call"));
     expect(s.intents()).toEqual([
       { type: "answerAsk", messageId: m.id, response: { kind: "resetLimits" } },
       { type: "answerAsk", messageId: m.id, response: { kind: "reject" } },
     ]);
+  });
+});
+
+describe("the runtime's message shapes (tool body streamed as the message text)", () => {
+  it("a command whose body is the message text is shown in full on the card and in its row", () => {
+    const m = message({ kind: "tool", role: "ask", askState: "pending", text: "rm -rf build\u200b && make", tool: tool("execute_command", { requires_approval: "true" }, { status: "pending", decision: { decision: "ask", reason: "deleting is never auto-approved", rule: "commands.delete" } }) });
+    setup().view(<AskDock message={m} />);
+    expect(screen.getByLabelText("Exactly what will run").textContent).toBe("rm -rf build⟨U+200B⟩ && make");
+  });
+
+  it("MCP arguments streamed as text are pretty-printed on the card", () => {
+    const m = message({ kind: "tool", role: "ask", askState: "pending", text: '{"q":"x"}', tool: tool("use_mcp_tool", { server_name: "gh", tool_name: "search" }, { serverName: "gh", toolName: "search", status: "pending", decision: { decision: "ask", reason: "r", rule: "mcp" } }) });
+    setup().view(<AskDock message={m} />);
+    expect(screen.getByText(/"q": "x"/)).toBeTruthy();
+  });
+
+  it("a completion with a command asks to approve the command", () => {
+    const m = message({ kind: "completion", role: "ask", askState: "pending", text: "Built the site.", tool: tool("attempt_completion", { command: "open dist/index.html" }, { status: "pending", decision: { decision: "ask", reason: "`open` is not in your allow list", rule: "commands" } }) });
+    setup().view(<AskDock message={m} />);
+    expect(screen.getByText("Run this command?")).toBeTruthy();
+    expect(screen.getByLabelText("Exactly what will run").textContent).toBe("open dist/index.html");
+  });
+
+  it("a finished completion asks to accept the result (or reply in the input)", () => {
+    const s = setup();
+    const m = message({ kind: "completion", role: "ask", askState: "pending", text: "All done.", tool: tool("attempt_completion", {}, { status: "done" }) });
+    s.view(<AskDock message={m} />);
+    fireEvent.click(screen.getByText("Accept result"));
+    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" } }]);
+  });
+
+  it("a failed model request offers retry or stop", () => {
+    const s = setup();
+    const m = message({ kind: "error", role: "ask", askState: "pending", text: "The model request failed: 503." });
+    s.view(<AskDock message={m} />);
+    expect(screen.getByText("The model request failed: 503.")).toBeTruthy();
+    fireEvent.click(screen.getByText("Retry"));
+    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" } }]);
+  });
+
+  it("a follow-up can be skipped", () => {
+    const s = setup();
+    const m = message({ kind: "followup", role: "ask", askState: "pending", text: "Which?", tool: tool("ask_followup_question", {}, { status: "pending" }) });
+    s.view(<AskDock message={m} />);
+    fireEvent.click(screen.getByText("Skip"));
+    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" } }]);
   });
 });

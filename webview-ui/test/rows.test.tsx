@@ -89,6 +89,19 @@ describe("say rows for every tool kind", () => {
   });
 });
 
+describe("rows in the runtime's shape (body as message text)", () => {
+  it("command, file write and MCP arguments read their body from the message text", () => {
+    show(message({ kind: "tool", text: "npm test", tool: tool("execute_command", {}, { status: "running" }) }));
+    expect(document.querySelector(".tg-command")!.textContent).toBe("npm test");
+    cleanup();
+    show(message({ kind: "tool", text: "a\nb", tool: tool("write_to_file", { path: "x.ts" }, { status: "pending" }) }));
+    expect(screen.getByText("2 lines")).toBeTruthy();
+    cleanup();
+    show(message({ kind: "tool", text: '{"a":1}', tool: tool("use_mcp_tool", { server_name: "s", tool_name: "t" }, { serverName: "s", toolName: "t" }) }));
+    expect(document.querySelector(".tg-mcp pre")!.textContent).toBe('{\n  "a": 1\n}');
+  });
+});
+
 describe("other rows", () => {
   it("user, assistant text and reasoning", () => {
     show(message({ kind: "user", text: "Fix the build" }));

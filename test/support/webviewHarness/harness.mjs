@@ -35,6 +35,10 @@ const scenarios = {
   "mcp-dark": { theme: "dark", state: sampleState(), act: async (p) => p.click("#tg-tab-mcp") },
   "empty-dark": { theme: "dark", state: { ...sampleState(), task: null, agentAvailable: false } },
   "done-dark": { theme: "dark", state: sampleState({ pending: "done" }) },
+  "settings-error-light": {
+    theme: "light",
+    state: sampleState({ pending: "none", settings: { errors: ['user settings: `toolgate.mode` must be "normal", "plan" or "auto", got "yolo"'], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] } }),
+  },
   // Interactions in a real browser (the toolkit's events differ from jsdom's): verify() returns a problem or null.
   "approval-scope-dark": {
     theme: "dark",

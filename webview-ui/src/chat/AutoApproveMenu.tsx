@@ -37,6 +37,7 @@ const MODES = [
 
 /** One line saying what runs without asking. */
 export function autoApproveSummary(s: SettingsView): string {
+  if (s.errors.length > 0) return "Settings error: nothing is auto-approved";
   if (!s.workspaceTrusted) return "Restricted Mode: nothing is auto-approved";
   if (s.mode === "auto") return "YOLO: everything not denied runs";
   const prefix = s.mode === "plan" ? "Plan · " : "";

@@ -19,9 +19,10 @@ export interface ChatViewProps {
 const STATE_TEXT: Record<TaskView["state"], string> = {
   running: "Working",
   waiting: "Waiting for you",
-  done: "Finished",
+  completed: "Completed",
   cancelled: "Cancelled",
-  error: "Stopped by an error",
+  failed: "Stopped",
+  interrupted: "Interrupted (send a message to resume)",
 };
 
 export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenChange, focusInputSeq }: ChatViewProps) {

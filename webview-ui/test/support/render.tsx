@@ -57,6 +57,8 @@ export function settingsView(over: Partial<SettingsView> = {}, aa: Partial<Setti
   return {
     mode: "normal",
     workspaceTrusted: true,
+    errors: [],
+    ignoredWorkspaceKeys: [],
     toggleShortcut: "Ctrl+Alt+A",
     ...over,
     autoApprove: {
