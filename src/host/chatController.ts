@@ -40,6 +40,7 @@ export class ChatController {
   private factory: TaskSessionFactory | undefined;
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -47,6 +48,8 @@ export class ChatController {
 
   connect(channel: WebviewChannel): Disposable {
     this.channels.add(channel);
+    if (this.pendingReveal) channel.post({ type: "reveal", target: this.pendingReveal }); // queued until ready
+    this.pendingReveal = undefined;
     return { dispose: () => this.channels.delete(channel) };
   }
 
@@ -88,8 +91,12 @@ export class ChatController {
     this.broadcast({ type: "mcp", mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource) });
   }
 
-  /** Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready. */
+  /**
+   * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
+   * first webview when none exists yet (the view is still being created by the focus command).
+   */
   reveal(target: "autoApprove" | "input" | "mcp"): void {
+    if (this.channels.size === 0) this.pendingReveal = target;
     for (const ch of this.channels) ch.post({ type: "reveal", target });
   }
 
