@@ -47,7 +47,8 @@ export interface SettingsView {
   readonly toggleShortcut: string;
 }
 
-export type McpServerState = "connected" | "error" | "disabled";
+/** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
+export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";
 
 export interface McpToolView {
   readonly name: string;

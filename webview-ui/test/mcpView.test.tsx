@@ -32,6 +32,13 @@ describe("MCP view", () => {
     expect(within(section("fs")).getByText("disabled")).toBeTruthy();
   });
 
+  it("shows a server that is connecting, and a disconnected one with the hub's message", () => {
+    setup().view(<McpView mcp={model([{ ...broken, name: "a", status: "connecting" }, { ...broken, name: "b", status: "disconnected", error: "exited; reconnecting in 4 s" }])} useMcp />);
+    expect(within(section("a")).getByText(/connecting/)).toBeTruthy();
+    expect(within(section("b")).getByText("disconnected")).toBeTruthy();
+    expect(within(section("b")).getByText("exited; reconnecting in 4 s")).toBeTruthy();
+  });
+
   it("lists tools with descriptions and read-only / destructive badges", () => {
     setup().view(<McpView mcp={model([github])} useMcp />);
     const search = screen.getByRole("listitem", { name: "Tool search_issues" });
