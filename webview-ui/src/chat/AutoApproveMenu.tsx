@@ -83,6 +83,13 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
 
   return (
     <div className={`tg-aa${open ? " tg-aa-open" : ""}`}>
+      {/* Disclosure: the button first, its panel right after it (DOM order = focus order = visual order). */}
+      <button type="button" className="tg-aa-bar" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => onOpenChange(!open)}>
+        <Icon name={settings.mode === "auto" ? "warning" : settings.workspaceTrusted ? "shield" : "lock"} />
+        <span className="tg-aa-label">Auto-approve:</span>
+        <span className="tg-aa-summary">{autoApproveSummary(settings)}</span>
+        <Icon name={open ? "chevron-up" : "chevron-down"} />
+      </button>
       {open ? (
         <div
           id={panelId}
@@ -175,12 +182,6 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
           </div>
         </div>
       ) : null}
-      <button type="button" className="tg-aa-bar" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => onOpenChange(!open)}>
-        <Icon name={settings.mode === "auto" ? "warning" : settings.workspaceTrusted ? "shield" : "lock"} />
-        <span className="tg-aa-label">Auto-approve:</span>
-        <span className="tg-aa-summary">{autoApproveSummary(settings)}</span>
-        <Icon name={open ? "chevron-down" : "chevron-up"} />
-      </button>
     </div>
   );
 }
