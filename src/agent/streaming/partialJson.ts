@@ -3,7 +3,8 @@
  * `tool_calls[].function.arguments` deltas, Anthropic `input_json_delta`).
  *
  * Invariants:
- * - Every input character is looked at exactly once; a chunk never causes earlier input to be re-read.
+ * - Every input character is looked at a bounded number of times (string runs are found with native
+ *   searches whose positions are remembered per chunk); a chunk never causes earlier input to be re-read.
  *   Strings grow by concatenation (V8 ropes), so 1 MB in 8,000 chunks costs O(n) in total.
  * - `value` is the live best-effort object at any point: complete values, plus the string still open
  *   (its text so far). Numbers and literals appear only once complete; an open container appears with
@@ -49,8 +50,15 @@ const enum Mode {
   Literal,
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f]/;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const HEX = /^[0-9a-fA-F]$/;
+
+function indexOrEnd(s: string, ch: string, from: number): number {
+  const k = s.indexOf(ch, from);
+  return k < 0 ? s.length : k;
+}
 
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -66,6 +74,7 @@ export class PartialJsonParser {
   /** The string being read, and whether it is an object key. */
   private str = "";
   private strIsKey = false;
+  private pieces: string[] = [];
   private unicode = "";
   private literal = "";
 
@@ -93,6 +102,7 @@ export class PartialJsonParser {
     if (this.failure) throw this.failure;
     try {
       this.consume(chunk);
+      this.commitString();
     } catch (e) {
       this.failure = e instanceof JsonArgumentsError ? e : new JsonArgumentsError(String(e), this.pos);
       throw this.failure;
@@ -126,23 +136,27 @@ export class PartialJsonParser {
   private consume(chunk: string): void {
     const n = chunk.length;
     let i = 0;
+    let nextQuote = -1;
+    let nextBackslash = -1;
     while (i < n) {
       switch (this.mode) {
         case Mode.String: {
-          // Take the longest run of plain characters in one slice.
-          let j = i;
-          while (j < n) {
-            const c = chunk.charCodeAt(j);
-            if (c === 0x22 || c === 0x5c) break;
-            if (c < 0x20) {
-              this.pos += j - i;
+          // The longest run of plain characters, found with native searches. The next quote and backslash
+          // positions are remembered for this chunk, so a chunk full of escapes is still searched once.
+          if (nextQuote < i) nextQuote = indexOrEnd(chunk, '"', i);
+          if (nextBackslash < i) nextBackslash = indexOrEnd(chunk, "\\", i);
+          const j = Math.min(nextQuote, nextBackslash);
+          if (j > i) {
+            const run = chunk.slice(i, j);
+            const bad = CONTROL.exec(run);
+            if (bad) {
+              this.pos += bad.index;
               this.fail("control character inside a string");
             }
-            j++;
+            this.appendString(run);
+            this.pos += j - i;
+            i = j;
           }
-          if (j > i) this.appendString(chunk.slice(i, j));
-          this.pos += j - i;
-          i = j;
           if (i < n) {
             const c = chunk.charCodeAt(i);
             i++;
@@ -281,7 +295,16 @@ export class PartialJsonParser {
     top.state = "comma";
   }
 
+  /** Decoded text of the current string is gathered per chunk and committed once (see `commitString`). */
   private appendString(s: string): void {
+    this.pieces.push(s);
+  }
+
+  /** Adds this chunk's decoded text to the open string: one concatenation and one listener call per chunk. */
+  private commitString(): void {
+    if (this.pieces.length === 0) return;
+    const s = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
+    this.pieces = [];
     this.str += s;
     if (this.strIsKey) return;
     const top = this.stack[this.stack.length - 1]!;
@@ -295,6 +318,7 @@ export class PartialJsonParser {
   }
 
   private closeString(): void {
+    this.commitString();
     this.mode = Mode.Between;
     const top = this.stack[this.stack.length - 1]!;
     if (this.strIsKey) {

@@ -33,7 +33,8 @@ export interface TaskDeps {
   readonly config: TaskConfig;
   readonly env: ToolEnv;
   readonly ask: AskChannel;
-  readonly persistence?: TaskPersistence;
+  /** Where the task is saved: a writer, or a factory given the task's snapshot function (`history.writer`). */
+  readonly persistence?: TaskPersistence | ((snapshot: () => TaskSnapshot) => TaskPersistence);
   readonly parentId?: string;
   readonly customInstructions?: string;
   /** Reserve for the model's answer when trimming (tokens). */
@@ -44,6 +45,8 @@ export interface TaskDeps {
   /** Called once when the task stops (to release its executor config). */
   readonly onEnd?: (state: TaskState) => void;
 }
+
+const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_files", "search_files", "access_mcp_resource", "ask_followup_question"]);
 
 class Cancelled extends Error {
   constructor() {
@@ -77,8 +80,11 @@ export class Task {
     this.state = snapshot.state ?? "running";
     this.createdAt = snapshot.createdAt;
     this.title = snapshot.title;
-    this.store.onChange(() => deps.persistence?.changed());
+    this.persistence = typeof deps.persistence === "function" ? deps.persistence(() => this.snapshot()) : deps.persistence;
+    this.store.onChange(() => this.persistence?.changed());
   }
+
+  private readonly persistence: TaskPersistence | undefined;
 
   /** A new task for `text`; call `run()` to start it. */
   static create(deps: TaskDeps, text: string, id: string = randomUUID()): Task {
@@ -181,6 +187,8 @@ export class Task {
     } catch (e) {
       if (e instanceof Cancelled || this.abort.signal.aborted) {
         this.answerPendingAsCancelled();
+        // No ask outlives the task (a restored task must not wait on one).
+        for (const m of this.store.messages) if (m.askState === "pending") this.store.patch(m.id, { askState: "answered" });
         this.store.add({ role: "say", kind: "info", text: "The task was cancelled." });
         return this.end("cancelled");
       }
@@ -198,14 +206,24 @@ export class Task {
   private async end(state: TaskState): Promise<TaskState> {
     this.setState(state);
     this.store.flush();
-    await this.deps.persistence?.flush();
+    await this.persistence?.flush();
     this.deps.onEnd?.(state);
     return state;
   }
 
   private setState(s: TaskState): void {
+    const changed = s !== this.state;
     this.state = s;
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
+    if (changed) for (const l of [...this.stateListeners]) l(s);
+  }
+
+  private readonly stateListeners = new Set<(s: TaskState) => void>();
+
+  /** running ⇄ waiting (an ask is pending), then the end state. */
+  onStateChange(listener: (s: TaskState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   private throwIfCancelled(): void {
@@ -215,10 +233,12 @@ export class Task {
   /** Waits for the person on a message; a cancel rejects. */
   private async askPerson(messageId: number): Promise<AskResponse> {
     this.setState("waiting");
+    // Registered before any await, in the step that showed the ask as pending; then saved.
+    const answer = this.deps.ask.ask(messageId, this.abort.signal);
     this.store.flush();
-    await this.deps.persistence?.flush();
     try {
-      const r = await this.deps.ask.ask(messageId, this.abort.signal);
+      await this.persistence?.flush();
+      const r = await answer;
       this.throwIfCancelled();
       this.store.patch(messageId, { askState: "answered" });
       return r;
@@ -250,7 +270,7 @@ export class Task {
     const last = this.conversation[this.conversation.length - 1];
     if (last?.role === "user") this.conversation[this.conversation.length - 1] = { role: "user", content: [...last.content, ...parts] };
     else this.conversation.push({ role: "user", content: [...parts] });
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
   }
 
   // ---- one model turn ------------------------------------------------------------------------------------
@@ -267,7 +287,8 @@ export class Task {
     const tools = this.tools();
     const system = buildSystemPrompt({ tools, roots: this.deps.config.roots, ...(this.deps.env.mcp ? { mcpServers: this.deps.env.mcp.servers() } : {}), ...(this.deps.customInstructions ? { customInstructions: this.deps.customInstructions } : {}) });
     const budget = provider.contextWindow - (this.deps.outputReserve ?? 8192);
-    const trim = trimFor(this.conversation, system, budget, this.keepFrom);
+    // Tool schemas are sent with every request and take context too.
+    const trim = trimFor(this.conversation, system + JSON.stringify(tools), budget, this.keepFrom);
     if (trim.keepFrom > this.keepFrom) {
       const dropped = trim.keepFrom - this.keepFrom;
       this.keepFrom = trim.keepFrom;
@@ -366,7 +387,7 @@ export class Task {
       skipRest: false,
     };
     for (const [b, run] of turnRuns) this.runs.set(b.id, run);
-    this.deps.persistence?.changed();
+    this.persistence?.changed();
     return "next";
   }
 
@@ -375,9 +396,13 @@ export class Task {
       messages: this.store,
       config: this.deps.config,
       ask: this.deps.ask,
-      onAskPending: () => {
+      onAskPending: async () => {
+        this.setState("waiting");
         this.store.flush();
-        void this.deps.persistence?.flush();
+        await this.persistence?.flush();
+      },
+      onAskSettled: () => {
+        if (this.state === "waiting") this.setState("running");
       },
       ...(this.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
     };
@@ -404,7 +429,7 @@ export class Task {
         turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content: result.content, ...(result.isError ? { isError: true } : {}) });
         call.state = "done";
         if (result.outcome) turn.outcome = result.outcome;
-        this.deps.persistence?.changed();
+        this.persistence?.changed();
       }
     } catch (e) {
       if (!(e instanceof Cancelled) && !this.abort.signal.aborted) throw e;
@@ -493,8 +518,12 @@ export class Task {
     }
     call.state = "running";
     run.markRunning();
-    this.store.flush();
-    await this.deps.persistence?.flush();
+    // A call with effects is saved as running before it starts, so a reload can say its outcome is unknown
+    // rather than run it twice. Reads are harmless to repeat and skip the write.
+    if (!REPEATABLE_TOOLS.has(call.name)) {
+      this.store.flush();
+      await this.persistence?.flush();
+    }
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
       ...baseCtx,

@@ -30,8 +30,10 @@ export interface ToolCallRunDeps {
   readonly messages: MessageStore;
   readonly config: TaskConfig;
   readonly ask: AskChannel;
-  /** Called whenever an ask becomes pending (the history is flushed then). */
-  readonly onAskPending: () => void;
+  /** An ask became pending (and is registered with the AskChannel): save the task now. */
+  readonly onAskPending: () => Promise<void>;
+  /** The ask was answered or withdrawn. */
+  readonly onAskSettled: () => void;
   /** Opens a diff the person can edit, for file edits that will wait for approval (undefined: no reviewer). */
   readonly openDiff?: (path: string) => Promise<DiffSession | undefined>;
 }
@@ -242,28 +244,33 @@ export class ToolCallRun {
    * and asks again if it still must). Limit asks go on their own `limit` message ("reset and continue").
    */
   private async waitForPerson(d: Decision, signal: AbortSignal): Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse }> {
+    // The generation `d` was decided under: a swap at any point from here on (even while saving) re-decides.
+    const gen = this.deps.config.generation;
     this.show(d);
     this.setStatus("pending");
     const isLimit = d.rule.startsWith("limits.");
     const askId = isLimit ? this.deps.messages.add({ role: "ask", kind: "limit", text: d.reason, askState: "pending" }) : this.messageId;
     if (!isLimit) this.deps.messages.patch(askId, { askState: "pending" });
-    this.deps.onAskPending();
     const withdraw = new AbortController();
-    const gen = this.deps.config.generation;
     const onTaskAbort = (): void => withdraw.abort();
     signal.addEventListener("abort", onTaskAbort, { once: true });
     try {
       const result = await new Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse } | { kind: "aborted" }>((resolve) => {
-        this.wake = () => {
-          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
-        };
         withdraw.signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+        // Registered in the same synchronous step that showed the ask as pending: an answer can never arrive
+        // for an ask the channel does not know yet. Saving it follows.
         this.deps.ask.ask(askId, withdraw.signal).then(
           (response) => resolve({ kind: "answer", response }),
           () => resolve({ kind: "aborted" }),
         );
+        this.wake = () => {
+          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
+        };
+        this.wake();
+        void this.deps.onAskPending();
       });
       this.wake = undefined;
+      this.deps.onAskSettled();
       if (result.kind === "aborted") throw new Error("cancelled");
       withdraw.abort();
       this.deps.messages.patch(askId, { askState: "answered" });

@@ -231,4 +231,15 @@ describe("asks", () => {
     expect(await t.task.run()).toBe("completed");
     expect(JSON.stringify(t.model.requests[1]!.body.messages)).toContain("The person replied to your result:\\nalso add tests");
   });
+
+  it("cancelling while an ask is pending withdraws it and leaves no pending ask behind", async () => {
+    const t = await harness({ turns: [completion] });
+    const done = t.task.run();
+    const ask = await t.asks.next();
+    t.task.cancel();
+    expect(await done).toBe("cancelled");
+    expect(ask.signal.aborted).toBe(true);
+    expect(t.task.snapshot().messages.filter((m) => m.askState === "pending")).toEqual([]);
+    expect(t.view.at(-1)).toMatchObject({ kind: "info", text: "The task was cancelled." });
+  });
 });
