@@ -184,6 +184,7 @@ export class ChatController {
     if (!text.trim()) return "Type a message.";
     if (!this.session) return "There is no task to continue. Start a new one.";
     if (!IDLE_STATES.includes(this.session.state)) return "The task is working. Answer its question or wait for it to finish.";
+    if (!this.session.sendMessage) return "This task cannot be continued. Start a new one.";
     this.session.sendMessage(text);
     return undefined;
   }

@@ -23,10 +23,10 @@ export interface ExtraRules {
 }
 
 /** Task states in which the task waits for nothing and a follow-up message continues it. */
-export const IDLE_STATES: readonly TaskState[] = ["completed", "cancelled", "failed", "interrupted"];
+export const IDLE_STATES: readonly TaskState[] = ["done", "cancelled", "error"];
 
 /**
- * One running (or restored) task. The agent's `Task` fits this through a thin adapter.
+ * One running (or restored) task. The agent implements it in src/agent/session/agentTaskSession.ts.
  *
  * Invariants the host relies on:
  * - Deltas are emitted synchronously and in order. `snapshot()` may first emit deltas the runtime still
@@ -41,8 +41,9 @@ export interface TaskSession {
   readonly state: TaskState;
   /** Starts the task. The person's text arrives back as the first `user` message delta. */
   start(text: string): void;
-  /** A follow-up from the person while the task is idle (see IDLE_STATES): continues it. */
-  sendMessage(text: string): void;
+  /** A follow-up from the person while the task is idle (see IDLE_STATES): continues it. Optional: without it
+   *  the panel says the task cannot be continued. */
+  sendMessage?(text: string): void;
   onDelta(listener: Listener<MessageDelta>): Disposable;
   onStateChange(listener: Listener<TaskState>): Disposable;
   answerAsk(messageId: number, response: AskResponse): boolean;

@@ -74,8 +74,11 @@ export interface McpView {
   readonly live: boolean;
 }
 
-/** The agent runtime's task states (src/agent/task/snapshot.ts). Idle states accept a follow-up message. */
-export type TaskState = "running" | "waiting" | "completed" | "cancelled" | "failed" | "interrupted";
+/**
+ * A task session's state. The agent session (src/agent/session) maps its task's states onto these:
+ * completed → done; failed and interrupted → error. Idle states (done, cancelled, error) accept a follow-up.
+ */
+export type TaskState = "running" | "waiting" | "done" | "cancelled" | "error";
 
 export interface TaskView {
   readonly id: string;

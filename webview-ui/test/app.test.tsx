@@ -98,7 +98,7 @@ describe("app", () => {
 
   it("an idle task continues with a follow-up message; New task clears it", () => {
     const { host, posted } = mount();
-    host({ type: "state", state: state({ task: { id: "t", state: "completed", messages: [message({ kind: "user", text: "x" })] } }) });
+    host({ type: "state", state: state({ task: { id: "t", state: "done", messages: [message({ kind: "user", text: "x" })] } }) });
     fireEvent.change(screen.getByLabelText("Task"), { target: { value: "also add docs" } });
     fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
     expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "also add docs" });

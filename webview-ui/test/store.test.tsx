@@ -60,11 +60,11 @@ describe("webview store", () => {
     const frames: Array<() => void> = [];
     const { store, b } = withTask(frames);
     store.receive({ type: "deltas", taskId: "t1", deltas: [{ type: "append", id: b.id, text: "done" }] });
-    store.receive({ type: "taskState", taskId: "t1", state: "completed" });
+    store.receive({ type: "taskState", taskId: "t1", state: "done" });
     store.receive({ type: "settings", settings: settingsView({ mode: "plan" }) });
     frames.shift()!();
     const s = store.getState();
-    expect(s.task!.state).toBe("completed");
+    expect(s.task!.state).toBe("done");
     expect(s.task!.messages[1]!.text).toBe("done");
     expect(s.settings!.mode).toBe("plan");
   });

@@ -63,7 +63,7 @@ describe("answers are accepted exactly once", () => {
     expect(h.memento.data.size).toBe(0);
     expect(h.config.writes).toEqual([]);
     // Another task does not see it.
-    s.setState("completed");
+    s.setState("done");
     await a.send({ type: "newTask", requestId: 15, text: "again" });
     expect(h.factory.created[1]!.options!.extraRules().commandsAllow).toEqual([]);
   });
@@ -113,7 +113,7 @@ describe("follow-up messages to an idle task", () => {
     const s = h.factory.created[0]!;
     await w.send({ type: "sendMessage", requestId: 2, text: "and test" });
     expect(w.fake.ofType("result").find((r) => r.requestId === 2)?.ok).toBe(false);
-    s.setState("completed");
+    s.setState("done");
     await w.send({ type: "sendMessage", requestId: 3, text: "and test" });
     expect(w.fake.ofType("result").find((r) => r.requestId === 3)?.ok).toBe(true);
     expect(s.sent).toEqual(["and test"]);

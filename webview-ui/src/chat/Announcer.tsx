@@ -16,10 +16,9 @@ export function announcement(ask: TaskMessage | undefined, task: TaskView | null
   if (ask?.kind === "limit") return "Auto-approve limit reached. Reset and continue, or reject the call.";
   if (ask?.kind === "completion") return "The agent says the task is complete. Accept the result, or reply to continue.";
   if (ask?.kind === "error") return `The agent stopped: ${ask.text} Retry or stop.`;
-  if (task?.state === "completed") return "Task completed.";
-  if (task?.state === "failed") return "Task stopped by an error.";
+  if (task?.state === "done") return "Task completed.";
+  if (task?.state === "error") return "Task stopped.";
   if (task?.state === "cancelled") return "Task cancelled.";
-  if (task?.state === "interrupted") return "The task was interrupted. Send a message to resume it.";
   return "";
 }
 

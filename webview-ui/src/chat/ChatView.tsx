@@ -19,10 +19,9 @@ export interface ChatViewProps {
 const STATE_TEXT: Record<TaskView["state"], string> = {
   running: "Working",
   waiting: "Waiting for you",
-  completed: "Completed",
+  done: "Completed",
   cancelled: "Cancelled",
-  failed: "Stopped",
-  interrupted: "Interrupted (send a message to resume)",
+  error: "Stopped (send a message to try to continue)",
 };
 
 export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenChange, focusInputSeq }: ChatViewProps) {

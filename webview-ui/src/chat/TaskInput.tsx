@@ -9,7 +9,7 @@ import { answersByText } from "./AskDock";
 import { Button, TextArea } from "../components";
 import { useBridge } from "../state/context";
 
-const IDLE: readonly TaskState[] = ["completed", "cancelled", "failed", "interrupted"];
+const IDLE: readonly TaskState[] = ["done", "cancelled", "error"];
 
 export interface TaskInputProps {
   readonly task: TaskView | null;
@@ -49,11 +49,9 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
         ? "Answer the request above first."
         : working
           ? "The agent is working…"
-          : task?.state === "interrupted"
-            ? "The task was interrupted. Type to resume it…"
-            : task
-              ? "Reply to continue this task, or start a new one…"
-              : "Describe a task…";
+          : task
+            ? "Reply to continue this task, or start a new one…"
+            : "Describe a task…";
 
   const send = async () => {
     const text = draft.trim();
