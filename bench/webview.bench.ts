@@ -91,17 +91,25 @@ async function main(): Promise<void> {
   flushSync(() => root.render(React.createElement(React.Profiler, { id: "app", onRender: () => void commits++ }, React.createElement(App, { store, bridge }))));
 
   let bytesPosted = 0;
+  // Wall time per frame, and CPU time (this process only: on a shared machine, wall time also counts the
+  // time other processes held the CPU).
+  const cpuTimes: number[] = [];
   const deliver = (m: Host): number => {
     const wire = JSON.stringify(m); // what postMessage would carry
     bytesPosted += wire.length;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     store.receive(JSON.parse(wire) as Host);
     flushSync(() => frames.splice(0).forEach((f) => f()));
-    return performance.now() - t0;
+    const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    cpuTimes.push((c.user + c.system) / 1000);
+    return wall;
   };
 
   const initialMs = deliver({ type: "state", state: { task: { id: "t", state: "running", messages }, settings, mcp: { servers: [], live: true }, agentAvailable: true } });
   const rowsInDom = document.querySelectorAll("[role=article]").length;
+  cpuTimes.length = 0;
   const commitsAfterInitial = commits;
   bytesPosted = 0;
 
@@ -146,6 +154,8 @@ async function main(): Promise<void> {
   const worst = frameTimes.map((ms, i) => ({ ms, i })).sort((a, b) => b.ms - a.ms).slice(0, 3);
   console.log(`frame time: longest ${sorted.at(-1)!.toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p50 ${percentile(sorted, 50).toFixed(2)} ms`);
   console.log(`slowest frames: ${worst.map((w) => `#${w.i} ${w.ms.toFixed(1)} ms`).join(", ")}`);
+  const cpu = [...cpuTimes].sort((a, b) => a - b);
+  console.log(`frame CPU time: longest ${cpu.at(-1)!.toFixed(2)} ms, p95 ${percentile(cpu, 95).toFixed(2)} ms, p50 ${percentile(cpu, 50).toFixed(2)} ms (GC included)`);
   console.log(`renders: ${commits - commitsAfterInitial} React commits for ${frameTimes.length} frames (store flushes ${store.flushCount - 1}); initial ${commitsAfterInitial}`);
   console.log(`bytes posted while streaming: ${bytesPosted} (${(bytesPosted / STREAM_BYTES).toFixed(3)} × content)`);
   console.log(`last row holds ${last.text.length} chars; ${shown} rendered (tail)`);

@@ -2,7 +2,7 @@
 import "./support/shims";
 import { describe, expect, it } from "vitest";
 import type { MessageDelta } from "../../src/shared/messages";
-import { Store } from "../src/state/store";
+import { Store, TAIL_CHARS, textTail } from "../src/state/store";
 import { message, settingsView } from "./support/render";
 
 function withTask(scheduled: Array<() => void>) {
@@ -67,5 +67,20 @@ describe("webview store", () => {
     expect(s.task!.state).toBe("done");
     expect(s.task!.messages[1]!.text).toBe("done");
     expect(s.settings!.mode).toBe("plan");
+  });
+
+  it("keeps a streaming text's tail up to date without re-slicing the whole text", () => {
+    const frames: Array<() => void> = [];
+    const { store, b } = withTask(frames);
+    let expected = "";
+    for (let i = 0; i < 40; i++) {
+      const chunk = `${i}:`.padEnd(5000, String.fromCharCode(97 + (i % 26)));
+      expected += chunk;
+      store.receive({ type: "deltas", taskId: "t1", deltas: [{ type: "append", id: b.id, text: chunk }] });
+      frames.shift()!();
+    }
+    const m = store.getState().task!.messages[1]!;
+    expect(m.text).toBe(expected);
+    expect(textTail(m)).toBe(expected.slice(-TAIL_CHARS));
   });
 });
