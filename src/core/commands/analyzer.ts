@@ -212,9 +212,9 @@ class Run {
 
   /** Checks one file effect with the path gate, in every possible working directory. */
   path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
-    if (access === "write") this.readOnly = false;
     if (word.pipe) return;
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
+    if (access === "write") this.readOnly = false;
     let path: string;
     if (word.tilde === "home" && !word.value.includes(UNKNOWN) && !word.glob) path = this.home + word.value.slice(1);
     else if (word.literal) path = word.value;

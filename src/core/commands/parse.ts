@@ -79,6 +79,8 @@ export function parseWithTreeSitter(parser: Parser, text: string): Script {
       script.unparseable = "the shell parser gave up on this command";
       return script;
     }
+    // Any ERROR or MISSING node anywhere, whether or not the walk below visits it.
+    if (tree.rootNode.hasError) script.unparseable = "the command has a syntax error";
     const root = toPlain(tree);
     new Walker(text, script).statement(root);
   } catch (e) {
@@ -229,6 +231,7 @@ class Walker {
   private redirected(n: TNode): void {
     const body = n.children.find((c) => c.named && !REDIRECTS.has(c.type));
     const redirectNodes = n.children.filter((c) => REDIRECTS.has(c.type));
+    if (n.children.some((c) => c.named && c !== body && !REDIRECTS.has(c.type))) this.fail("unexpected redirect");
     if (body?.type === "command") return this.command(body, redirectNodes);
     if (body) this.statement(body);
     const redirects: Redirect[] = [];
@@ -256,7 +259,7 @@ class Walker {
       } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
       else if (WORDS.has(c.type)) words.push(this.word(c));
       else {
-        this.fail(`unexpected \`${c.type}\` in a command`);
+        this.fail(c.type === "ERROR" ? "the command has a syntax error" : `unexpected \`${c.type}\` in a command`);
         this.salvage(c);
       }
     }
@@ -279,9 +282,15 @@ class Walker {
     if (n.type === "heredoc_redirect") {
       const op = n.children.find((c) => !c.named && (c.type === "<<" || c.type === "<<-"));
       out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: literalWord("") });
+      const start = n.children.find((c) => c.type === "heredoc_start");
+      // A quoted delimiter makes the body literal; otherwise it is expanded like a double-quoted string.
+      const expanded = start !== undefined && !/['"\\]/.test(this.src(start));
       for (const c of n.children) {
         if (!c.named) continue;
-        if (c.type === "heredoc_body") this.nested(c);
+        if (c.type === "heredoc_body") {
+          if (expanded) this.heredocBody(c);
+          this.nested(c);
+        }
         else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
         else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
         else if (WORDS.has(c.type)) words.push(this.word(c));
@@ -318,6 +327,21 @@ class Walker {
       return;
     }
     out.push({ op: op as RedirectOp, fd: this.fd(n), target: this.word(targets[0]!) });
+  }
+
+  /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
+  private heredocBody(n: TNode): void {
+    let pos = n.start;
+    const gaps: string[] = [];
+    for (const c of n.children) {
+      if (c.type === "heredoc_content") continue;
+      gaps.push(this.text.slice(pos, c.start));
+      pos = c.end;
+    }
+    gaps.push(this.text.slice(pos, n.end));
+    for (const g of gaps) {
+      if (/(^|[^\\])(\\\\)*(`|\$[({[])/.test(g)) this.fail("a here-document contains a substitution Toolgate cannot analyse");
+    }
   }
 
   private fd(n: TNode): number | undefined {
@@ -395,6 +419,7 @@ class Walker {
   /** `[ ... ]` and `[[ ... ]]`: collect substitutions; flag what evaluates a variable's value as code. */
   private test(n: TNode): void {
     const double = n.children[0]?.type === "[[";
+    if (!double) this.singleBracketRisk(n);
     const visit = (e: TNode): void => {
       if (e.type === "test_operator") {
         const op = this.src(e);
@@ -411,6 +436,28 @@ class Walker {
       for (const c of e.children) visit(c);
     };
     for (const c of n.children) visit(c);
+  }
+
+  /**
+   * In `[ ... ]` the operands are ordinary words: an unquoted expansion can split into `-v 'a[$(cmd)]'`, and
+   * a quoted one can become `-v` next to an operand that names an array element. `-v` evaluates the index.
+   */
+  private singleBracketRisk(n: TNode): void {
+    let unquoted = false;
+    let computed = false;
+    let bracket = false;
+    const visit = (e: TNode, inString: boolean): void => {
+      if (e.type === "simple_expansion" || e.type === "expansion" || e.type === "command_substitution" || e.type === "arithmetic_expansion") {
+        computed = true;
+        if (!inString) unquoted = true;
+        return;
+      }
+      if ((e.type === "word" || e.type === "raw_string" || e.type === "string_content") && this.src(e).includes("[")) bracket = true;
+      for (const c of e.children) visit(c, inString || e.type === "string");
+    };
+    for (const c of n.children) if (c.named) visit(c, false);
+    if (unquoted) this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
+    else if (computed && bracket) this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
   }
 
   private loop(n: TNode): void {

@@ -4,7 +4,7 @@
  * `--rmt-command`) are dangerous, and so is an archive named `host:file` (opened through a remote shell)
  * unless `--force-local`. Old-style bundled options (`tar tvf x.tar`) are read like `-t -v -f x.tar`.
  */
-import { UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { sliceWord } from "./options";
 
@@ -30,6 +30,7 @@ export const tar: ProgramCheck = (argv, fx) => {
   let mode: string | undefined;
   let forceLocal = false;
   const archives: Word[] = [];
+  let directory: Word | undefined;
   const setMode = (m: string): void => {
     if (mode && mode !== m) fx.notReadOnly("`tar` is given more than one mode");
     mode = m;
@@ -45,6 +46,8 @@ export const tar: ProgramCheck = (argv, fx) => {
     } else if (c === "f") {
       const a = value();
       if (a) archives.push(a);
+    } else if (c === "C") {
+      directory = value();
     } else if (c === "T" || c === "X") {
       const f = value();
       if (f) fx.read(f, "content");
@@ -82,6 +85,8 @@ export const tar: ProgramCheck = (argv, fx) => {
       else if (name === "file") {
         const a = value();
         if (a) archives.push(a);
+      } else if (name === "directory") {
+        directory = value();
       } else if (name === "files-from" || name === "exclude-from") {
         const f = value();
         if (f) fx.read(f, "content");
@@ -101,10 +106,14 @@ export const tar: ProgramCheck = (argv, fx) => {
       if (consumed) break;
     }
   }
+  const writesArchive = mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete";
   for (const a of archives) {
     if (a.literal && a.value === "-") continue;
     if (!forceLocal && a.value.includes(":")) fx.dangerous("a `tar` archive named `host:file` is opened through a remote shell");
-    fx.read(a, "content");
+    if (writesArchive) fx.write(a);
+    if (mode !== "create") fx.read(a, "content");
   }
+  // Extraction writes the members under the target directory (their names are inside the archive).
+  if (mode === "extract") fx.write(directory ?? literalWord("."));
   if (mode !== "list") fx.notReadOnly(mode ? `\`tar\` ${mode === "extract" ? "extracts files" : "changes archives"}` : "`tar` without `-t` is not read-only");
 };
