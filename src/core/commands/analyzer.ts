@@ -273,9 +273,24 @@ class Run {
   }
 
   payload(word: Word, what: string, depth: number): void {
-    if (!word.literal) return this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
-    this.script(this.analyzer.parse(word.value, false), depth + 1);
+    if (word.literal) return this.script(this.analyzer.parse(word.value, false), depth + 1);
+    this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
+    // Still look for denied programs in the part that is known (`eval "rm $x"`).
+    this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
+  }
+
+  /** Parses `text` only to find denied or ask-rule commands in it. */
+  guessPayload(text: string, depth: number): void {
+    if (depth >= MAX_PAYLOAD_DEPTH) return;
+    const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
+    guess.script(this.analyzer.parse(text, false), depth + 1);
+    if (!guess.deny && guess.unparseable) {
+      const denied = lexicalDeny(text, this.rules.deny);
+      if (denied) guess.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
+    }
+    this.deny ??= guess.deny;
+    this.ask ??= guess.ask;
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
@@ -312,7 +327,12 @@ class Run {
     }
     const a = bestMatch(ruleArgv, this.rules.ask, looseProgram(name));
     if (a.match !== "no") this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
-    if (opts.guess) return;
+    if (opts.guess) {
+      // Only looking for denied commands: follow what this one runs, ignore the rest.
+      const entry = systemPath ? catalogueEntry(base) : undefined;
+      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, true));
+      return;
+    }
 
     const allowRule = bestMatch(ruleArgv, this.rules.allow, exactProgram(ruleProgram));
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
@@ -390,6 +410,8 @@ class CommandEffects implements Effects {
     private readonly depth: number,
     private readonly ruleArgv: readonly Word[],
     private readonly allowed: boolean,
+    /** Only following nested commands to find denied ones. */
+    private readonly guess = false,
   ) {}
 
   dangerous(reason: string): void {
@@ -402,26 +424,28 @@ class CommandEffects implements Effects {
     this.notReadOnlyReasons.push(reason);
   }
   read(path: Word, kind: ReadKind, base?: Word): void {
-    this.run.path(path, "read", kind, base);
+    if (!this.guess) this.run.path(path, "read", kind, base);
   }
   write(path: Word, base?: Word): void {
-    this.run.path(path, "write", "content", base);
+    if (!this.guess) this.run.path(path, "write", "content", base);
   }
   nested(argv: readonly Word[], opts: NestedOptions): void {
     if (argv.length === 0) return;
+    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true });
     // An allow rule for the outer command that reaches into the nested one licenses it (`sudo apt update`).
     const outer = bestMatch(this.ruleArgv, this.run.rules.allow, exactProgram(this.ruleArgv[0]!.value));
     const outerAllowed = this.allowed && outer.match === "yes" && outer.rule!.words.length > opts.prefix;
     this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed });
   }
   payload(script: Word, what: string): void {
-    this.run.payload(script, what, this.depth);
+    if (this.guess) this.run.guessPayload(script.value.replaceAll(UNKNOWN, " _ "), this.depth);
+    else this.run.payload(script, what, this.depth);
   }
   chdir(target: Word | "home" | "unknown"): void {
-    this.run.chdir(target);
+    if (!this.guess) this.run.chdir(target);
   }
   assign(name: string, value: Word): void {
-    this.run.assignment(name, value, false);
+    if (!this.guess) this.run.assignment(name, value, false);
   }
   label(name: string): void {
     this.labelName = name;

@@ -52,8 +52,12 @@ class FastParser {
     let redirects: Redirect[] = [];
     /** An operator was seen that needs a command after it (`|`, `&&`, `||`). */
     let needCommand = false;
+    /** Pipe operators in the current pipeline. */
+    let pipes = 0;
     const end = (): boolean => {
       if (words.length === 0 && assignments.length === 0 && redirects.length === 0) return false;
+      // tree-sitter wants a program after `x=y > f`.
+      if (words.length === 0 && assignments.length > 0 && redirects.length > 0) fallback();
       if (script.commands.length >= MAX_COMMANDS) fallback();
       script.commands.push({ assignments, words, redirects, repeated: false });
       assignments = [];
@@ -73,6 +77,12 @@ class FastParser {
       }
       if (c === "\n" || c === ";") {
         if (c === ";" && s[this.i + 1] === ";") fallback();
+        // tree-sitter glues a newline to a following backslash word (`ls\n\rm` becomes one command), and
+        // the line after a pipeline of three or more commands onto its last command: the walker refuses both.
+        if (c === "\n" && (pipes >= 2 || /^[ \t]*\\/.test(s.slice(this.i + 1, this.i + 64)))) fallback();
+        // ... and an assignment-only line onto the next command (`A=1 B=2` newline `ls`).
+        if (c === "\n" && words.length === 0 && assignments.length > 0) fallback();
+        if (!needCommand) pipes = 0;
         if (needCommand) {
           // `a &&\n b` continues on the next line; `a && ; b` is an error.
           if (c === ";" || words.length + assignments.length + redirects.length > 0) fallback();
@@ -90,6 +100,8 @@ class FastParser {
           continue;
         }
         if (!end()) fallback();
+        if (c === "|" && next !== "|") pipes++;
+        else pipes = 0;
         if (next === c || (c === "|" && next === "&")) this.i += 2;
         else this.i++;
         needCommand = !(c === "&" && next !== "&");
@@ -126,7 +138,11 @@ class FastParser {
         this.redirect(Number(raw), redirects);
         continue;
       }
-      if (words.length === 0 && (RESERVED.has(raw) || raw === "{" || raw === "}" || raw === "[" || raw === "[[")) fallback();
+      if (words.length === 0 && (RESERVED.has(raw) || /^[-{}[]/.test(raw) || raw === "." || raw === "source")) fallback();
+      // tree-sitter drops a lone `-` before a descriptor redirect (`ls - 1>x`); the walker then refuses the line.
+      if (raw === "-" && /^[ \t]*\d/.test(s.slice(this.i, this.i + 64))) fallback();
+      // tree-sitter misreads a program like `a:b` or `a@b` after an assignment; leave such lines to it.
+      if (words.length === 0 && assignments.length > 0 && !/^[A-Za-z0-9_./-]+$/.test(raw)) fallback();
       words.push(word);
     }
     if (needCommand) fallback();

@@ -27,18 +27,35 @@ interface TNode {
 
 class CapError extends Error {}
 
-/** Copies the tree into plain objects in one cursor pass (each cursor step is a call into wasm). */
-function toPlain(tree: Tree): TNode {
+/** Nodes whose whole text the walker reads itself (so text between their children is accounted for). */
+const READ_WHOLE = new Set(["string", "heredoc_body", "expansion", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_end"]);
+const BLANK = /^(?:[ \t\n]|\\\n)*$/;
+
+/**
+ * Copies the tree into plain objects in one cursor pass (each cursor step is a call into wasm), and checks
+ * that every non-blank character of the line is inside some node: tree-sitter can silently drop a word
+ * (`- 2>&1` loses the `-`), and a dropped word could be a program.
+ */
+function toPlain(tree: Tree, text: string): TNode {
   const cursor: TreeCursor = tree.walk();
+  let covered = 0;
+  const cover = (n: TNode): void => {
+    if (n.start > covered && !BLANK.test(text.slice(covered, n.start))) throw new CapError("the parser skipped part of the command");
+    if (n.end > covered) covered = n.end;
+  };
   try {
-    const make = (): TNode => ({
-      type: cursor.nodeType,
-      named: cursor.nodeIsNamed,
-      start: cursor.startIndex,
-      end: cursor.endIndex,
-      missing: cursor.nodeIsMissing,
-      children: [],
-    });
+    const make = (): TNode => {
+      const n: TNode = {
+        type: cursor.nodeType,
+        named: cursor.nodeIsNamed,
+        start: cursor.startIndex,
+        end: cursor.endIndex,
+        missing: cursor.nodeIsMissing,
+        children: [],
+      };
+      if (READ_WHOLE.has(n.type)) cover(n);
+      return n;
+    };
     const root = make();
     const stack: TNode[] = [root];
     let count = 1;
@@ -50,6 +67,8 @@ function toPlain(tree: Tree): TNode {
         if (++count > MAX_NODES || stack.length > MAX_DEPTH * 4) throw new CapError("the command is too large or too deeply nested to analyse");
         continue;
       }
+      // A leaf.
+      cover(stack[stack.length - 1]!);
       for (;;) {
         stack.pop();
         if (stack.length === 0) break outer;
@@ -63,6 +82,7 @@ function toPlain(tree: Tree): TNode {
         cursor.gotoParent();
       }
     }
+    if (!BLANK.test(text.slice(covered))) throw new CapError("the parser skipped part of the command");
     return root;
   } finally {
     cursor.delete();
@@ -81,7 +101,7 @@ export function parseWithTreeSitter(parser: Parser, text: string): Script {
     }
     // Any ERROR or MISSING node anywhere, whether or not the walk below visits it.
     if (tree.rootNode.hasError) script.unparseable = "the command has a syntax error";
-    const root = toPlain(tree);
+    const root = toPlain(tree, text);
     new Walker(text, script).statement(root);
   } catch (e) {
     script.unparseable ??= e instanceof CapError ? e.message : "the command could not be analysed";
@@ -232,16 +252,43 @@ class Walker {
     const body = n.children.find((c) => c.named && !REDIRECTS.has(c.type));
     const redirectNodes = n.children.filter((c) => REDIRECTS.has(c.type));
     if (n.children.some((c) => c.named && c !== body && !REDIRECTS.has(c.type))) this.fail("unexpected redirect");
+    this.sameLine(n.children.filter((c) => c.named));
     if (body?.type === "command") return this.command(body, redirectNodes);
     if (body) this.statement(body);
+    const last = this.script.commands.length - 1;
     const redirects: Redirect[] = [];
     const after: TNode[] = [];
-    for (const r of redirectNodes) this.redirect(r, redirects, [], after);
-    this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+    const extraWords: Word[] = [];
+    for (const r of redirectNodes) this.redirect(r, redirects, extraWords, after);
+    let tail = body;
+    while (tail && (tail.type === "pipeline" || tail.type === "list")) tail = tail.children.filter((c) => c.named).pop();
+    if (tail !== body && tail?.type === "command" && last >= 0) {
+      // tree-sitter hangs `a | b > f x` as `(a | b) > f x` (also for `&&`, `||`); in bash the redirect and
+      // `x` belong to `b`.
+      const target = this.script.commands[last]!;
+      this.script.commands[last] = { ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] };
+    } else {
+      if (extraWords.length > 0) this.fail("unexpected redirect");
+      this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+    }
     for (const s of after) this.statement(s);
   }
 
+  /**
+   * A simple command never continues past an unescaped newline. tree-sitter-bash sometimes glues the next
+   * line onto a command (`a | b | c` newline `d > f` makes `d` an argument of `c`), which would hide `d`.
+   */
+  private sameLine(nodes: readonly TNode[]): void {
+    for (let i = 1; i < nodes.length; i++) {
+      const prev = nodes[i - 1]!;
+      const next = nodes[i]!;
+      if (next.type === "heredoc_body" || next.type === "heredoc_end" || prev.type === "comment") continue;
+      if (this.text.slice(prev.end, next.start).replace(/\\\n/g, "").includes("\n")) this.fail("the parser joined two lines into one command");
+    }
+  }
+
   private command(n: TNode, outerRedirects: readonly TNode[]): void {
+    this.sameLine([...n.children, ...outerRedirects]);
     const assignments: Assignment[] = [];
     const words: Word[] = [];
     const redirects: Redirect[] = [];
@@ -272,7 +319,7 @@ class Walker {
    * Adds one redirect to `out`. tree-sitter hangs what follows a here-document's start line (`| sh`,
    * `> out`, `&& ls`, extra arguments) under the heredoc node: those go to `words`, `out` and `after`.
    */
-  private redirect(n: TNode, out: Redirect[], words: Word[], after: TNode[]): void {
+  private redirect(n: TNode, out: Redirect[], words: Word[] | undefined, after: TNode[]): void {
     if (n.type === "herestring_redirect") {
       const target = n.children.filter((c) => c.named && c.type !== "file_descriptor");
       if (target.length !== 1) this.fail("unexpected here-string");
@@ -293,7 +340,7 @@ class Walker {
         }
         else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
         else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
-        else if (WORDS.has(c.type)) words.push(this.word(c));
+        else if (WORDS.has(c.type) && words) words.push(this.word(c));
         else if (STATEMENTS.has(c.type)) after.push(c);
         else {
           this.fail(`unexpected \`${c.type}\` in a here-document`);
@@ -303,6 +350,7 @@ class Walker {
       return;
     }
     // file_redirect: [descriptor] operator destination
+    this.sameLine(n.children);
     let op: string | undefined;
     const targets: TNode[] = [];
     for (const c of n.children) {
@@ -318,15 +366,19 @@ class Walker {
     }
     if (op === ">&-" || op === "<&-") {
       out.push({ op: op === ">&-" ? ">&" : "<&", fd: this.fd(n), target: literalWord("-") });
-      if (targets.length > 0) this.fail("unexpected redirect");
+      // Words after `2>&-` are arguments of the command (tree-sitter hangs them on the redirect).
+      if (targets.length > 0 && !words) this.fail("unexpected redirect");
+      for (const t of targets) words?.push(this.word(t));
       return;
     }
-    if (op === undefined || !REDIRECT_OPS.has(op) || targets.length !== 1) {
+    if (op === undefined || !REDIRECT_OPS.has(op) || targets.length === 0 || (targets.length > 1 && !words)) {
       this.fail("unexpected redirect");
       for (const t of targets) this.word(t);
       return;
     }
     out.push({ op: op as RedirectOp, fd: this.fd(n), target: this.word(targets[0]!) });
+    // tree-sitter hangs the words after `> f` on the redirect; in bash they are arguments of the command.
+    for (const t of targets.slice(1)) words!.push(this.word(t));
   }
 
   /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
@@ -504,7 +556,7 @@ class Walker {
         if (REDIRECTS.has(c.type)) {
           const redirects: Redirect[] = [];
           const after: TNode[] = [];
-          this.redirect(c, redirects, [], after);
+          this.redirect(c, redirects, undefined, after);
           this.emit({ assignments: [], words: [], redirects, repeated: true });
           for (const s of after) this.statement(s);
         } else this.statement(c);
@@ -521,7 +573,7 @@ class Walker {
       if (c.type === "file_redirect") {
         // `$(< file)` reads the file.
         const redirects: Redirect[] = [];
-        this.redirect(c, redirects, [], []);
+        this.redirect(c, redirects, undefined, []);
         this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
       } else this.statement(c);
     }

@@ -329,6 +329,13 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["parse", "ls <>x", "unparseable"],
   ["parse", "echo ${x", "unparseable"],
   ["parse", "rm x (", "deny"],
+  // tree-sitter-bash misreadings that would hide a command: refused, not trusted.
+  ["parser", "echo $(pwd) | cat | cat\nwget x > out.txt", "not-safe"],
+  ["parser", "ls $(pwd) | cat | cat\nrm x > o", "deny"],
+  ["parser", "A=1 B=$(pwd)\nwget x", "not-safe"],
+  ["parser", "echo $(pwd); - 2>&1", "not-safe"],
+  ["parser", "cat $(pwd) - 1>x", "not-safe"],
+  ["parser", ".\n\\rm x", "deny"],
 ];
 
 describe("threats never come out safe", () => {

@@ -119,12 +119,13 @@ const set: ProgramCheck = (argv, fx) => {
     if (!w.literal) return fx.dangerous("`set` gets an option computed at run time");
     if (v === "--" || v === "-") return; // the rest are positional parameters (data)
     if (!/^[-+]/.test(v)) return;
-    if (v === "-o" || v === "+o") {
-      const opt = argv[++i];
-      if (opt && !(opt.literal && SET_LONG.has(opt.value))) fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
-      continue;
+    for (const c of v.slice(1)) {
+      if (c === "o") {
+        // `-o NAME` (also inside a cluster: `set -euo pipefail`).
+        const opt = argv[++i];
+        if (opt && !(opt.literal && SET_LONG.has(opt.value))) fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
+      } else if (!SET_SHORT.has(c)) fx.notReadOnly(`\`set -${c}\` is not an option Toolgate knows`);
     }
-    for (const c of v.slice(1)) if (!SET_SHORT.has(c)) fx.notReadOnly(`\`set -${c}\` is not an option Toolgate knows`);
   }
 };
 
@@ -138,8 +139,8 @@ const eval_: ProgramCheck = (argv, fx) => {
   fx.label("eval");
   const args = argv.slice(1);
   if (args.length === 0) return;
-  if (args.some((a) => !a.literal)) return fx.dangerous("`eval` runs text computed at run time");
-  fx.payload(literalWord(args.map((a) => a.value).join(" ")), "`eval`");
+  const text = args.map((a) => a.value).join(" ");
+  fx.payload(args.every((a) => a.literal) ? literalWord(text) : { ...literalWord(text), literal: false }, "`eval`");
 };
 
 const source =

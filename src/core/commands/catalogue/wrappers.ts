@@ -209,8 +209,8 @@ const watch: ProgramCheck = (argv, fx) => {
   const rest = argv.slice(i);
   if (rest.length === 0) return;
   if (exec) return fx.nested(rest, { prefix: i });
-  if (rest.some((w) => !w.literal)) return fx.dangerous("`watch` runs a command computed at run time");
-  fx.payload(literalWord(rest.map((w) => w.value).join(" ")), "`watch`");
+  const text = rest.map((w) => w.value).join(" ");
+  fx.payload(rest.every((w) => w.literal) ? literalWord(text) : { ...literalWord(text), literal: false }, "`watch`");
 };
 
 /** `busybox APPLET ARGS` is `APPLET ARGS`. */
