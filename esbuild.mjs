@@ -7,10 +7,12 @@ const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "info", legalComments: "none" };
+// web-tree-sitter's ESM build needs import.meta.url, which a cjs bundle does not have: node bundles use its cjs build.
+const nodeAlias = { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" };
 
 const builds = [
-  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"] },
-  { ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" } },
+  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"], alias: nodeAlias },
+  { ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" }, alias: nodeAlias },
 ].filter((b) => existsSync(b.entryPoints[0]));
 
 if (existsSync("webview-ui/src/main.tsx")) {

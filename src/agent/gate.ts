@@ -23,13 +23,15 @@ export interface GateInput {
   readonly roots: readonly string[];
   /** The task tree's limits so far (a subtask, or a rebuild after settings changed). */
   readonly limits?: TaskLimits;
+  /** The task the gate is for: rules the person saved "for this task" apply to it alone. */
+  readonly taskId?: string;
 }
 
 export type CreateGate = (input: GateInput) => Promise<ApprovalGate>;
 
 /** What a `CreateGate` built on the real gate reads each time it builds one (the host's current settings). */
 export interface GateSettingsSource {
-  settings(): ToolgateSettings;
+  settings(taskId?: string): ToolgateSettings;
   trusted?(): boolean;
   readonly headless?: boolean;
   settingsErrors?(): readonly string[];
@@ -51,8 +53,8 @@ export function carryLimits(prev: TaskLimits | undefined, maxRequests: number, m
 }
 
 export function realGateFactory(source: GateSettingsSource): CreateGate {
-  return async ({ roots, limits }) => {
-    const settings = source.settings();
+  return async ({ roots, limits, taskId }) => {
+    const settings = source.settings(taskId);
     return Gate.create({
       ...source.extra?.(),
       settings,

@@ -205,7 +205,7 @@ export class Gate {
     const wantsApproval = boolParam(params.requires_approval) === true;
     if (tool === "attempt_completion" && !analysis) return allow("completing the task runs nothing", "tool:attempt_completion");
     if (s.autoApprove.all) {
-      if (analysis?.deletes) return ask(`deletes files, which no switch approves: ${analysis.reason}`, "commands:deletes", analysis.suggestion);
+      if (analysis?.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
       if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval");
       return allow("approve-all is on", "autoApprove.all");
     }
@@ -230,7 +230,7 @@ export class Gate {
     }
     if (analysis) {
       if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
-      if (analysis.deletes) return ask(`deletes files, which no switch approves: ${analysis.reason}`, "commands:deletes", analysis.suggestion);
+      if (analysis.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
       if (a.executeSafeCommands && a.executeAllCommands) return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
       const off = analysis.verdict === "safe" ? "running safe commands is not auto-approved" : analysis.reason;

@@ -83,6 +83,15 @@ export const SETTING_KEYS = {
   mcpServers: "toolgate.mcpServers",
 } as const;
 
+/** Settings of the agent (which model to talk to), not of the gate: known, so a settings file holding them is not an error. */
+export const AGENT_SETTING_KEYS = {
+  provider: "toolgate.provider",
+  openAiBaseUrl: "toolgate.openai.baseUrl",
+  openAiModel: "toolgate.openai.model",
+  anthropicBaseUrl: "toolgate.anthropic.baseUrl",
+  anthropicModel: "toolgate.anthropic.model",
+} as const;
+
 export const TIGHTEN_ONLY_KEYS: readonly string[] = [SETTING_KEYS.commandsDeny, SETTING_KEYS.permissionsAsk, SETTING_KEYS.permissionsDeny];
 
 export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly string[] };
@@ -186,7 +195,7 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
 export function parseSettings(flat: unknown, source = "settings"): ParseResult<ToolgateSettings> {
   if (!isRecord(flat)) return { ok: false, errors: [`${source}: expected a JSON object of settings`] };
   const r = new Reader(source);
-  const known = new Set<string>(Object.values(SETTING_KEYS));
+  const known = new Set<string>([...Object.values(SETTING_KEYS), ...Object.values(AGENT_SETTING_KEYS)]);
   for (const k of Object.keys(flat)) {
     if (k.startsWith("toolgate.") && !known.has(k)) r.errors.push(`${source}: unknown setting \`${k}\``);
   }

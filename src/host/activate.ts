@@ -3,6 +3,7 @@
  * Loaded lazily by `extension.ts`. Returns the API through which the lead connects the agent runtime.
  */
 import * as vscode from "vscode";
+import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
@@ -19,8 +20,10 @@ import { toggleShortcutLabel, VscodeConfigStore } from "./vscodeSettings";
 export interface ToolgateHostApi {
   /** Log one gate decision to the "Toolgate" output channel. */
   readonly decisions: DecisionLog;
-  /** The flat `toolgate.*` settings for `parseSettings(flat)` (loosening keys from user scope only). */
-  settingsFlat(): Record<string, unknown>;
+  /** Settings as the gate reads them (user scope loosens, workspace only tightens), with their errors. */
+  hostSettings(): HostSettings;
+  /** Let the panel read settings through the gate service (so it also shows the managed policy). */
+  useSettingsReader(read: (() => HostSettings) | undefined): void;
   isWorkspaceTrusted(): boolean;
   /** Task- and workspace-scoped "always" rules for a task. */
   extraRules(taskId: string): ExtraRules;
@@ -82,7 +85,11 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
 
   return {
     decisions,
-    settingsFlat: () => settings.flat(),
+    hostSettings: () => settings.hostSettings(),
+    useSettingsReader: (read) => {
+      settings.useReader(read);
+      onSettings();
+    },
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,
     extraRules: (taskId) => rules.extraRules(taskId),
     setTaskFactory: (f) => controller.setTaskFactory(f),

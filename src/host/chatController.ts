@@ -16,7 +16,7 @@ import { applyMcpChange, mcpView } from "./mcpPanel";
 import { parseWebviewMessage } from "./protocolGuard";
 import { ruleTarget, type RuleStore } from "./rules";
 import type { SettingsBridge } from "./settings";
-import type { Disposable, McpStatusSource, TaskSession, TaskSessionFactory } from "./taskSession";
+import { IDLE_STATES, type Disposable, type McpStatusSource, type TaskSession, type TaskSessionFactory } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
 
 export interface HostServices {
@@ -40,6 +40,7 @@ export class ChatController {
   private factory: TaskSessionFactory | undefined;
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -47,6 +48,8 @@ export class ChatController {
 
   connect(channel: WebviewChannel): Disposable {
     this.channels.add(channel);
+    if (this.pendingReveal) channel.post({ type: "reveal", target: this.pendingReveal }); // queued until ready
+    this.pendingReveal = undefined;
     return { dispose: () => this.channels.delete(channel) };
   }
 
@@ -88,8 +91,12 @@ export class ChatController {
     this.broadcast({ type: "mcp", mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource) });
   }
 
-  /** Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready. */
+  /**
+   * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
+   * first webview when none exists yet (the view is still being created by the focus command).
+   */
   reveal(target: "autoApprove" | "input" | "mcp"): void {
+    if (this.channels.size === 0) this.pendingReveal = target;
     for (const ch of this.channels) ch.post({ type: "reveal", target });
   }
 
@@ -113,10 +120,16 @@ export class ChatController {
     }
   }
 
+  /**
+   * Order matters: the snapshot is taken first (it may make the runtime emit buffered deltas into the batcher),
+   * then pending deltas go to the webviews that already hold a snapshot (this one is closed and drops them, as
+   * they are in its snapshot), then this one opens with the snapshot.
+   */
   private onReady(channel: WebviewChannel): void {
     channel.close();
-    this.batcher?.flush(); // to the webviews that already hold a snapshot; this one gets a fresh one
-    channel.open({ type: "state", state: this.state() });
+    const state = this.state();
+    this.batcher?.flush();
+    channel.open({ type: "state", state });
   }
 
   /** Returns a person-readable error, or undefined on success. */
@@ -124,6 +137,8 @@ export class ChatController {
     switch (msg.type) {
       case "newTask":
         return this.newTask(msg.text);
+      case "sendMessage":
+        return this.sendMessage(msg.text);
       case "cancelTask":
         this.session?.cancel();
         return undefined;
@@ -155,9 +170,7 @@ export class ChatController {
   newTask(text: string): string | undefined {
     if (!text.trim()) return "Type what the agent should do.";
     if (!this.factory) return NO_AGENT;
-    if (this.session && (this.session.state === "running" || this.session.state === "waiting")) {
-      return "A task is still running. Cancel it first.";
-    }
+    if (this.session && !IDLE_STATES.includes(this.session.state)) return "A task is still running. Cancel it first.";
     this.detach();
     let id = "";
     const session = this.factory.create({ extraRules: () => this.services.rules.extraRules(id) });
@@ -167,10 +180,17 @@ export class ChatController {
     return undefined;
   }
 
+  private sendMessage(text: string): string | undefined {
+    if (!text.trim()) return "Type a message.";
+    if (!this.session) return "There is no task to continue. Start a new one.";
+    if (!IDLE_STATES.includes(this.session.state)) return "The task is working. Answer its question or wait for it to finish.";
+    if (!this.session.sendMessage) return "This task cannot be continued. Start a new one.";
+    this.session.sendMessage(text);
+    return undefined;
+  }
+
   private clearTask(): string | undefined {
-    if (this.session && (this.session.state === "running" || this.session.state === "waiting")) {
-      return "The task is still running. Cancel it first.";
-    }
+    if (this.session && !IDLE_STATES.includes(this.session.state)) return "The task is still running. Cancel it first.";
     this.detach();
     this.broadcast({ type: "task", task: null });
     return undefined;
@@ -178,6 +198,8 @@ export class ChatController {
 
   private attach(session: TaskSession): void {
     this.session = session;
+    // Snapshot before subscribing: deltas the runtime flushes while snapshotting are already in it.
+    const view = this.taskView();
     const batcher = new DeltaBatcher((deltas) => this.broadcast({ type: "deltas", taskId: session.id, deltas }), FRAME_MS, this.services.timer ?? realTimer);
     this.batcher = batcher;
     this.sessionSubs = [
@@ -187,7 +209,7 @@ export class ChatController {
         this.broadcast({ type: "taskState", taskId: session.id, state });
       }),
     ];
-    this.broadcast({ type: "task", task: this.taskView() });
+    this.broadcast({ type: "task", task: view });
   }
 
   private detach(): void {
@@ -250,9 +272,11 @@ export class ChatController {
     for (const ch of this.channels) ch.post(message);
   }
 
+  /** Snapshot first, then flush: deltas the snapshot already holds reach webviews before it, never after. */
   private broadcastState(): void {
-    this.batcher?.flush(); // deltas already inside the snapshot must not follow it
-    for (const ch of this.channels) if (ch.ready) ch.post({ type: "state", state: this.state() });
+    const state = this.state();
+    this.batcher?.flush();
+    for (const ch of this.channels) if (ch.ready) ch.post({ type: "state", state });
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import type { ChatController } from "./chatController";
 import type { ChatWebviews } from "./chatViewProvider";
 import { CommandId } from "./ids";
 import { SecretKey, type SettingsBridge } from "./settings";
+import { IDLE_STATES } from "./taskSession";
 
 export const NEXT_MODE: Readonly<Record<Mode, Mode>> = { normal: "plan", plan: "auto", auto: "normal" };
 
@@ -35,7 +36,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     reg(CommandId.newTask, async () => {
       const s = controller.currentSession;
-      if (s && (s.state === "running" || s.state === "waiting")) {
+      if (s && !IDLE_STATES.includes(s.state)) {
         void vscode.window.showInformationMessage("Toolgate: a task is still running. Cancel it in the panel first.");
       }
       await webviews.reveal();

@@ -7,6 +7,7 @@
  * person wrote it.
  */
 import type { McpChange, McpServerView, McpToolView, McpView } from "../shared/protocol";
+import type { McpServerSummary } from "../agent/mcp/types";
 import type { McpServerStatus, McpStatusSource } from "./taskSession";
 
 /** Past this many enabled tools, models pick tools badly; the panel warns. */
@@ -33,8 +34,11 @@ function serverView(name: string, cfg: Obj | undefined, live: McpServerStatus | 
       ...(t.destructiveHint !== undefined ? { destructiveHint: t.destructiveHint } : {}),
       ...fromCfg(t.name, t),
     }));
+    // The hub hides disabled tools; list them anyway so they can be enabled again from here.
+    const listed = new Set(tools.map((t) => t.name));
+    for (const name of disabledTools) if (!listed.has(name)) tools.push({ name, alwaysAllow: alwaysAllowAll || allow.includes(name), enabled: false });
     const status = cfg?.disabled === true ? "disabled" : live.status;
-    return { name, status, ...(status === "error" && live.error ? { error: live.error } : {}), alwaysAllowAll, tools };
+    return { name, status, ...((status === "error" || status === "disconnected") && live.error ? { error: live.error } : {}), alwaysAllowAll, tools };
   }
   // Without a hub we know only what settings name: tools listed in alwaysAllow or disabledTools.
   const known = [...new Set([...allow.filter((t) => t !== "*"), ...disabledTools])].sort();
@@ -58,6 +62,26 @@ export function mcpView(config: Obj, source: McpStatusSource | undefined): McpVi
     servers.push(source && view.status === "error" ? { ...view, error: "Not reported by the MCP hub." } : view);
   }
   return { servers, live: source !== undefined };
+}
+
+/**
+ * The hub's server summaries as panel status. The hub lists only enabled tools; always-allow and enabled come
+ * from settings in `mcpView`, so the values here are placeholders.
+ */
+export function statusFromHub(summaries: readonly McpServerSummary[]): McpServerStatus[] {
+  return summaries.map((s) => ({
+    name: s.name,
+    status: s.status,
+    ...(s.error !== undefined ? { error: s.error } : {}),
+    tools: s.tools.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      ...(t.readOnlyHint !== undefined ? { readOnlyHint: t.readOnlyHint } : {}),
+      ...(t.destructiveHint !== undefined ? { destructiveHint: t.destructiveHint } : {}),
+      alwaysAllow: false,
+      enabled: true,
+    })),
+  }));
 }
 
 /** Enabled tools of enabled servers: the count the 60-tool warning is about. */

@@ -77,7 +77,8 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
     case "addMcpServer":
       return { type: raw.type };
     case "newTask":
-      return isId(raw.requestId) && isText(raw.text) ? { type: "newTask", requestId: raw.requestId, text: raw.text } : undefined;
+    case "sendMessage":
+      return isId(raw.requestId) && isText(raw.text) ? { type: raw.type, requestId: raw.requestId, text: raw.text } : undefined;
     case "cancelTask":
     case "clearTask":
       return isId(raw.requestId) ? { type: raw.type, requestId: raw.requestId } : undefined;

@@ -4,10 +4,11 @@
  * implements with `workspace.getConfiguration("toolgate")` and tests implement in memory.
  *
  * Scope policy (DESIGN.md): settings that can loosen the gate are read only from user/application scope
- * (`globalValue ?? defaultValue`), so a repository's `.vscode/settings.json` cannot grant itself approvals.
- * The tighten-only lists (commands.deny, permissions.ask, permissions.deny) are the union of every scope.
- * Every write from the panel goes to user (global) scope: one source of truth.
+ * (`globalValue ?? defaultValue`), so a repository's `.vscode/settings.json` cannot grant itself approvals;
+ * a workspace only adds deny/ask lists. Reading goes through the gate's own `settingsFromInspect`, so the
+ * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
  */
+import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, SettingChange, SettingsView } from "../shared/protocol";
 
@@ -31,9 +32,6 @@ export const SettingKey = {
 } as const;
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
-/** Lists a workspace may add to (they only tighten). Every other key is read from user scope only. */
-export const TIGHTEN_ONLY_KEYS: readonly SettingKey[] = [SettingKey.commandsDeny, SettingKey.permissionsAsk, SettingKey.permissionsDeny];
-
 /** `ExtensionContext.workspaceState` keys. */
 export const StorageKey = {
   /** Rules saved with "always allow/deny … for this workspace": `{commandsAllow, commandsDeny, permissionsAllow, permissionsDeny}`. */
@@ -42,7 +40,8 @@ export const StorageKey = {
 
 /** `ExtensionContext.secrets` keys. API keys live only here. */
 export const SecretKey = {
-  openAiCompatible: "toolgate.apiKey.openaiCompatible",
+  // Same names as src/host/adapters/secrets.ts (`toolgate.apiKey.${provider}`), which the providers read.
+  openAiCompatible: "toolgate.apiKey.openai",
   anthropic: "toolgate.apiKey.anthropic",
 } as const;
 export type SecretKey = (typeof SecretKey)[keyof typeof SecretKey];
@@ -83,67 +82,50 @@ function stringList(v: unknown): string[] {
 }
 
 export class SettingsBridge {
+  private reader: (() => HostSettings) | undefined;
+
   constructor(
     private readonly store: ConfigStore,
     private readonly isTrusted: () => boolean,
     private readonly toggleShortcut = "Ctrl+Alt+A",
   ) {}
 
-  /** The user-scope value of a key (never a workspace value). */
+  /**
+   * Reads settings the way the gate does. By default: the gate's own `settingsFromInspect` over this store.
+   * The host may pass the gate service's reader instead, so the panel also reflects the managed policy file.
+   */
+  useReader(read: (() => HostSettings) | undefined): void {
+    this.reader = read;
+  }
+
+  hostSettings(): HostSettings {
+    if (this.reader) return this.reader();
+    return settingsFromInspect((key) => (key.startsWith(`${SECTION}.`) ? this.store.inspect(key.slice(SECTION.length + 1) as SettingKey) : undefined));
+  }
+
+  /** The user-scope value of a key (never a workspace value), unparsed: used to rewrite it faithfully. */
   user(key: SettingKey): unknown {
     const i = this.store.inspect(key);
     return i?.globalValue ?? i?.defaultValue;
   }
 
-  /** A tighten-only list: the union of user, workspace and folder values, without duplicates. */
-  tightenList(key: SettingKey): string[] {
-    const i = this.store.inspect(key);
-    const all = [...stringList(i?.globalValue ?? i?.defaultValue), ...stringList(i?.workspaceValue), ...stringList(i?.workspaceFolderValue)];
-    return [...new Set(all)];
-  }
-
   /**
-   * The flat `toolgate.*` object in settings.json shape, as the gate's `parseSettings(flat)` takes it.
-   * Values are passed through unsanitised: the gate's parser owns validation (and fails closed).
-   */
-  flat(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.values(SettingKey)) {
-      const value = TIGHTEN_ONLY_KEYS.includes(key) ? this.tightenList(key) : this.user(key);
-      if (value !== undefined) out[`${SECTION}.${key}`] = value;
-    }
-    return out;
-  }
-
-  /**
-   * What the panel shows. Malformed values display as the gate treats them until its parser is wired here:
-   * an unknown mode as `normal`, a non-boolean switch as off, a negative or non-numeric limit as 0.
+   * What the panel shows: exactly the values the gate uses (parsed, layered, workspace tighten-only), plus
+   * the errors that make the gate auto-approve nothing until they are fixed.
    */
   view(): SettingsView {
-    const mode = this.user(SettingKey.mode);
-    const actions = this.actions();
+    const { settings, errors, ignoredWorkspaceKeys } = this.hostSettings();
+    const a = settings.autoApprove;
+    const actions = {} as Record<AutoApproveAction, boolean>;
+    for (const k of AUTO_APPROVE_ACTIONS) actions[k] = a.actions[k] === true;
     return {
-      mode: MODES.includes(mode as Mode) ? (mode as Mode) : "normal",
-      autoApprove: {
-        enabled: this.user(SettingKey.autoApproveEnabled) === true,
-        all: this.user(SettingKey.autoApproveAll) === true,
-        actions,
-        maxRequests: nonNegative(this.user(SettingKey.maxRequests)),
-        maxCost: nonNegative(this.user(SettingKey.maxCost)),
-      },
+      mode: settings.mode,
+      autoApprove: { enabled: a.enabled, all: a.all, actions, maxRequests: a.maxRequests, maxCost: a.maxCost },
       workspaceTrusted: this.isTrusted(),
+      errors,
+      ignoredWorkspaceKeys,
       toggleShortcut: this.toggleShortcut,
     };
-  }
-
-  /** Missing keys take their defaults; a present key must be a boolean `true` to count as on. */
-  private actions(): Record<AutoApproveAction, boolean> {
-    const i = this.store.inspect(SettingKey.autoApproveActions);
-    const defaults = isRecord(i?.defaultValue) ? i.defaultValue : {};
-    const user = isRecord(i?.globalValue) ? i.globalValue : {};
-    const out = {} as Record<AutoApproveAction, boolean>;
-    for (const a of AUTO_APPROVE_ACTIONS) out[a] = (a in user ? user[a] : defaults[a]) === true;
-    return out;
   }
 
   /** Applies a panel toggle at user scope. Rejects values of the wrong type instead of writing them. */
@@ -186,10 +168,6 @@ export class SettingsBridge {
   updateMcpServers(next: Record<string, unknown>): Promise<void> {
     return this.store.updateGlobal(SettingKey.mcpServers, next);
   }
-}
-
-function nonNegative(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0;
 }
 
 function requireBool(v: unknown): boolean {

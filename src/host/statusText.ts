@@ -8,6 +8,9 @@ export interface StatusText {
 }
 
 export function statusText(s: SettingsView): StatusText {
+  if (s.errors.length > 0) {
+    return { text: "$(error) Toolgate: settings error", tooltip: `Nothing is auto-approved until the settings are fixed: ${s.errors[0]}`, warning: true };
+  }
   if (!s.workspaceTrusted) {
     return { text: "$(lock) Toolgate: restricted", tooltip: "Restricted Mode: nothing is auto-approved. Click to open auto-approve settings.", warning: false };
   }

@@ -22,12 +22,16 @@ export interface ExtraRules {
   readonly permissionsDeny: readonly string[];
 }
 
+/** Task states in which the task waits for nothing and a follow-up message continues it. */
+export const IDLE_STATES: readonly TaskState[] = ["done", "cancelled", "error"];
+
 /**
- * One running (or restored) task.
+ * One running (or restored) task. The agent implements it in src/agent/session/agentTaskSession.ts.
  *
  * Invariants the host relies on:
- * - Deltas are emitted synchronously, in order, and `snapshot()` reflects every delta emitted before the call.
- *   The host answers a webview's `ready` with `snapshot()` and then forwards only later deltas.
+ * - Deltas are emitted synchronously and in order. `snapshot()` may first emit deltas the runtime still
+ *   buffers (e.g. `MessageStore.flush()`); the list it returns reflects every delta emitted before it returns.
+ *   The host answers a webview's `ready` with `snapshot()` and then forwards only deltas emitted after it.
  * - `answerAsk` accepts an answer for a pending ask exactly once: the first call for a pending ask returns
  *   true, every other call (same ask again, unknown id, an ask that is not pending) returns false and changes
  *   nothing. Two webviews answering the same ask therefore cannot both win.
@@ -37,6 +41,9 @@ export interface TaskSession {
   readonly state: TaskState;
   /** Starts the task. The person's text arrives back as the first `user` message delta. */
   start(text: string): void;
+  /** A follow-up from the person while the task is idle (see IDLE_STATES): continues it. Optional: without it
+   *  the panel says the task cannot be continued. */
+  sendMessage?(text: string): void;
   onDelta(listener: Listener<MessageDelta>): Disposable;
   onStateChange(listener: Listener<TaskState>): Disposable;
   answerAsk(messageId: number, response: AskResponse): boolean;

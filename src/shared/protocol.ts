@@ -39,11 +39,16 @@ export interface SettingsView {
   };
   /** `vscode.workspace.isTrusted`. When false nothing is auto-approved and the panel says so. */
   readonly workspaceTrusted: boolean;
+  /** Malformed settings, in words. While there are any, the gate auto-approves nothing and the panel says so. */
+  readonly errors: readonly string[];
+  /** Loosening keys a workspace tried to set; they are ignored (a workspace may only tighten). */
+  readonly ignoredWorkspaceKeys: readonly string[];
   /** Keybinding label of "toggle auto-approve", for display ("Ctrl+Alt+A"). */
   readonly toggleShortcut: string;
 }
 
-export type McpServerState = "connected" | "error" | "disabled";
+/** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
+export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";
 
 export interface McpToolView {
   readonly name: string;
@@ -69,6 +74,10 @@ export interface McpView {
   readonly live: boolean;
 }
 
+/**
+ * A task session's state. The agent session (src/agent/session) maps its task's states onto these:
+ * completed → done; failed and interrupted → error. Idle states (done, cancelled, error) accept a follow-up.
+ */
 export type TaskState = "running" | "waiting" | "done" | "cancelled" | "error";
 
 export interface TaskView {
@@ -141,6 +150,8 @@ export type WebviewToHost =
   /** Sent once per load. The host answers with `state` and then starts sending. */
   | { readonly type: "ready" }
   | { readonly type: "newTask"; readonly requestId: number; readonly text: string }
+  /** A follow-up message to an idle task (completed, failed, cancelled, interrupted): continues it. */
+  | { readonly type: "sendMessage"; readonly requestId: number; readonly text: string }
   | { readonly type: "cancelTask"; readonly requestId: number }
   /** Clear the finished task from the panel (the host drops its reference). */
   | { readonly type: "clearTask"; readonly requestId: number }

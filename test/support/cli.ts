@@ -1,13 +1,25 @@
 import * as esbuild from "esbuild";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 /** Bundles src/cli.ts the way `npm run build` does, so CLI tests run the real entry point. */
 export async function buildCli(): Promise<string> {
   const outfile = path.join(mkdtempSync(path.join(tmpdir(), "toolgate-cli-")), "cli.js");
-  await esbuild.build({ entryPoints: ["src/cli.ts"], outfile, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "error" });
+  await esbuild.build({
+    entryPoints: ["src/cli.ts"],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    logLevel: "error",
+    alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" },
+  });
+  // The grammar ships next to the bundle, as in dist/.
+  copyFileSync("node_modules/web-tree-sitter/tree-sitter.wasm", path.join(path.dirname(outfile), "tree-sitter.wasm"));
+  copyFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm", path.join(path.dirname(outfile), "tree-sitter-bash.wasm"));
   return outfile;
 }
 

@@ -103,6 +103,26 @@ export function App({ store, bridge }: { readonly store: Store; readonly bridge:
             <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool call asks.
           </div>
         ) : null}
+        {settings.errors.length ? (
+          <div className="tg-danger tg-settings-errors" role="alert">
+            <div>
+              <Icon name="error" /> Your Toolgate settings have {settings.errors.length === 1 ? "an error" : "errors"}, so nothing is auto-approved until {settings.errors.length === 1 ? "it is" : "they are"} fixed:
+            </div>
+            <ul>
+              {settings.errors.map((e, i) => (
+                <li key={i}>{e}</li>
+              ))}
+            </ul>
+            <Button appearance="secondary" icon="gear" onClick={() => bridge.post({ type: "openSettings" })}>
+              Open settings
+            </Button>
+          </div>
+        ) : null}
+        {settings.ignoredWorkspaceKeys.length ? (
+          <div className="tg-note" role="note">
+            <Icon name="info" /> This workspace&rsquo;s settings try to set {settings.ignoredWorkspaceKeys.join(", ")}. Toolgate ignores them: a workspace may only add deny and ask rules.
+          </div>
+        ) : null}
         {errors.length ? (
           <div className="tg-toasts" role="alert">
             {errors.map((e, i) => (

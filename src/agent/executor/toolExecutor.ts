@@ -30,7 +30,7 @@ export class ToolExecutor {
   async asToolConfig(taskId: string, tree: TaskTree = ToolExecutor.newTree()): Promise<TaskConfig> {
     await this.rebuilding;
     const roots = [...(await this.opts.roots())];
-    const gate = await this.createGate({ roots, ...(tree.limits ? { limits: tree.limits } : {}) });
+    const gate = await this.createGate({ roots, taskId, ...(tree.limits ? { limits: tree.limits } : {}) });
     tree.limits = gate.limits ?? tree.limits;
     const config = new TaskConfig(taskId, roots, tree, gate);
     this.live.set(taskId, config);
@@ -52,7 +52,7 @@ export class ToolExecutor {
       const seenTrees = new Set<TaskTree>();
       for (const config of [...this.live.values()]) {
         const tree = config.tree;
-        const gate = await this.createGate({ roots: config.roots, ...(tree.limits ? { limits: tree.limits } : {}) });
+        const gate = await this.createGate({ roots: config.roots, taskId: config.taskId, ...(tree.limits ? { limits: tree.limits } : {}) });
         if (!seenTrees.has(tree)) {
           seenTrees.add(tree);
           tree.limits = gate.limits ?? tree.limits;

@@ -48,3 +48,8 @@ export function matchesRule(argv: readonly string[], rule: CommandRule): boolean
 export function firstMatch(argv: readonly string[], rules: readonly CommandRule[]): CommandRule | undefined {
   return rules.find((r) => matchesRule(argv, r));
 }
+
+/** One rule word against one argv word (`*` globs as in rules). Exported for analyzers matching word by word. */
+export function matchesWord(pattern: string, word: string): boolean {
+  return pattern.includes("*") ? wordMatcher(pattern).test(word) : pattern === word;
+}

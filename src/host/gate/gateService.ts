@@ -1,10 +1,12 @@
 import * as vscode from "vscode";
 import { readFileSync } from "node:fs";
+import type { GateSettingsSource } from "../../agent/gate";
 import type { CommandAnalyzer } from "../../core/commands/types";
 import { IgnoreRules } from "../../core/ignoreFile";
 import { parseJsonc } from "../../core/jsonc";
+import type { ToolgateSettings } from "../../core/settings";
 import { settingsFromInspect, type HostSettings } from "../../core/settingsLayers";
-import { TaskGate, type GateInputs } from "../../core/taskGate";
+import type { ExtraRules } from "../taskSession";
 
 /** Where an administrator's policy lives; its keys override the user's (see settingsLayers.ts). */
 const MANAGED_SETTINGS_FILE = process.env.TOOLGATE_MANAGED_SETTINGS ?? (process.platform === "win32" ? "C:\\ProgramData\\Toolgate\\managed-settings.json" : "/etc/toolgate/managed-settings.json");
@@ -30,32 +32,45 @@ export function workspaceRoots(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
 }
 
+/** Rules saved "for this task" or "for this workspace" join the user's lists (deny lists only ever add). */
+export function withExtraRules(s: ToolgateSettings, extra: ExtraRules | undefined): ToolgateSettings {
+  if (!extra) return s;
+  return {
+    ...s,
+    commands: { allow: [...s.commands.allow, ...extra.commandsAllow], deny: [...s.commands.deny, ...extra.commandsDeny] },
+    permissions: { ...s.permissions, allow: [...s.permissions.allow, ...extra.permissionsAllow], deny: [...s.permissions.deny, ...extra.permissionsDeny] },
+  };
+}
+
 /**
- * Builds task gates from the editor: settings through `inspect()` (loosening keys from user scope only),
- * Workspace Trust, the ignore file of each root, and the managed policy file. Any change to those refreshes
- * every live task gate, so a block still streaming is re-decided against the new state.
+ * What every gate is built from, read from the editor: settings through `inspect()` (loosening keys from
+ * user scope only), the managed policy file, Workspace Trust, and the ignore file of each root. Fires
+ * `onDidChange` when any of them changes, so the executor can rebuild live gates and re-decide.
  */
 export class GateService implements vscode.Disposable {
-  private readonly live = new Set<TaskGate>();
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
-  private readonly changed = new vscode.EventEmitter<HostSettings>();
-  readonly onDidChangeSettings = this.changed.event;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
 
-  constructor(private readonly analyzer: CommandAnalyzer) {
+  constructor(
+    private readonly analyzer: CommandAnalyzer,
+    private readonly extraRules: (taskId: string) => ExtraRules,
+  ) {
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration("toolgate")) return;
         if (e.affectsConfiguration("toolgate.ignoreFile")) this.watchIgnoreFile();
-        this.refreshAll();
+        this.changed.fire();
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshAll()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed.fire()),
     );
     this.watchIgnoreFile();
   }
 
-  /** The current settings with their errors, as the panel shows them. */
+  /** The current settings with their errors, as the gate and the panel see them. */
   readSettings(): HostSettings {
     const config = vscode.workspace.getConfiguration();
     const managed = readManaged();
@@ -63,43 +78,40 @@ export class GateService implements vscode.Disposable {
     return managed && "error" in managed ? { ...r, errors: [...r.errors, managed.error] } : r;
   }
 
-  inputs(): GateInputs {
-    const { settings, errors } = this.readSettings();
-    const roots = workspaceRoots();
-    let ignore: IgnoreRules;
-    const extraErrors: string[] = [];
+  /** The source the agent's gate factory reads each time it builds a gate (a new task or a refresh). */
+  source(): GateSettingsSource {
+    // Each part reads afresh: reading is a handful of inspect() calls and one small file.
+    const current = () => this.readSettings();
+    return {
+      settings: (taskId) => withExtraRules(current().settings, taskId ? this.extraRules(taskId) : undefined),
+      trusted: () => vscode.workspace.isTrusted,
+      settingsErrors: () => {
+        const { errors, settings } = current();
+        const ignore = this.loadIgnore(settings.ignoreFile);
+        return "error" in ignore ? [...errors, ignore.error] : errors;
+      },
+      extra: () => {
+        const name = current().settings.ignoreFile;
+        const ignore = this.loadIgnore(name);
+        return { analyzer: this.analyzer, ignore: "rules" in ignore ? ignore.rules : IgnoreRules.empty(name) };
+      },
+    };
+  }
+
+  /** An unreadable ignore file must not expose what it protects: it is a settings error (nothing auto-approved). */
+  private loadIgnore(fileName: string): { rules: IgnoreRules } | { error: string } {
     try {
-      ignore = IgnoreRules.load(roots, settings.ignoreFile);
+      return { rules: IgnoreRules.load(workspaceRoots(), fileName) };
     } catch (e) {
-      // An unreadable ignore file must not expose what it protects: nothing is auto-approved until it reads.
-      extraErrors.push((e as Error).message);
-      ignore = IgnoreRules.empty(settings.ignoreFile);
+      return { error: (e as Error).message };
     }
-    return { settings, ignore, trusted: vscode.workspace.isTrusted, analyzer: this.analyzer, settingsErrors: [...errors, ...extraErrors] };
-  }
-
-  /** A gate for a new task tree; roots are read now and kept for the task's life. */
-  async startTask(): Promise<TaskGate> {
-    const gate = await TaskGate.start(workspaceRoots(), this.inputs());
-    this.live.add(gate);
-    return gate;
-  }
-
-  endTask(gate: TaskGate): void {
-    this.live.delete(gate);
-  }
-
-  private refreshAll(): void {
-    const inputs = this.inputs();
-    this.changed.fire(this.readSettings());
-    for (const g of this.live) void g.refresh(inputs);
   }
 
   private watchIgnoreFile(): void {
     this.watcher?.dispose();
     const name = this.readSettings().settings.ignoreFile;
     this.watcher = vscode.workspace.createFileSystemWatcher(`**/${name}`);
-    const reload = () => this.refreshAll();
+    const reload = () => this.changed.fire();
     this.watcher.onDidCreate(reload);
     this.watcher.onDidChange(reload);
     this.watcher.onDidDelete(reload);

@@ -35,6 +35,40 @@ const scenarios = {
   "mcp-dark": { theme: "dark", state: sampleState(), act: async (p) => p.click("#tg-tab-mcp") },
   "empty-dark": { theme: "dark", state: { ...sampleState(), task: null, agentAvailable: false } },
   "done-dark": { theme: "dark", state: sampleState({ pending: "done" }) },
+  "settings-error-light": {
+    theme: "light",
+    state: sampleState({ pending: "none", settings: { errors: ['user settings: `toolgate.mode` must be "normal", "plan" or "auto", got "yolo"'], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] } }),
+  },
+  // Interactions in a real browser (the toolkit's events differ from jsdom's): verify() returns a problem or null.
+  "approval-scope-dark": {
+    theme: "dark",
+    state: sampleState(),
+    act: async (p) => {
+      await p.getByText("This workspace", { exact: true }).click();
+      await p.getByText("Always allow", { exact: true }).click();
+    },
+    verify: async (p) => {
+      const text = await p.locator(".tg-rule-preview").innerText();
+      const posted = await p.evaluate(() => window.__posted.filter((m) => m.type === "answerAsk"));
+      if (!text.includes("saved for this workspace")) return `scope text: ${text}`;
+      if (posted.length !== 1 || posted[0].remember?.scope !== "workspace") return `posted: ${JSON.stringify(posted)}`;
+      return null;
+    },
+  },
+  "menu-toggle-light": {
+    theme: "light",
+    state: sampleState({ pending: "none" }),
+    act: async (p) => {
+      await p.click(".tg-aa-bar");
+      await p.getByText("Fetch web pages", { exact: true }).click();
+      await p.getByText("Plan (read-only)", { exact: true }).click();
+    },
+    verify: async (p) => {
+      const posted = await p.evaluate(() => window.__posted.filter((m) => m.type === "setSetting").map((m) => m.change));
+      const want = JSON.stringify([{ key: "autoApprove.action", action: "webFetch", value: true }, { key: "mode", value: "plan" }]);
+      return JSON.stringify(posted) === want ? null : `posted: ${JSON.stringify(posted)}`;
+    },
+  },
   "zoom-command": { theme: "dark", state: sampleState(), scale: 3, clip: ".tg-approval .tg-command" },
 };
 
@@ -105,6 +139,13 @@ try {
     await page.waitForSelector(".tg-app", { timeout: 10_000 });
     if (sc.act) await sc.act(page);
     await page.waitForTimeout(300);
+    if (sc.verify) {
+      const problem = await sc.verify(page);
+      if (problem) {
+        problems++;
+        console.log(`[${name}] FAILED: ${problem}`);
+      } else console.log(`[${name}] verified`);
+    }
     const path = join(outDir, `${name}.png`);
     if (sc.clip) await page.locator(sc.clip).screenshot({ path });
     else await page.screenshot({ path });

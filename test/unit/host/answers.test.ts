@@ -103,3 +103,20 @@ describe("answers are accepted exactly once", () => {
     expect(results[1]!.error).toMatch(/matching answer/);
   });
 });
+
+describe("follow-up messages to an idle task", () => {
+  it("continue a completed task, and are refused while it works", async () => {
+    const h = makeHost();
+    const w = h.webview("sidebar");
+    await w.send({ type: "ready" });
+    await w.send({ type: "newTask", requestId: 1, text: "build" });
+    const s = h.factory.created[0]!;
+    await w.send({ type: "sendMessage", requestId: 2, text: "and test" });
+    expect(w.fake.ofType("result").find((r) => r.requestId === 2)?.ok).toBe(false);
+    s.setState("done");
+    await w.send({ type: "sendMessage", requestId: 3, text: "and test" });
+    expect(w.fake.ofType("result").find((r) => r.requestId === 3)?.ok).toBe(true);
+    expect(s.sent).toEqual(["and test"]);
+    expect(h.factory.created).toHaveLength(1);
+  });
+});

@@ -40,11 +40,29 @@ export class FakeTaskSession implements TaskSession {
   cancelled = 0;
   startedWith: string | undefined;
 
+  /** Like the agent's MessageStore: appends change the list at once but are emitted later (flush/snapshot). */
+  bufferAppends = false;
+  private buffered: { id: number; text: string } | undefined;
+  readonly sent: string[] = [];
+
   constructor(readonly options?: TaskSessionOptions) {}
 
   start(text: string): void {
     this.startedWith = text;
     this.add({ role: "say", kind: "user", text });
+  }
+
+  sendMessage(text: string): void {
+    this.sent.push(text);
+    this.add({ role: "say", kind: "user", text });
+    this.setState("running");
+  }
+
+  /** Emits buffered appends (the runtime's own coalescing). */
+  flushBuffer(): void {
+    const b = this.buffered;
+    this.buffered = undefined;
+    if (b) this.deltas.emit({ type: "append", id: b.id, text: b.text });
   }
 
   onDelta(l: Listener<MessageDelta>): Disposable {
@@ -74,6 +92,7 @@ export class FakeTaskSession implements TaskSession {
   }
 
   snapshot(): readonly TaskMessage[] {
+    this.flushBuffer();
     return this.messages.slice();
   }
 
@@ -92,7 +111,11 @@ export class FakeTaskSession implements TaskSession {
   }
 
   append(id: number, text: string): void {
-    this.emit({ type: "append", id, text });
+    if (!this.bufferAppends) return this.emit({ type: "append", id, text });
+    const i = this.messages.findIndex((m) => m.id === id);
+    this.messages[i] = { ...this.messages[i]!, text: this.messages[i]!.text + text };
+    if (this.buffered && this.buffered.id !== id) this.flushBuffer();
+    this.buffered = { id, text: (this.buffered?.text ?? "") + text };
   }
 
   setState(s: TaskState): void {
@@ -101,6 +124,7 @@ export class FakeTaskSession implements TaskSession {
   }
 
   private emit(d: MessageDelta): void {
+    this.flushBuffer();
     if (d.type === "add") this.messages.push(d.message);
     else {
       const i = this.messages.findIndex((m) => m.id === d.id);

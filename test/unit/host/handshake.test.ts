@@ -23,6 +23,15 @@ describe("handshake", () => {
     expect(w.texts()).toEqual(["list the files", "Looking"]);
   });
 
+  it("a reveal asked for before any webview exists reaches the first one (status bar click on a closed view)", async () => {
+    const h = makeHost();
+    h.controller.reveal("autoApprove");
+    const w = h.webview("sidebar");
+    await w.send({ type: "ready" });
+    expect(w.fake.posted.map((m) => m.type)).toEqual(["state", "reveal"]);
+    expect(w.store.getState().reveal?.target).toBe("autoApprove");
+  });
+
   it("forwards deltas after ready, coalesced into one post per frame", async () => {
     const h = makeHost();
     const w = h.webview("sidebar");

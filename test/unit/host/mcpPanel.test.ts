@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMcpChange, enabledToolCount, mcpView, NOT_STARTED } from "../../../src/host/mcpPanel";
+import { applyMcpChange, enabledToolCount, mcpView, NOT_STARTED, statusFromHub } from "../../../src/host/mcpPanel";
 import type { McpStatusSource } from "../../../src/host/taskSession";
 import { makeHost } from "./harness";
 
@@ -47,6 +47,29 @@ describe("MCP view model", () => {
       ["delete_file", false, false, null, true],
     ]);
     expect(enabledToolCount(v)).toBe(2);
+  });
+
+  it("lists tools the hub hides because they are disabled, so they can be enabled again", () => {
+    const hub = statusFromHub([
+      { name: "fs", status: "connected", tools: [{ server: "fs", name: "read_file", readOnlyHint: true }], resources: [] },
+    ]);
+    const v = mcpView(config, { servers: hub, onDidChange: () => ({ dispose() {} }) });
+    expect(v.servers[0]!.tools.map((t) => [t.name, t.enabled, t.alwaysAllow])).toEqual([
+      ["read_file", true, true],
+      ["delete_file", false, false],
+    ]);
+  });
+
+  it("maps the hub's connecting/disconnected states and keeps its error message", () => {
+    const hub = statusFromHub([
+      { name: "fs", status: "disconnected", error: "server exited with code 1; reconnecting", tools: [], resources: [] },
+      { name: "web", status: "connecting", tools: [], resources: [] },
+    ]);
+    const v = mcpView({ fs: config.fs, web: { url: "http://x" } }, { servers: hub, onDidChange: () => ({ dispose() {} }) });
+    expect(v.servers.map((s) => [s.status, s.error ?? null])).toEqual([
+      ["disconnected", "server exited with code 1; reconnecting"],
+      ["connecting", null],
+    ]);
   });
 
   it("toggles rewrite only alwaysAllow / disabledTools / disabled and keep the rest", () => {

@@ -93,8 +93,13 @@ describe("status bar text", () => {
     mode: "normal",
     autoApprove: { enabled: true, all: false, actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false }, maxRequests: 0, maxCost: 0 },
     workspaceTrusted: true,
+    errors: [],
+    ignoredWorkspaceKeys: [],
     toggleShortcut: "Ctrl+Alt+A",
   };
+  it("says when settings errors stop all auto-approval", () => {
+    expect(statusText({ ...base, errors: ["user settings: `toolgate.mode` must be …"] })).toMatchObject({ text: "$(error) Toolgate: settings error", warning: true });
+  });
   it("shows mode and auto-approve state, warns for YOLO, and says restricted when untrusted", () => {
     expect(statusText(base).text).toBe("$(shield) Normal · auto-approve on");
     expect(statusText({ ...base, autoApprove: { ...base.autoApprove, enabled: false } }).text).toContain("auto-approve off");

@@ -65,6 +65,22 @@ describe("reload safety", () => {
     expect(other.store.getState().task?.messages.find((m) => m.id === id)?.text).toBe(want);
   });
 
+  it("no duplicate text when the runtime buffers appends and flushes them while snapshotting", async () => {
+    const { h, w, s } = await hostWithPendingAsk();
+    const other = h.webview("editor");
+    await other.send({ type: "ready" });
+    const id = s.add({ role: "say", kind: "command_output", text: "", partial: true });
+    h.timer.runAll();
+    s.bufferAppends = true;
+    s.append(id, "a");
+    s.append(id, "b");
+    await w.send({ type: "ready" }); // snapshot flushes "ab" out of the runtime's buffer
+    s.append(id, "c");
+    s.flushBuffer();
+    h.timer.runAll();
+    for (const v of [w, other]) expect(v.store.getState().task?.messages.find((m) => m.id === id)?.text).toBe("abc");
+  });
+
   it("restores the unfinished task from the runtime after a window reload (new host, same history)", async () => {
     const { h, s } = await hostWithPendingAsk();
     // A new host process: the runtime hands back the task it restored from history.

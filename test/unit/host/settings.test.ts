@@ -33,7 +33,7 @@ describe("settings bridge", () => {
     expect(w.store.getState().settings?.autoApprove.enabled).toBe(false);
   });
 
-  it("ignores loosening values from the workspace; workspace deny/ask lists only add", () => {
+  it("ignores loosening values from the workspace and says so; workspace deny/ask lists only add", () => {
     const c = new FakeConfigStore();
     c.workspace.set("mode", "auto");
     c.workspace.set("autoApprove.all", true);
@@ -41,31 +41,41 @@ describe("settings bridge", () => {
     c.workspace.set("commands.allow", ["curl"]);
     c.workspace.set("permissions.allow", ["Bash(*)"]);
     c.global.set("commands.deny", ["rm"]);
-    c.workspace.set("commands.deny", ["git push", "rm"]);
+    c.workspace.set("commands.deny", ["git push"]);
     c.folder.set("permissions.deny", ["Read(.env)"]);
     const s = new SettingsBridge(c, () => true);
     const v = s.view();
     expect(v.mode).toBe("normal");
     expect(v.autoApprove.all).toBe(false);
     expect(v.autoApprove.actions.executeAllCommands).toBe(false);
-    const flat = s.flat();
-    expect(flat["toolgate.mode"]).toBe("normal");
-    expect(flat["toolgate.commands.allow"]).toEqual([]);
-    expect(flat["toolgate.permissions.allow"]).toEqual([]);
-    expect(flat["toolgate.commands.deny"]).toEqual(["rm", "git push"]);
-    expect(flat["toolgate.permissions.deny"]).toEqual(["Read(.env)"]);
+    expect(v.errors).toEqual([]);
+    expect([...v.ignoredWorkspaceKeys].sort()).toEqual(["toolgate.autoApprove.actions", "toolgate.autoApprove.all", "toolgate.commands.allow", "toolgate.mode", "toolgate.permissions.allow"]);
+    const g = s.hostSettings().settings;
+    expect(g.commands.allow).toEqual([]);
+    expect(g.permissions.allow).toEqual([]);
+    expect(g.commands.deny).toEqual(["rm", "git push"]);
+    expect(g.permissions.deny).toEqual(["Read(.env)"]);
   });
 
-  it("shows malformed user values the way that does not loosen", () => {
-    const c = new FakeConfigStore();
-    c.global.set("mode", "yolo");
-    c.global.set("autoApprove.actions", { editFiles: "yes", readFiles: 1 });
-    c.global.set("autoApprove.maxRequests", -3);
-    const v = new SettingsBridge(c, () => true).view();
+  it("malformed user values never loosen, and the panel gets the errors that stop auto-approval", async () => {
+    const h = makeHost();
+    const w = h.webview("sidebar");
+    h.config.global.set("mode", "yolo");
+    h.config.global.set("autoApprove.all", "yes");
+    await w.send({ type: "ready" });
+    const v = w.store.getState().settings!;
     expect(v.mode).toBe("normal");
-    expect(v.autoApprove.actions.editFiles).toBe(false);
-    expect(v.autoApprove.actions.readFiles).toBe(false);
-    expect(v.autoApprove.maxRequests).toBe(0);
+    expect(v.autoApprove.all).toBe(false);
+    expect(v.errors.join("\n")).toMatch(/toolgate\.mode/);
+    expect(v.errors.join("\n")).toMatch(/toolgate\.autoApprove\.all/);
+  });
+
+  it("a settings reader from the gate service (managed policy) replaces the default one", () => {
+    const c = new FakeConfigStore();
+    const s = new SettingsBridge(c, () => true);
+    const base = s.hostSettings();
+    s.useReader(() => ({ ...base, settings: { ...base.settings, mode: "plan" } }));
+    expect(s.view().mode).toBe("plan");
   });
 
   it("reports Restricted Mode to the panel and refuses wrongly typed writes", async () => {

@@ -4,17 +4,20 @@
  */
 import type { TaskMessage } from "../../../src/shared/messages";
 import type { TaskView } from "../../../src/shared/protocol";
-import { toolSummary } from "../rows/toolSummary";
+import { isCommandApproval } from "./AskDock";
+import { toolBody, toolSummary } from "../rows/toolSummary";
 
 export function announcement(ask: TaskMessage | undefined, task: TaskView | null): string {
-  if (ask?.kind === "tool" && ask.tool) {
-    const s = toolSummary(ask.tool);
+  if (ask?.tool && (ask.kind === "tool" || isCommandApproval(ask))) {
+    const s = toolSummary(ask.tool, toolBody(ask));
     return `Approval needed: ${s.title}${s.subject ? ` ${s.subject}` : ""}.`;
   }
   if (ask?.kind === "followup") return `The agent asks: ${ask.text}`;
-  if (ask?.kind === "limit") return "Auto-approve limit reached. Reset and continue, or end the task.";
-  if (task?.state === "done") return "Task finished.";
-  if (task?.state === "error") return "Task stopped by an error.";
+  if (ask?.kind === "limit") return "Auto-approve limit reached. Reset and continue, or reject the call.";
+  if (ask?.kind === "completion") return "The agent says the task is complete. Accept the result, or reply to continue.";
+  if (ask?.kind === "error") return `The agent stopped: ${ask.text} Retry or stop.`;
+  if (task?.state === "done") return "Task completed.";
+  if (task?.state === "error") return "Task stopped.";
   if (task?.state === "cancelled") return "Task cancelled.";
   return "";
 }

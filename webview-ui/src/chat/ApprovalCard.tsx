@@ -12,7 +12,7 @@ import type { AskResponse, TaskMessage, ToolInfo } from "../../../src/shared/mes
 import type { RememberRule, RuleScope } from "../../../src/shared/protocol";
 import { Button, Icon, RadioGroup, TextArea } from "../components";
 import { OpenDiffButton } from "../rows/ToolRow";
-import { prettyArguments, toolSummary, type ToolFamily } from "../rows/toolSummary";
+import { prettyArguments, toolBody, toolSummary, type ToolFamily } from "../rows/toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "../rows/VisibleText";
 import { useBridge } from "../state/context";
 import { hasHiddenCharacters } from "../util/visibleText";
@@ -54,10 +54,13 @@ export function whereSaved(scope: RuleScope, toolName: string, rule: string): st
 }
 
 function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonly tool: ToolInfo }) {
-  const s = toolSummary(tool);
+  const body = toolBody(message);
+  const s = toolSummary(tool, body);
   const p = tool.params;
-  const payload = tool.name === "execute_command" || tool.name === "attempt_completion" ? (p.command ?? "") : (s.subject ?? "");
-  const hidden = hasHiddenCharacters(payload) || (tool.name === "use_mcp_tool" && hasHiddenCharacters(p.arguments ?? ""));
+  // attempt_completion asks only about its command (in params); the result is its body.
+  const payload = tool.name === "attempt_completion" ? (p.command ?? "") : (s.subject ?? "");
+  const args = tool.name === "use_mcp_tool" ? body : "";
+  const hidden = hasHiddenCharacters(payload) || hasHiddenCharacters(args);
   return (
     <div className="tg-what">
       <div className="tg-label">
@@ -70,7 +73,7 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
         <>
           <div className="tg-label">Arguments</div>
           <pre className="tg-pre">
-            <VisibleText text={prettyArguments(p.arguments)} options={ARGUMENT_VISIBILITY} />
+            <VisibleText text={prettyArguments(args)} options={ARGUMENT_VISIBILITY} />
           </pre>
         </>
       ) : null}
@@ -94,7 +97,7 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
   const [error, setError] = useState<string | undefined>();
   const streaming = tool.status === "streaming";
   const suggestion = tool.decision?.suggestion?.trim();
-  const family = toolSummary(tool).family;
+  const family = toolSummary(tool, toolBody(message)).family;
 
   const answer = async (kind: AskResponse["kind"], remember?: RememberRule) => {
     setBusy(true);

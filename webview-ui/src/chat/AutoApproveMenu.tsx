@@ -37,6 +37,7 @@ const MODES = [
 
 /** One line saying what runs without asking. */
 export function autoApproveSummary(s: SettingsView): string {
+  if (s.errors.length > 0) return "Settings error: nothing is auto-approved";
   if (!s.workspaceTrusted) return "Restricted Mode: nothing is auto-approved";
   if (s.mode === "auto") return "YOLO: everything not denied runs";
   const prefix = s.mode === "plan" ? "Plan · " : "";
@@ -82,6 +83,13 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
 
   return (
     <div className={`tg-aa${open ? " tg-aa-open" : ""}`}>
+      {/* Disclosure: the button first, its panel right after it (DOM order = focus order = visual order). */}
+      <button type="button" className="tg-aa-bar" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => onOpenChange(!open)}>
+        <Icon name={settings.mode === "auto" ? "warning" : settings.workspaceTrusted ? "shield" : "lock"} />
+        <span className="tg-aa-label">Auto-approve:</span>
+        <span className="tg-aa-summary">{autoApproveSummary(settings)}</span>
+        <Icon name={open ? "chevron-up" : "chevron-down"} />
+      </button>
       {open ? (
         <div
           id={panelId}
@@ -174,12 +182,6 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
           </div>
         </div>
       ) : null}
-      <button type="button" className="tg-aa-bar" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => onOpenChange(!open)}>
-        <Icon name={settings.mode === "auto" ? "warning" : settings.workspaceTrusted ? "shield" : "lock"} />
-        <span className="tg-aa-label">Auto-approve:</span>
-        <span className="tg-aa-summary">{autoApproveSummary(settings)}</span>
-        <Icon name={open ? "chevron-down" : "chevron-up"} />
-      </button>
     </div>
   );
 }

@@ -19,9 +19,9 @@ export interface ChatViewProps {
 const STATE_TEXT: Record<TaskView["state"], string> = {
   running: "Working",
   waiting: "Waiting for you",
-  done: "Finished",
+  done: "Completed",
   cancelled: "Cancelled",
-  error: "Stopped by an error",
+  error: "Stopped (send a message to try to continue)",
 };
 
 export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenChange, focusInputSeq }: ChatViewProps) {

@@ -73,14 +73,19 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
     setViewport((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
   }, []);
 
-  // Only a scroll event decides whether we follow the bottom (our own scrollTop writes land at the bottom,
-  // so they keep following; a person scrolling up stops it).
+  // Following stops only when the person scrolls up (scrollTop decreases) and resumes at the bottom. Scroll
+  // events arrive a frame late, after rows may have been measured and grown, so "not at the bottom" alone
+  // would wrongly stop following while new output streams in.
+  const lastTop = useRef(0);
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK;
-    follow.current = atBottom;
-    setFollowing(atBottom);
+    const top = el.scrollTop;
+    const atBottom = el.scrollHeight - top - el.clientHeight <= BOTTOM_SLACK;
+    if (atBottom) follow.current = true;
+    else if (top < lastTop.current - 1) follow.current = false;
+    lastTop.current = top;
+    setFollowing(follow.current);
     readViewport();
   }, [readViewport]);
 
@@ -89,7 +94,10 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
     const el = scroller.current;
     if (!el || typeof ResizeObserver === "undefined") return undefined;
     const ro = new ResizeObserver(() => {
-      if (follow.current) el.scrollTop = el.scrollHeight;
+      if (follow.current) {
+        el.scrollTop = el.scrollHeight;
+        lastTop.current = el.scrollTop;
+      }
       readViewport();
     });
     ro.observe(el);
@@ -109,14 +117,20 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
   // After every render: keep the newest output in view while following.
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && follow.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight;
+    if (el && follow.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) {
+      el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
+    }
   });
 
   const jumpToLatest = () => {
     const el = scroller.current;
     follow.current = true;
     setFollowing(true);
-    if (el) el.scrollTop = el.scrollHeight;
+    if (el) {
+      el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
+    }
   };
 
   const rows: React.ReactNode[] = [];

@@ -4,9 +4,12 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { TaskMessage } from "../../../src/shared/messages";
-import type { TaskView } from "../../../src/shared/protocol";
+import type { TaskState, TaskView } from "../../../src/shared/protocol";
+import { answersByText } from "./AskDock";
 import { Button, TextArea } from "../components";
 import { useBridge } from "../state/context";
+
+const IDLE: readonly TaskState[] = ["done", "cancelled", "error"];
 
 export interface TaskInputProps {
   readonly task: TaskView | null;
@@ -30,21 +33,24 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
     if (focusSeq > 0) ref.current?.focus();
   }, [focusSeq]);
 
-  const working = task !== null && (task.state === "running" || task.state === "waiting");
-  const answering = ask?.kind === "followup";
+  const idle = task !== null && IDLE.includes(task.state);
+  const working = task !== null && !idle;
+  const answering = answersByText(ask);
   const blockedByAsk = ask !== undefined && !answering;
   const canType = answering || (!working && agentAvailable);
 
   const placeholder = !agentAvailable && !working
     ? "The agent runtime is not connected yet."
     : answering
-      ? "Type your answer…"
+      ? ask?.kind === "completion"
+        ? "Reply to continue the task…"
+        : "Type your answer…"
       : blockedByAsk
         ? "Answer the request above first."
         : working
           ? "The agent is working…"
           : task
-            ? "Describe a new task…"
+            ? "Reply to continue this task, or start a new one…"
             : "Describe a task…";
 
   const send = async () => {
@@ -53,7 +59,9 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
     setBusy(true);
     const r = answering
       ? await bridge.request({ type: "answerAsk", messageId: ask!.id, response: { kind: "message", text } })
-      : await bridge.request({ type: "newTask", text });
+      : idle
+        ? await bridge.request({ type: "sendMessage", text })
+        : await bridge.request({ type: "newTask", text });
     setBusy(false);
     if (r.ok) setDraft("");
   };
@@ -81,9 +89,16 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
             Cancel
           </Button>
         ) : null}
-        {!working && task ? (
-          <Button appearance="secondary" icon="clear-all" onClick={() => void bridge.request({ type: "clearTask" })}>
-            Clear
+        {idle ? (
+          <Button
+            appearance="secondary"
+            icon="add"
+            onClick={() => {
+              void bridge.request({ type: "clearTask" });
+              ref.current?.focus();
+            }}
+          >
+            New task
           </Button>
         ) : null}
         <Button icon="send" onClick={() => void send()} disabled={!canType || busy || draft.trim() === ""}>

@@ -25,7 +25,12 @@ export function RadioGroup<T extends string>({ label, value, options, onChange, 
       disabled={disabled}
       orientation={orientation}
       onChange={(e: Event | React.FormEvent) => {
-        const next = (e.target as HTMLInputElement).value as T;
+        // Depending on the DOM, the selection arrives as the group's change event or as a radio's (which bubble
+        // in some environments). A radio that was just unchecked also fires one: it must not count as a choice,
+        // or two radios would flip each other forever.
+        const t = e.target as HTMLElement & { value: string; checked?: boolean };
+        if (t !== e.currentTarget && t.checked !== true) return;
+        const next = t.value as T;
         if (next && next !== latest.current && options.some((o) => o.value === next)) onChange(next);
       }}
     >

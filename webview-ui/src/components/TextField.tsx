@@ -10,7 +10,6 @@ export interface TextFieldProps {
   readonly onCommit: (value: string) => void;
   readonly children: ReactNode;
   readonly disabled?: boolean;
-  readonly inputMode?: "numeric" | "decimal" | "text";
   readonly placeholder?: string;
   readonly size?: number;
   readonly invalid?: string;

@@ -18,9 +18,22 @@ export function enabledTools(mcp: McpViewModel): number {
 }
 
 function ServerStatus({ server }: { readonly server: McpServerView }) {
-  if (server.status === "connected") return <Tag tone="ok">connected</Tag>;
-  if (server.status === "disabled") return <Tag tone="neutral">disabled</Tag>;
-  return <Tag tone="error">error</Tag>;
+  switch (server.status) {
+    case "connected":
+      return <Tag tone="ok">connected</Tag>;
+    case "connecting":
+      return (
+        <Tag tone="info">
+          <Icon name="loading" spin /> connecting
+        </Tag>
+      );
+    case "disconnected":
+      return <Tag tone="warn">disconnected</Tag>;
+    case "disabled":
+      return <Tag tone="neutral">disabled</Tag>;
+    case "error":
+      return <Tag tone="error">error</Tag>;
+  }
 }
 
 function ToolItem({ server, tool, change }: { readonly server: McpServerView; readonly tool: McpToolView; readonly change: (c: McpChange) => void }) {
@@ -72,7 +85,7 @@ function ServerCard({ server, change }: { readonly server: McpServerView; readon
         </h3>
         <ServerStatus server={server} />
       </div>
-      {server.status === "error" && server.error ? (
+      {(server.status === "error" || server.status === "disconnected") && server.error ? (
         <div className="tg-error-text" role="note">
           {server.error}
         </div>

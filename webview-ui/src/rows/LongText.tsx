@@ -13,10 +13,24 @@ export function formatSize(chars: number): string {
   return `${(chars / 1_000_000).toFixed(1)} M characters`;
 }
 
-export function LongText({ text, keep = "head", limit = DISPLAY_LIMIT, className }: { readonly text: string; readonly keep?: "head" | "tail"; readonly limit?: number; readonly className?: string }) {
+export function LongText({
+  text,
+  keep = "head",
+  limit = DISPLAY_LIMIT,
+  tail,
+  className,
+}: {
+  readonly text: string;
+  readonly keep?: "head" | "tail";
+  readonly limit?: number;
+  /** A ready-made tail of `text` (at least `limit` characters when text is longer), to avoid slicing it. */
+  readonly tail?: string;
+  readonly className?: string;
+}) {
   const [all, setAll] = useState(false);
   const cut = !all && text.length > limit;
-  const shown = !cut ? text : keep === "head" ? text.slice(0, limit) : text.slice(text.length - limit);
+  const tailOf = () => (tail !== undefined && tail.length >= limit ? tail.slice(tail.length - limit) : text.slice(text.length - limit));
+  const shown = !cut ? text : keep === "head" ? text.slice(0, limit) : tailOf();
   const hidden = text.length - shown.length;
   const more = cut ? (
     <div className="tg-more">

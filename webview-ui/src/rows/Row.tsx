@@ -5,6 +5,7 @@
 import { memo } from "react";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { Icon, Tag } from "../components";
+import { textTail } from "../state/store";
 import { LongText } from "./LongText";
 import { ToolRow } from "./ToolRow";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
@@ -93,7 +94,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
               </Tag>
             ) : null}
           </Head>
-          <LongText text={m.text} keep="tail" className="tg-output" />
+          <LongText text={m.text} tail={textTail(m)} keep="tail" className="tg-output" />
         </div>
       );
     case "followup":

@@ -7,7 +7,7 @@ import { Button, Icon } from "../components";
 import { useBridge } from "../state/context";
 import { LongText } from "./LongText";
 import { StatusTag } from "./StatusTag";
-import { prettyArguments, toolSummary } from "./toolSummary";
+import { prettyArguments, toolBody, toolSummary } from "./toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
 
 export function OpenDiffButton({ messageId }: { readonly messageId: number }) {
@@ -21,12 +21,13 @@ export function OpenDiffButton({ messageId }: { readonly messageId: number }) {
 
 function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly tool: ToolInfo }) {
   const p = tool.params;
+  const body = toolBody(message);
   switch (tool.name) {
     case "execute_command":
       return (
         <>
           <pre className="tg-command">
-            <VisibleText text={p.command ?? ""} options={COMMAND_VISIBILITY} />
+            <VisibleText text={body} options={COMMAND_VISIBILITY} />
           </pre>
           {p.requires_approval === "true" ? <div className="tg-note">The model marked this command as needing approval.</div> : null}
           {tool.result ? <LongText text={tool.result} keep="tail" className="tg-output" /> : null}
@@ -34,7 +35,6 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
       );
     case "write_to_file":
     case "replace_in_file": {
-      const body = tool.name === "write_to_file" ? p.content : p.diff;
       const lines = body ? body.split("\n").length : 0;
       return (
         <div className="tg-edit">
@@ -56,13 +56,13 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
         <div className="tg-mcp">
           <div className="tg-label">Arguments</div>
           <pre className="tg-pre">
-            <VisibleText text={prettyArguments(p.arguments)} />
+            <VisibleText text={prettyArguments(body)} />
           </pre>
           {tool.result ? <ResultDetails result={tool.result} /> : null}
         </div>
       );
     case "new_task":
-      return <LongText text={p.context ?? ""} />;
+      return <LongText text={body} />;
     default:
       return tool.result ? <ResultDetails result={tool.result} /> : null;
   }
@@ -80,7 +80,7 @@ function ResultDetails({ result }: { readonly result: string }) {
 export function ToolRow({ message }: { readonly message: TaskMessage }) {
   const tool = message.tool;
   if (!tool) return <div className="tg-row tg-muted">{message.text}</div>;
-  const s = toolSummary(tool);
+  const s = toolSummary(tool, toolBody(message));
   const showSubject = s.subject !== undefined && tool.name !== "execute_command";
   const refused = (tool.status === "denied" || tool.status === "rejected") && tool.decision;
   return (
@@ -97,7 +97,6 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
           <Icon name="info" /> {tool.decision!.reason}
         </div>
       ) : null}
-      {message.text ? <LongText text={message.text} className="tg-pre tg-muted" /> : null}
     </div>
   );
 }

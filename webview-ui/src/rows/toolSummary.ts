@@ -1,5 +1,26 @@
 /** What a tool call is about, in a person's words: icon, verb, and the subject (path, command, URL…). */
-import type { ToolInfo } from "../../../src/shared/messages";
+import type { TaskMessage, ToolInfo } from "../../../src/shared/messages";
+
+/**
+ * Each tool's "body" parameter (mirrors `body` in src/agent/tools/definitions.ts). The runtime streams the
+ * body as the message's text and leaves it out of `tool.params`, so a 1 MB file is never sent twice.
+ */
+export const TOOL_BODY: Readonly<Record<string, string>> = {
+  write_to_file: "content",
+  replace_in_file: "diff",
+  execute_command: "command",
+  use_mcp_tool: "arguments",
+  ask_followup_question: "question",
+  attempt_completion: "result",
+  new_task: "context",
+};
+
+/** The body of a tool call: from params when present (older shapes, tests), else the message text. */
+export function toolBody(m: TaskMessage): string {
+  const key = m.tool ? TOOL_BODY[m.tool.name] : undefined;
+  if (!m.tool || key === undefined) return "";
+  return m.tool.params[key] ?? m.text;
+}
 
 export type ToolFamily = "read" | "edit" | "command" | "mcp" | "fetch" | "other";
 
@@ -11,7 +32,7 @@ export interface ToolSummary {
   readonly subject?: string;
 }
 
-export function toolSummary(tool: ToolInfo): ToolSummary {
+export function toolSummary(tool: ToolInfo, body = ""): ToolSummary {
   const p = tool.params;
   switch (tool.name) {
     case "read_file":
@@ -25,7 +46,7 @@ export function toolSummary(tool: ToolInfo): ToolSummary {
     case "replace_in_file":
       return { family: "edit", icon: "edit", title: "Edit file", subject: p.path };
     case "execute_command":
-      return { family: "command", icon: "terminal", title: "Run command", subject: p.command };
+      return { family: "command", icon: "terminal", title: "Run command", subject: p.command ?? body };
     case "use_mcp_tool":
       return { family: "mcp", icon: "plug", title: "MCP tool", subject: `${tool.serverName ?? p.server_name ?? "?"} › ${tool.toolName ?? p.tool_name ?? "?"}` };
     case "access_mcp_resource":
@@ -33,7 +54,7 @@ export function toolSummary(tool: ToolInfo): ToolSummary {
     case "web_fetch":
       return { family: "fetch", icon: "globe", title: "Fetch web page", subject: p.url };
     case "new_task":
-      return { family: "other", icon: "tasklist", title: "Start subtask", subject: p.context };
+      return { family: "other", icon: "tasklist", title: "Start subtask", subject: p.context ?? body };
     case "attempt_completion":
       return { family: "command", icon: "check-all", title: "Complete task", subject: p.command };
     default:

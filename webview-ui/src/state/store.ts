@@ -8,6 +8,19 @@ import type { HostToWebview, McpView, SettingsView, TaskView } from "../../../sr
 
 export type RevealTarget = "autoApprove" | "input" | "mcp";
 
+/** Characters of a streaming text the view keeps ready as a tail (rows show at most this much). */
+export const TAIL_CHARS = 64_000;
+const tails = new WeakMap<TaskMessage, string>();
+
+/**
+ * The last TAIL_CHARS characters of a message's text, kept up to date by appends so a row can show the tail
+ * of a 1 MB stream without copying the whole text every frame (slicing a string that was built by appends
+ * makes the engine flatten all of it first).
+ */
+export function textTail(m: TaskMessage): string {
+  return tails.get(m) ?? (m.text.length > TAIL_CHARS ? m.text.slice(m.text.length - TAIL_CHARS) : m.text);
+}
+
 export interface ViewState {
   /** False until the first `state` snapshot arrived. */
   readonly connected: boolean;
@@ -134,6 +147,15 @@ export class Store {
     const at = this.index.get(d.id);
     if (at === undefined) return; // a delta for a message we never saw: the next snapshot will fix it
     const old = messages[at]!;
-    messages[at] = d.type === "append" ? { ...old, text: old.text + d.text } : { ...old, ...d.patch, id: old.id };
+    if (d.type === "append") {
+      const next = { ...old, text: old.text + d.text };
+      if (next.text.length > TAIL_CHARS) {
+        const tail = textTail(old) + d.text;
+        tails.set(next, tail.length > TAIL_CHARS ? tail.slice(tail.length - TAIL_CHARS) : tail);
+      }
+      messages[at] = next;
+    } else {
+      messages[at] = { ...old, ...d.patch, id: old.id };
+    }
   }
 }

@@ -1,0 +1,472 @@
+/**
+ * The POSIX-shell `CommandAnalyzer`: parse (fast parser for simple lines, tree-sitter-bash otherwise) into
+ * the flat model, then walk every simple command: deny rules, ask rules, allow rules, the built-in
+ * catalogue with its per-program checks, wrappers and shell payloads (recursively), risky assignments and
+ * expansions, and every file effect through the same path gate as the file tools, following `cd`.
+ *
+ * Precedence of the answer: deny (found anywhere, even in a line that is otherwise unparseable) >
+ * unparseable > ask-rule > unsafe > safe. On Windows the exact-match analyzer decides.
+ */
+import { homedir } from "node:os";
+import { posix } from "node:path";
+import type { Parser } from "web-tree-sitter";
+import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
+import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess } from "./types";
+import { parseCommandRules, type CommandRule } from "./prefixRules";
+import { UNKNOWN, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
+import { parseWithTreeSitter } from "./parse";
+import { fastParse } from "./fastParse";
+import { bundleDir, grammarFilesIn, loadBashGrammar, type GrammarFiles } from "./treeSitter";
+import { historyRisk, INVISIBLE, lineProblem } from "./words";
+import { catalogueEntry } from "./catalogue";
+import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
+import { gitRuleArgv } from "./catalogue/git";
+import { assignmentProblem } from "./envVars";
+import { baseName, bestMatch, exactProgram, looseProgram } from "./rules";
+import { suggestRule } from "./suggest";
+import { lexicalDeny } from "./lexicalDeny";
+
+export interface BashAnalyzerOptions {
+  /** Directory holding `tree-sitter.wasm` and `tree-sitter-bash.wasm` (default: the bundle's directory, `dist/`). */
+  readonly grammarDir?: string;
+  /** The two files, when they are not in one directory (tests use node_modules). */
+  readonly grammarFiles?: GrammarFiles;
+  /** Home directory for `~` (default: the current user's). */
+  readonly homeDir?: string;
+  /** Parse simple lines without tree-sitter (default true; the equivalence test turns it off). */
+  readonly fastPath?: boolean;
+}
+
+/** Nesting of shell payloads (`bash -c "eval '...'"`) beyond which the line is unparseable. */
+export const MAX_PAYLOAD_DEPTH = 8;
+/** Working directories tracked at once (each `cd` may or may not have happened); beyond: unknown. */
+export const MAX_CWDS = 8;
+
+const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
+const READABLE_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/fd/0"]);
+const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+
+interface Finding {
+  readonly reason: string;
+  readonly rule: string;
+}
+
+interface CompiledRules {
+  readonly allow: readonly CommandRule[];
+  readonly deny: readonly CommandRule[];
+  readonly ask: readonly CommandRule[];
+}
+
+export class BashAnalyzer implements CommandAnalyzer {
+  private parser: Parser | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly exact = new ExactMatchAnalyzer();
+  private readonly ruleCache = new WeakMap<readonly string[], CommandRule[]>();
+  private readonly home: string;
+  /** Milliseconds the grammar took to load, once loaded. */
+  loadMs: number | undefined;
+
+  constructor(private readonly options: BashAnalyzerOptions = {}) {
+    this.home = options.homeDir ?? homedir();
+  }
+
+  ready(): Promise<void> {
+    this.loading ??= loadBashGrammar(this.options.grammarFiles ?? grammarFilesIn(this.options.grammarDir ?? bundleDir())).then(
+      (g) => {
+        this.parser = g.parser;
+        this.loadMs = g.loadMs;
+      },
+      (e: unknown) => {
+        this.loading = undefined;
+        throw e;
+      },
+    );
+    return this.loading;
+  }
+
+  analyze(command: string, ctx: CommandContext): CommandAnalysis {
+    try {
+      if (ctx.platform === "windows") return this.exact.analyze(command, ctx);
+      return this.analyzePosix(command, ctx);
+    } catch {
+      return { verdict: "unparseable", reason: "the command could not be analysed", rule: "commands:internal-error", readOnly: false, deletes: false };
+    }
+  }
+
+  /** The flat model of one line (for tests and `toolgate explain`). */
+  parse(command: string, topLevel = true): Script {
+    const problem = lineProblem(command);
+    if (problem) return { commands: [], risks: [], unparseable: problem };
+    let script = this.options.fastPath === false ? undefined : fastParse(command);
+    if (!script) {
+      if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
+      script = parseWithTreeSitter(this.parser, command);
+    }
+    if (topLevel) {
+      const history = historyRisk(command);
+      if (history) script.risks.push(history);
+    }
+    return script;
+  }
+
+  private rules(list: readonly string[]): CommandRule[] {
+    let compiled = this.ruleCache.get(list);
+    if (!compiled) {
+      compiled = parseCommandRules(list);
+      this.ruleCache.set(list, compiled);
+    }
+    return compiled;
+  }
+
+  private analyzePosix(command: string, ctx: CommandContext): CommandAnalysis {
+    const rules: CompiledRules = { allow: this.rules(ctx.allow), deny: this.rules(ctx.deny), ask: this.rules(ctx.ask) };
+    const run = new Run(this, ctx, rules, this.home);
+    run.script(this.parse(command), 0);
+    if (!run.deny && run.unparseable) {
+      const denied = lexicalDeny(command, rules.deny);
+      if (denied) run.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
+    }
+    return run.result();
+  }
+}
+
+/** The state of one analysis: findings, working directories, what vouched for each part. */
+class Run {
+  deny: Finding | undefined;
+  ask: Finding | undefined;
+  unparseable: Finding | undefined;
+  unsafe: Finding | undefined;
+  /** Something other than a missing allow rule stands in the way (no single rule would do). */
+  blocked = false;
+  /** Commands that only lack an allow rule (rule-normalised argv). */
+  readonly notAllowed: (readonly Word[])[] = [];
+  readonly labels: string[] = [];
+  readOnly = true;
+  deletes = false;
+  /** Possible working directories; undefined once a `cd` went somewhere not followed. */
+  cwds: string[] | undefined;
+
+  constructor(
+    private readonly analyzer: BashAnalyzer,
+    readonly ctx: CommandContext,
+    readonly rules: CompiledRules,
+    private readonly home: string,
+  ) {
+    this.cwds = [ctx.cwd];
+  }
+
+  private flagUnsafe(reason: string, rule: string, needsAllow = false): void {
+    this.unsafe ??= { reason, rule };
+    if (!needsAllow) this.blocked = true;
+    this.readOnly = false;
+  }
+
+  /** A deletion is never auto-approved, so its reason is the one a person should read first. */
+  noteDeletion(reason: string, rule: string): void {
+    this.deletes = true;
+    this.flagUnsafe(reason, rule);
+  }
+
+  flagUnparseable(reason: string): void {
+    this.unparseable ??= { reason, rule: "commands:parse-error" };
+    this.readOnly = false;
+  }
+
+  script(s: Script, depth: number): void {
+    if (s.unparseable) this.flagUnparseable(s.unparseable);
+    for (const r of s.risks) this.flagUnsafe(r, "commands:risky-construct");
+    // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
+    if (s.commands.some((c) => c.repeated && c.words.some((w) => w.value === "cd" || w.value === "pushd" || w.value === "popd"))) this.cwds = undefined;
+    // Loop and function bodies may run after everything else: check them last, against every directory seen.
+    for (const c of s.commands) if (!c.repeated) this.command(c, depth);
+    for (const c of s.commands) if (c.repeated) this.command(c, depth);
+  }
+
+  private command(c: SimpleCommand, depth: number): void {
+    const prefix = c.words.length > 0;
+    for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
+    for (const r of c.redirects) this.redirect(r);
+    if (prefix) this.simple(c.words, depth, { prefix: 0 });
+  }
+
+  assignment(name: string, value: Word, _prefix: boolean): void {
+    const problem = assignmentProblem(name, value);
+    if (problem) this.flagUnsafe(problem, "commands:environment");
+  }
+
+  private redirect(r: Redirect): void {
+    const t = r.target;
+    switch (r.op) {
+      case "<<":
+      case "<<-":
+      case "<<<":
+        return;
+      case ">&":
+      case "<&":
+        if (t.literal && /^(\d+|-)$/.test(t.value)) return;
+        if (r.op === "<&") return this.path(t, "read", "content");
+        return this.path(t, "write");
+      case "<":
+        return this.path(t, "read", "content");
+      case "<>":
+        this.path(t, "read", "content");
+        return this.path(t, "write");
+      default:
+        return this.path(t, "write");
+    }
+  }
+
+  /** Checks one file effect with the path gate, in every possible working directory. */
+  path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
+    if (word.pipe) return;
+    if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
+    if (access === "write") this.readOnly = false;
+    let path: string;
+    if (word.tilde === "home" && !word.value.includes(UNKNOWN) && !word.glob) path = this.home + word.value.slice(1);
+    else if (word.literal) path = word.value;
+    else if (word.glob && !word.value.includes(UNKNOWN) && word.tilde === undefined && access === "read" && kind === "names") {
+      // Only names come out: check the directory the pattern lists.
+      const segments = word.value.split("/");
+      const fixed = segments.slice(0, segments.findIndex((s) => /[*?[{]/.test(s)));
+      path = fixed.length === 0 ? "." : fixed.join("/") || "/";
+    } else {
+      const shown = show(word);
+      if (word.glob && !word.value.includes(UNKNOWN)) this.flagUnsafe(`\`${shown}\` is a pattern: it could ${access === "write" ? "write" : "read"} files the ignore file or the workspace boundary protects`, "path:pattern");
+      else this.flagUnsafe(`\`${shown}\` is a path known only when the command runs`, "path:unknown");
+      return;
+    }
+    if (base) {
+      if (!base.literal) return this.flagUnsafe(`\`${show(base)}\` is a directory known only when the command runs`, "path:unknown");
+      if (!path.startsWith("/")) path = posix.join(base.value, path);
+    }
+    if (path === "") path = ".";
+    const cwds = path.startsWith("/") ? [this.ctx.cwd] : this.cwds;
+    if (!cwds) return this.flagUnsafe(`\`${path}\` is relative to a directory Toolgate could not follow after \`cd\``, "path:unknown-cwd");
+    for (const cwd of cwds) {
+      const v = this.ctx.paths.check(path, cwd, access);
+      if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
+    }
+  }
+
+  chdir(target: Word | "home" | "unknown"): void {
+    const current = this.cwds;
+    if (!current) return;
+    let next: string;
+    if (target === "unknown") {
+      this.cwds = undefined;
+      return;
+    }
+    if (target === "home") next = this.home;
+    else if (target.tilde === "home" && !target.value.includes(UNKNOWN) && !target.glob) next = posix.resolve(this.home + target.value.slice(1));
+    else if (!target.literal) {
+      this.cwds = undefined;
+      return;
+    } else {
+      // A relative `cd` from each directory the line may be in; the old ones stay (the cd may fail).
+      for (const c of [...current]) this.addCwd(posix.resolve(c, target.value));
+      return;
+    }
+    this.addCwd(next);
+  }
+
+  private addCwd(dir: string): void {
+    if (!this.cwds || this.cwds.includes(dir)) return;
+    if (this.cwds.length >= MAX_CWDS) {
+      this.cwds = undefined;
+      return;
+    }
+    this.cwds.push(dir);
+  }
+
+  payload(word: Word, what: string, depth: number): void {
+    if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
+    if (word.literal) return this.script(this.analyzer.parse(word.value, false), depth + 1);
+    this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
+    // Still look for denied programs in the part that is known (`eval "rm $x"`).
+    this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
+  }
+
+  /** Parses `text` only to find denied or ask-rule commands in it. */
+  guessPayload(text: string, depth: number): void {
+    if (depth >= MAX_PAYLOAD_DEPTH) return;
+    const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
+    guess.script(this.analyzer.parse(text, false), depth + 1);
+    if (!guess.deny && guess.unparseable) {
+      const denied = lexicalDeny(text, this.rules.deny);
+      if (denied) guess.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
+    }
+    this.deny ??= guess.deny;
+    this.ask ??= guess.ask;
+  }
+
+  /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
+  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean }): void {
+    if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
+    const program = words[0]!;
+    let argv = words;
+    if (opts.extraArgs) argv = [...words, unknownWord()];
+    for (const a of opts.assignments ?? []) this.assignment(a.name, a.value, true);
+    if (!program.literal) {
+      if (opts.guess) return;
+      return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
+    }
+    const name = program.value;
+    // eslint-disable-next-line no-control-regex -- control characters in a program name are the point
+    if (name === "" || INVISIBLE.test(name) || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+      if (opts.guess) return;
+      return this.flagUnparseable("the program name contains invisible or control characters");
+    }
+    const base = baseName(name);
+    const systemPath = !name.includes("/") || SYSTEM_BIN.test(name);
+    // Rules see the program as `git` whether written `git`, `/usr/bin/git` or with global options.
+    const ruleProgram = systemPath ? base : name;
+    let ruleArgv: readonly Word[] = ruleProgram === name ? argv : [{ ...program, value: ruleProgram }, ...argv.slice(1)];
+    if (systemPath && base === "git") ruleArgv = gitRuleArgv(ruleArgv);
+
+    for (const candidate of ruleArgv === argv ? [argv] : [argv, ruleArgv]) {
+      const d = bestMatch(candidate, this.rules.deny, looseProgram(name));
+      if (d.match === "yes") {
+        this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
+        return;
+      }
+      if (d.match === "maybe") this.flagUnsafe(`\`${display(candidate)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
+    }
+    const a = bestMatch(ruleArgv, this.rules.ask, looseProgram(name));
+    if (a.match !== "no") this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
+    if (opts.guess) {
+      // Only looking for denied commands: follow what this one runs, ignore the rest.
+      const entry = systemPath ? catalogueEntry(base) : undefined;
+      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, true));
+      return;
+    }
+
+    const allowRule = bestMatch(ruleArgv, this.rules.allow, exactProgram(ruleProgram));
+    const allowed = opts.outerAllowed === true || allowRule.match === "yes";
+    const check = systemPath ? catalogueEntry(base) : undefined;
+    if (!check) {
+      if (allowed) {
+        this.readOnly = false;
+        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${base}`);
+        return;
+      }
+      this.notAllowed.push(ruleArgv);
+      return this.flagUnsafe(`\`${base}\` is not in your allow list`, "commands:not-allowed", true);
+    }
+
+    const fx = new CommandEffects(this, depth, ruleArgv, allowed);
+    check(argv, fx);
+    const label = fx.labelName || base;
+    if (fx.dangers.length > 0) return this.flagUnsafe(fx.dangers[0]!, `catalogue: ${label}`);
+    if (fx.deleteReasons.length > 0) {
+      this.deletes = true;
+      return this.flagUnsafe(fx.deleteReasons[0]!, `catalogue: ${label}`);
+    }
+    if (fx.notReadOnlyReasons.length > 0) {
+      this.readOnly = false;
+      if (allowed) {
+        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${label}`);
+        return;
+      }
+      this.notAllowed.push(ruleArgv);
+      return this.flagUnsafe(`\`${label}\` is not in your allow list (${fx.notReadOnlyReasons[0]})`, "commands:not-allowed", true);
+    }
+    this.labels.push(`catalogue: ${label}`);
+  }
+
+  result(): CommandAnalysis {
+    const deletes = this.deletes;
+    if (this.deny) return { verdict: "deny", ...this.deny, readOnly: false, deletes };
+    if (this.unparseable) return { verdict: "unparseable", ...this.unparseable, readOnly: false, deletes };
+    if (this.ask) return { verdict: "ask-rule", ...this.ask, readOnly: false, deletes };
+    if (this.unsafe) {
+      const suggestion = this.blocked ? undefined : suggestFor(this.notAllowed);
+      return { verdict: "unsafe", ...this.unsafe, readOnly: false, deletes, ...(suggestion ? { suggestion } : {}) };
+    }
+    const unique = [...new Set(this.labels)];
+    const rule = unique.length === 0 ? "catalogue: empty" : unique.length <= 3 ? unique.join(", ") : `${unique.slice(0, 3).join(", ")}, …`;
+    return {
+      verdict: "safe",
+      reason: this.readOnly ? "every part is a read-only command" : "every part is allowed and its file effects stay inside the workspace",
+      rule,
+      readOnly: this.readOnly,
+      deletes,
+    };
+  }
+}
+
+/** One rule that would let every not-allowed part run, if there is one. */
+function suggestFor(notAllowed: readonly (readonly Word[])[]): string | undefined {
+  const first = notAllowed[0];
+  if (!first) return undefined;
+  const suggestion = suggestRule(first);
+  if (!suggestion) return undefined;
+  const rule = parseCommandRules([suggestion]);
+  for (const argv of notAllowed) if (bestMatch(argv, rule, exactProgram(argv[0]!.value)).match !== "yes") return undefined;
+  return suggestion;
+}
+
+class CommandEffects implements Effects {
+  readonly dangers: string[] = [];
+  readonly deleteReasons: string[] = [];
+  readonly notReadOnlyReasons: string[] = [];
+  labelName = "";
+
+  constructor(
+    private readonly run: Run,
+    private readonly depth: number,
+    private readonly ruleArgv: readonly Word[],
+    private readonly allowed: boolean,
+    /** Only following nested commands to find denied ones. */
+    private readonly guess = false,
+  ) {}
+
+  dangerous(reason: string): void {
+    this.dangers.push(reason);
+  }
+  deletes(reason: string): void {
+    this.deleteReasons.push(reason);
+    if (!this.guess) this.run.noteDeletion(reason, "commands:deletes");
+  }
+  notReadOnly(reason: string): void {
+    this.notReadOnlyReasons.push(reason);
+  }
+  read(path: Word, kind: ReadKind, base?: Word): void {
+    if (!this.guess) this.run.path(path, "read", kind, base);
+  }
+  write(path: Word, base?: Word): void {
+    if (!this.guess) this.run.path(path, "write", "content", base);
+  }
+  nested(argv: readonly Word[], opts: NestedOptions): void {
+    if (argv.length === 0) return;
+    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true });
+    // An allow rule for the outer command that reaches into the nested one licenses it (`sudo apt update`).
+    const outer = bestMatch(this.ruleArgv, this.run.rules.allow, exactProgram(this.ruleArgv[0]!.value));
+    const outerAllowed = this.allowed && outer.match === "yes" && outer.rule!.words.length > opts.prefix;
+    this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed });
+  }
+  payload(script: Word, what: string): void {
+    if (this.guess) this.run.guessPayload(script.value.replaceAll(UNKNOWN, " _ "), this.depth);
+    else this.run.payload(script, what, this.depth);
+  }
+  chdir(target: Word | "home" | "unknown"): void {
+    if (!this.guess) this.run.chdir(target);
+  }
+  assign(name: string, value: Word): void {
+    if (!this.guess) this.run.assignment(name, value, false);
+  }
+  label(name: string): void {
+    this.labelName = name;
+  }
+}
+
+function unknownWord(): Word {
+  return { value: UNKNOWN, literal: false, splits: true, glob: false, tilde: undefined, pipe: false };
+}
+
+function show(w: Word): string {
+  return w.value.replaceAll(UNKNOWN, "…");
+}
+
+function display(argv: readonly Word[]): string {
+  return argv.map(show).join(" ");
+}

@@ -1,0 +1,53 @@
+/**
+ * What a catalogue entry reports about one command. Entries never decide the verdict themselves: they
+ * describe the command (reads, writes, nested commands, dangers) and the analyzer decides.
+ *
+ * - `dangerous`: a flag that runs another program, or something no allow rule may license (`git -c`,
+ *   `rg --pre`, sed's `e` command). The command is never safe.
+ * - `deletes`: the command deletes files. Never safe (no switch auto-approves deletion).
+ * - `notReadOnly`: the catalogue does not vouch for this use (a subcommand that changes state, an option it
+ *   does not know). An allow rule for the command may still license it.
+ */
+import type { Word } from "../model";
+
+/** How a path argument is used. `names`: only names/metadata come out (ls, wc, du), so globs are fine. */
+export type ReadKind = "content" | "names";
+
+export interface Effects {
+  dangerous(reason: string): void;
+  deletes(reason: string): void;
+  notReadOnly(reason: string): void;
+  /** A path the command reads. `base` is a directory (as written) the path is relative to (`git -C dir`). */
+  read(path: Word, kind: ReadKind, base?: Word): void;
+  /** A path the command writes (created, truncated or changed). */
+  write(path: Word, base?: Word): void;
+  /**
+   * Runs `argv` as a command (wrappers, `find -exec`, `xargs`). An allow rule for the outer command that
+   * reaches past its first `prefix` words licenses the nested command too.
+   */
+  nested(argv: readonly Word[], opts: NestedOptions): void;
+  /** Runs a shell string (`bash -c`, `eval`, `watch`). */
+  payload(script: Word, what: string): void;
+  /** Sets a shell variable (`export NAME=value`, `read NAME`): checked like an assignment. */
+  assign(name: string, value: Word): void;
+  /** Changes the working directory for what follows: a target word, home, or somewhere unknown. */
+  chdir(target: Word | "home" | "unknown"): void;
+  /** Names the catalogue entry that vouched for the command, for `rule` ("catalogue: git log"). */
+  label(name: string): void;
+}
+
+export interface NestedOptions {
+  /** How many words of the outer command precede `argv`. */
+  readonly prefix: number;
+  /** It also receives words not known here (xargs input). */
+  readonly extraArgs?: boolean;
+  /** Environment assignments for it only (`env NAME=value cmd`). */
+  readonly assignments?: readonly { name: string; value: Word }[];
+  /**
+   * A guess at where an unknown program's command starts (`strace -f rm x`): used only to find denied and
+   * ask-rule commands; the outer command is already not vouched for.
+   */
+  readonly guess?: boolean;
+}
+
+export type ProgramCheck = (argv: readonly Word[], fx: Effects) => void;

@@ -1,0 +1,107 @@
+/**
+ * `find [-H|-L|-P|-D x|-Ox] [start...] [expression]`. Start points are read for names. In the expression,
+ * `-exec/-execdir/-ok/-okdir CMD ... ;|+` run CMD as a nested command (its `{}` stands for files under the
+ * start points), `-delete` deletes, `-fprint*`/`-fls` write files. Tokens it does not know make the use not
+ * read-only; a token computed at run time could be any action, so it is dangerous.
+ */
+import { literalWord, type Word } from "../model";
+import type { ProgramCheck } from "./effects";
+
+const TESTS_WITH_ARG = new Set([
+  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype",
+  "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-inum", "-links",
+  "-used", "-fstype", "-context", "-regextype", "-maxdepth", "-mindepth", "-printf",
+]);
+const TESTS_READING_NAMES = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
+const NO_ARG = new Set([
+  "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup", "-true", "-false", "-daystart", "-depth", "-d", "-follow",
+  "-ignore_readdir_race", "-noignore_readdir_race", "-mount", "-xdev", "-noleaf", "-warn", "-nowarn", "-prune", "-quit", "-print",
+  "-print0", "-ls", "-not", "-a", "-and", "-o", "-or", "!", "(", ")", ",", "-help", "--help", "-version", "--version",
+]);
+const WRITES_ONE = new Set(["-fprint", "-fprint0", "-fls"]);
+const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+function isExpressionStart(w: Word): boolean {
+  const v = w.value;
+  return !w.literal || v.startsWith("-") || v === "!" || v === "(" || v === ")" || v === ",";
+}
+
+export const find: ProgramCheck = (argv, fx) => {
+  fx.label("find");
+  let i = 1;
+  // Leading options.
+  while (i < argv.length && argv[i]!.literal) {
+    const v = argv[i]!.value;
+    if (v === "-H" || v === "-L" || v === "-P" || /^-O\d$/.test(v)) i++;
+    else if (v === "-D") i += 2;
+    else break;
+  }
+  const starts: Word[] = [];
+  while (i < argv.length && !isExpressionStart(argv[i]!)) starts.push(argv[i++]!);
+  if (starts.length === 0) starts.push(literalWord("."));
+  for (const s of starts) {
+    // A glob start point could expand to a name like `-delete`.
+    if (s.glob && /^[*?[]/.test(s.value)) fx.dangerous(`the \`find\` start point \`${s.value}\` could expand to an action like \`-delete\``);
+    fx.read(s, "names");
+  }
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!w.literal) {
+      fx.dangerous("`find` gets an expression computed at run time, which could be an action like `-exec` or `-delete`");
+      continue;
+    }
+    const v = w.value;
+    if (NO_ARG.has(v)) continue;
+    if (TESTS_WITH_ARG.has(v) || /^-newer[aBcmt][aBcmt]$/.test(v)) {
+      i++;
+      continue;
+    }
+    if (TESTS_READING_NAMES.has(v)) {
+      const target = argv[++i];
+      if (target) fx.read(target, "names");
+      continue;
+    }
+    if (v === "-files0-from") {
+      const target = argv[++i];
+      if (target) fx.read(target, "content");
+      continue;
+    }
+    if (WRITES_ONE.has(v)) {
+      const target = argv[++i];
+      if (target) fx.write(target);
+      continue;
+    }
+    if (v === "-fprintf") {
+      const target = argv[++i];
+      i++;
+      if (target) fx.write(target);
+      continue;
+    }
+    if (v === "-delete") {
+      fx.deletes("`find -delete` deletes files");
+      continue;
+    }
+    if (EXEC.has(v)) {
+      let end = i + 1;
+      while (end < argv.length && !(argv[end]!.literal && (argv[end]!.value === ";" || (argv[end]!.value === "+" && argv[end - 1]!.value === "{}")))) end++;
+      const inner = argv.slice(i + 1, end);
+      if (inner.length === 0) fx.notReadOnly(`\`find ${v}\` without a command`);
+      else {
+        // `{}` stands for each file found under the start points: check the command once per start point.
+        for (const s of starts) {
+          const substituted = inner.map((x) => (x.value.includes("{}") ? substitute(x, s) : x));
+          fx.nested(substituted, { prefix: i + 1 });
+        }
+      }
+      if (end >= argv.length) fx.notReadOnly(`\`find ${v}\` is not terminated by \`;\` or \`+\``);
+      i = end;
+      continue;
+    }
+    fx.notReadOnly(`\`${v}\` is not a \`find\` expression Toolgate knows`);
+  }
+};
+
+function substitute(w: Word, start: Word): Word {
+  if (!start.literal) return { ...start };
+  return { ...w, value: w.value.split("{}").join(start.value), tilde: undefined };
+}

@@ -1,0 +1,321 @@
+/**
+ * git: global options first (`-c` and `--config-env` set configuration, and configuration runs programs:
+ * core.pager, core.sshCommand, diff.external...), then a subcommand. Read-only subcommands are vouched for
+ * unless an option runs a program or writes a file (`--output`, `--ext-diff`, `--textconv`,
+ * `--open-files-in-pager`...). git accepts unambiguous abbreviations of long options, so any prefix of a
+ * dangerous option counts as that option.
+ */
+import { literalWord, UNKNOWN, type Word } from "../model";
+import type { Effects, ProgramCheck } from "./effects";
+import { parseArgs, sliceWord, type OptionSpec } from "./options";
+
+/** `-c` keys that change only how output looks. Anything else may run a program. */
+const HARMLESS_CONFIG = /^(color\.[a-z.]+|core\.quotepath|core\.abbrev|log\.(showsignature|decorate|date|abbrevcommit|follow|mailmap|showroot)|diff\.(noprefix|mnemonicprefix|renames|relative|context|interhunkcontext|statgraphwidth|submodule|wserrorhighlight|colormoved|algorithm|indentheuristic)|advice\.[a-z]+|column\.[a-z]+|i18n\.logoutputencoding|pager\.[a-z-]+|core\.pager|format\.pretty|status\.[a-z]+|grep\.[a-z]+)$/;
+/** Pager values that run nothing but `cat` (or nothing). */
+const HARMLESS_PAGER = /^(cat|false|true|)$/;
+
+/** Options of any subcommand that run a program, write a file or reach other repositories' programs. */
+const DANGEROUS: Readonly<Record<string, string>> = {
+  output: "writes its output to a file",
+  "ext-diff": "runs an external diff program",
+  textconv: "runs text-conversion programs",
+  "open-files-in-pager": "runs a pager program on the files",
+  "upload-pack": "runs a program for the transfer",
+  "receive-pack": "runs a program for the transfer",
+  exec: "runs a program",
+  extcmd: "runs a program",
+  template: "installs hooks from a template directory",
+  config: "sets configuration, which can run programs",
+  "config-env": "sets configuration, which can run programs",
+  filters: "runs filter programs",
+};
+const SAFE_EXACT = new Set(["output-indicator-new", "output-indicator-old", "output-indicator-context", "no-ext-diff", "no-textconv", "text", "no-filters", "exec-path"]);
+
+function dangerousLong(name: string): string | undefined {
+  if (SAFE_EXACT.has(name)) return undefined;
+  for (const [full, why] of Object.entries(DANGEROUS)) if (name.length >= 2 && full.startsWith(name)) return `\`--${full}\` ${why}`;
+  return undefined;
+}
+
+/** Read-only subcommands whose positionals are revisions or paths. */
+const READ_ONLY = new Set([
+  "status", "diff", "log", "show", "whatchanged", "shortlog", "blame", "annotate", "ls-files", "ls-tree", "rev-parse", "rev-list",
+  "cat-file", "describe", "name-rev", "merge-base", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr",
+  "grep", "var", "version", "diff-tree", "diff-files", "diff-index", "range-diff", "cherry", "show-branch", "verify-commit", "verify-tag",
+]);
+
+export interface GitLine {
+  /** Index of the subcommand in argv (argv.length if none). */
+  readonly sub: number;
+  /** `-C` directories, in order. */
+  readonly dirs: readonly Word[];
+}
+
+/** Reads the global options. Reports dangerous ones to `fx` when given. */
+export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
+  const dirs: Word[] = [];
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    const v = w.value;
+    if (!w.literal) {
+      if (v.startsWith("-") || v.startsWith(UNKNOWN) || w.splits) fx?.dangerous("`git` gets an argument computed at run time that could be any option");
+      if (!v.startsWith("-")) break;
+      continue;
+    }
+    if (!v.startsWith("-")) break;
+    if (v === "-C") {
+      const d = argv[++i];
+      if (d) dirs.push(d);
+    } else if (v === "-c") {
+      const kv = argv[++i];
+      if (kv) checkConfig(kv, fx);
+    } else if (v.startsWith("--config-env")) fx?.dangerous("`git --config-env` sets configuration, which can run programs");
+    else if (v.startsWith("--exec-path=")) fx?.dangerous("`git --exec-path=` runs git programs from another directory");
+    else if (v === "--git-dir" || v === "--work-tree") {
+      const d = argv[++i];
+      if (d) fx?.read(d, "content");
+    } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree=")) fx?.read(sliceWord(w, v.indexOf("=") + 1), "content");
+    else if (v === "--namespace" || v === "--attr-source" || v === "--list-cmds") i++;
+    else if (/^--(namespace|attr-source|list-cmds)=/.test(v)) continue;
+    else if (["--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-pager", "-P", "-p", "--paginate", "--no-advice", "--html-path", "--man-path", "--info-path", "--version", "--exec-path", "--no-lazy-fetch"].includes(v)) continue;
+    else if (v === "--super-prefix" || v.startsWith("--super-prefix=")) fx?.dangerous("`git --super-prefix` is internal");
+    else fx?.notReadOnly(`\`${v}\` is not a \`git\` option Toolgate knows`);
+  }
+  return { sub: i, dirs };
+}
+
+function checkConfig(kv: Word, fx?: Effects): void {
+  const eq = kv.value.indexOf("=");
+  const key = (eq >= 0 ? kv.value.slice(0, eq) : kv.value).toLowerCase();
+  const value = eq >= 0 ? kv.value.slice(eq + 1) : "";
+  const pagerKey = key === "core.pager" || key.startsWith("pager.");
+  if (!kv.literal || !HARMLESS_CONFIG.test(key) || (pagerKey && !HARMLESS_PAGER.test(value))) {
+    fx?.dangerous(`\`git -c ${kv.literal ? kv.value : "…"}\` sets configuration, which can run programs`);
+  }
+}
+
+/** argv without global options (`git -C x --no-pager log` → `git log`), for matching rules. */
+export function gitRuleArgv(argv: readonly Word[]): readonly Word[] {
+  const { sub } = gitGlobals(argv);
+  return sub === 1 ? argv : [argv[0]!, ...argv.slice(sub)];
+}
+
+export const git: ProgramCheck = (argv, fx) => {
+  const { sub, dirs } = gitGlobals(argv, fx);
+  const base = dirs.length > 0 ? joinDirs(dirs) : undefined;
+  if (base) fx.read(base, "names");
+  const subWord = argv[sub];
+  if (!subWord) {
+    fx.label("git");
+    return;
+  }
+  if (!subWord.literal) {
+    fx.label("git");
+    fx.dangerous("the `git` subcommand is computed at run time");
+    return;
+  }
+  const name = subWord.value;
+  const args = argv.slice(sub + 1);
+  fx.label(`git ${name}`);
+  scanDangerous(args, fx);
+  const readPaths = (positionals: readonly Word[]): void => {
+    for (const p of positionals) readRevOrPath(p, fx, base);
+  };
+  switch (name) {
+    case "branch":
+      return listingOnly(args, fx, BRANCH_LIST, "git branch", ["-l", "--list"]);
+    case "tag":
+      return listingOnly(args, fx, TAG_LIST, "git tag", ["-l", "--list"]);
+    case "stash":
+      if (args[0]?.value === "list" || args[0]?.value === "show") return readPaths(positionalsOf(args.slice(1)));
+      return fx.notReadOnly("`git stash` changes the working tree");
+    case "remote":
+      return remote(args, fx);
+    case "config":
+      return config(args, fx, base);
+    case "worktree":
+      if (args[0]?.value === "list") return;
+      return fx.notReadOnly("`git worktree` changes worktrees");
+    case "reflog":
+      if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists") return readPaths(positionalsOf(args.slice(args[0]?.value === "show" ? 1 : 0)));
+      return fx.notReadOnly("`git reflog` changes the reflog");
+    case "clean":
+      fx.deletes("`git clean` deletes untracked files");
+      return fx.notReadOnly("`git clean` deletes files");
+    case "rm":
+      if (!args.some((a) => a.value === "--cached")) fx.deletes("`git rm` deletes files");
+      for (const p of positionalsOf(args)) fx.write(p, base);
+      return fx.notReadOnly("`git rm` changes the index");
+    case "rebase":
+      args.forEach((a, i) => {
+        if (a.value === "-x" || a.value === "--exec") {
+          const cmd = args[i + 1];
+          if (cmd) fx.payload(cmd, "`git rebase --exec`");
+        } else if (a.value.startsWith("--exec=")) fx.payload(sliceWord(a, 7), "`git rebase --exec`");
+      });
+      return fx.notReadOnly("`git rebase` rewrites history");
+    case "bisect":
+      if (args[0]?.value === "run" && args.length > 1) fx.nested(args.slice(1), { prefix: sub + 2 });
+      return fx.notReadOnly("`git bisect` changes the working tree");
+    case "submodule":
+      if (args.some((a) => a.value === "foreach")) {
+        const at = args.findIndex((a) => a.value === "foreach");
+        const cmd = args.slice(at + 1).filter((a) => !a.value.startsWith("-"));
+        if (cmd.length === 1) fx.payload(cmd[0]!, "`git submodule foreach`");
+        else if (cmd.length > 1) fx.nested(cmd, { prefix: argv.length });
+      }
+      if (args[0]?.value === "status" || args[0]?.value === "summary") return;
+      return fx.notReadOnly("`git submodule` changes submodules");
+    case "grep": {
+      const { positionals, seen } = parseArgs(args, 0, GREP_OPTIONS, fx, "git grep");
+      const hasPattern = seen.has("-e") || seen.has("-f");
+      readPaths(hasPattern ? positionals : positionals.slice(1));
+      return;
+    }
+    case "blame":
+    case "annotate":
+      args.forEach((a, i) => {
+        if (a.value === "--contents" || a.value === "-S" || a.value === "--ignore-revs-file") {
+          const f = args[i + 1];
+          if (f) fx.read(f, "content", base);
+        }
+      });
+      return readPaths(positionalsOf(args, ["--contents", "-S", "--ignore-revs-file", "-L", "-M", "-C", "--since", "--abbrev", "--date", "--ignore-rev"]));
+    case "difftool":
+    case "mergetool":
+      return fx.notReadOnly(`\`git ${name}\` runs a diff or merge tool`);
+    case "help":
+      return fx.notReadOnly("`git help` opens a manual page viewer");
+    default:
+      if (READ_ONLY.has(name)) {
+        if (name === "diff" || name === "log" || name === "show") {
+          args.forEach((a) => {
+            if (a.literal && /^-O./.test(a.value)) fx.read(sliceWord(a, 2), "content", base);
+          });
+        }
+        return readPaths(positionalsOf(args, VALUE_OPTIONS));
+      }
+      return fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
+  }
+};
+
+/** Options (of log/diff/show...) whose value is a separate word. */
+const VALUE_OPTIONS = ["-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer", "--grep", "--format", "--pretty", "--date", "-S", "-G", "--diff-filter", "-L", "--encoding", "--abbrev", "--decorate-refs", "--decorate-refs-exclude", "--min-parents", "--max-parents", "--exclude", "--glob", "--branches", "--tags", "--remotes", "--ignore-rev", "--relative", "--format", "--sort", "--points-at", "--contains", "--no-contains", "--merged", "--no-merged", "-U", "--unified", "--stat", "--word-diff-regex"];
+
+function positionalsOf(args: readonly Word[], valueOptions: readonly string[] = VALUE_OPTIONS): Word[] {
+  const out: Word[] = [];
+  let dashdash = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (dashdash) {
+      out.push(a);
+      continue;
+    }
+    if (a.literal && a.value === "--") {
+      dashdash = true;
+      continue;
+    }
+    if (a.value.startsWith("-")) {
+      if (valueOptions.includes(a.value)) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/** Any option anywhere in the arguments that runs a program or writes a file. */
+function scanDangerous(args: readonly Word[], fx: Effects): void {
+  for (const a of args) {
+    if (a.literal && a.value === "--") return;
+    if (!a.literal && (a.value.startsWith(UNKNOWN) || a.value.startsWith("-") || a.splits)) {
+      fx.dangerous("`git` gets an argument computed at run time that could be an option like `--output` or `--ext-diff`");
+      continue;
+    }
+    if (!a.value.startsWith("--")) continue;
+    const eq = a.value.indexOf("=");
+    const why = dangerousLong(a.value.slice(2, eq >= 0 ? eq : undefined));
+    if (why) fx.dangerous(`\`git\` ${why}`);
+  }
+}
+
+/** A revision, a path, or `rev:path`: anything that could name a file is read-checked. */
+function readRevOrPath(w: Word, fx: Effects, base: Word | undefined): void {
+  if (w.literal) {
+    const colon = w.value.indexOf(":");
+    if (colon > 0 && !w.value.startsWith(":/")) {
+      const path = w.value.slice(colon + 1);
+      if (path) fx.read(literalWord(path), "content", base);
+      return;
+    }
+  }
+  fx.read(w, "content", base);
+}
+
+function joinDirs(dirs: readonly Word[]): Word {
+  // `git -C a -C b` is `a/b` (an absolute later one wins).
+  let value = "";
+  let literal = true;
+  for (const d of dirs) {
+    literal &&= d.literal;
+    value = d.value.startsWith("/") ? d.value : value ? `${value}/${d.value}` : d.value;
+  }
+  return literal ? literalWord(value) : { ...dirs[dirs.length - 1]!, literal: false };
+}
+
+const BRANCH_LIST: OptionSpec = {
+  flags: "arlvi",
+  long: ["list", "all", "remotes", "verbose", "show-current", "no-column", "no-color", "ignore-case", "omit-empty", "no-abbrev"],
+  longArgs: { sort: "data", format: "data", "points-at": "data" },
+  longOptional: { contains: "data", "no-contains": "data", merged: "data", "no-merged": "data", column: "data", color: "data", abbrev: "data" },
+};
+const TAG_LIST: OptionSpec = {
+  flags: "li",
+  long: ["list", "no-column", "no-color", "ignore-case", "omit-empty"],
+  longArgs: { sort: "data", format: "data", "points-at": "data" },
+  longOptional: { contains: "data", "no-contains": "data", merged: "data", "no-merged": "data", column: "data", color: "data" },
+};
+const GREP_OPTIONS: OptionSpec = {
+  flags: "aiIvwcEFGPnhHlLozqWp",
+  shortArgs: { e: "data", f: "content", A: "data", B: "data", C: "data", m: "data" },
+  long: ["cached", "untracked", "no-index", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "textconv-no", "ignore-case", "word-regexp", "invert-match", "full-name", "extended-regexp", "basic-regexp", "perl-regexp", "fixed-strings", "line-number", "column", "files-with-matches", "name-only", "files-without-match", "null", "count", "break", "heading", "show-function", "function-context", "all-match", "quiet", "no-textconv", "and", "or", "not", "only-matching"],
+  longArgs: { "max-depth": "data", "after-context": "data", "before-context": "data", context: "data", threads: "data", "max-count": "data" },
+  longOptional: { color: "data" },
+  numeric: true,
+  dangerous: { "-O": "runs a pager program on the files", "--open-files-in-pager": "runs a pager program on the files", "--textconv": "runs text-conversion programs" },
+};
+
+/** `git branch`/`git tag`: vouched for only when listing (positionals are patterns only with `--list`). */
+function listingOnly(args: readonly Word[], fx: Effects, spec: OptionSpec, what: string, listFlags: readonly string[]): void {
+  const { positionals, seen } = parseArgs(args, 0, spec, fx, what);
+  if (positionals.length > 0 && !listFlags.some((f) => seen.has(f))) fx.notReadOnly(`\`${what} NAME\` creates or changes a ref`);
+}
+
+function remote(args: readonly Word[], fx: Effects): void {
+  const first = args[0]?.value;
+  if (first === undefined || first === "-v" || first === "--verbose") return;
+  if (first === "get-url") return;
+  if (first === "show" && args.some((a) => a.value === "-n")) return;
+  fx.notReadOnly(`\`git remote ${first}\` changes or contacts remotes`);
+}
+
+const CONFIG_READ = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--get-color", "--get-colorbool"]);
+const CONFIG_MODIFIERS = new Set(["--global", "--system", "--local", "--worktree", "--show-origin", "--show-scope", "--name-only", "--null", "-z", "--includes", "--no-includes", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--all", "--show-names", "--no-show-names"]);
+
+/** `git config` reads only with a read action; setting writes a protected file (`.git/config`) or `~/.gitconfig`. */
+function config(args: readonly Word[], fx: Effects, base: Word | undefined): void {
+  let reading = false;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (CONFIG_READ.has(v)) reading = true;
+    else if (v === "--file" || v === "-f" || v === "--blob") {
+      const f = args[++i];
+      if (f && v !== "--blob") fx.read(f, "content", base);
+    } else if (v.startsWith("--type=") || v.startsWith("--default=") || v.startsWith("--file=") || CONFIG_MODIFIERS.has(v)) continue;
+  }
+  if (reading) return;
+  fx.notReadOnly("`git config` without a read action changes configuration");
+  if (args.some((a) => a.value === "--global")) fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
+  else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);
+}

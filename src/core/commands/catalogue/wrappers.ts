@@ -1,0 +1,305 @@
+/**
+ * Programs that run another command given in their arguments. Known wrappers are unwrapped: their own
+ * options are checked and the command they run is checked on its own (an allow rule for the wrapper is no
+ * licence for what it runs). Unknown programs that run their arguments (`strace`, `npx`...) are not vouched
+ * for, and every plausible start of their command is still checked against deny rules.
+ */
+import { literalWord, type Word } from "../model";
+import { WordBuilder } from "../words";
+import type { ProgramCheck } from "./effects";
+import { mayBeOption, sliceWord } from "./options";
+
+/** Options of a wrapper: flags, options taking a value, and those that stop it being transparent. */
+interface WrapperSpec {
+  readonly flags?: readonly string[];
+  readonly withValue?: readonly string[];
+  /** Option → reason it cannot be vouched for. */
+  readonly blocked?: Readonly<Record<string, string>>;
+  /** The first positional is an argument of the wrapper (timeout's duration). */
+  readonly leadingArgs?: number;
+  /** Old-style `-NUM` option (nice -10). */
+  readonly numeric?: boolean;
+  /** The wrapper is not transparent (privilege change): it needs an allow rule of its own. */
+  readonly privileged?: string;
+}
+
+/** Splits a wrapper's argv into its own options and the command it runs. Returns the command's start index. */
+function unwrap(program: string, argv: readonly Word[], spec: WrapperSpec, fx: Parameters<ProgramCheck>[1]): number {
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!mayBeOption(w)) break;
+    if (!w.literal) {
+      fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+      continue;
+    }
+    const v = w.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (spec.blocked?.[name]) {
+      fx.dangerous(`\`${program} ${name}\` ${spec.blocked[name]}`);
+      if (spec.withValue?.includes(name) && !v.includes("=")) i++;
+      continue;
+    }
+    if (spec.flags?.includes(v)) continue;
+    if (spec.withValue?.includes(name)) {
+      if (!v.includes("=")) i++;
+      continue;
+    }
+    // Attached value of a short option (`-n10`, `-s9`).
+    if (/^-[A-Za-z]./.test(v) && spec.withValue?.includes(v.slice(0, 2))) continue;
+    if (spec.numeric && /^-\d+$/.test(v)) continue;
+    fx.notReadOnly(`\`${v}\` is not a \`${program}\` option Toolgate knows`);
+  }
+  for (let n = 0; n < (spec.leadingArgs ?? 0) && i < argv.length; n++) i++;
+  return i;
+}
+
+function wrapper(program: string, spec: WrapperSpec, onEmpty: "ok" | "not-read-only" = "ok"): ProgramCheck {
+  return (argv, fx) => {
+    fx.label(program);
+    if (spec.privileged) fx.notReadOnly(spec.privileged);
+    const start = unwrap(program, argv, spec, fx);
+    if (start >= argv.length) {
+      if (onEmpty === "not-read-only") fx.notReadOnly(`\`${program}\` without a command`);
+      return;
+    }
+    fx.nested(argv.slice(start), { prefix: start });
+  };
+}
+
+/** `env [-i] [-u NAME] [NAME=VALUE...] [CMD...]`: with no command it prints the environment. */
+const env: ProgramCheck = (argv, fx) => {
+  fx.label("env");
+  const assignments: { name: string; value: Word }[] = [];
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    const v = w.value;
+    if (w.literal && (v === "-i" || v === "-" || v === "--ignore-environment" || v === "-0" || v === "--null" || v === "-v" || v === "--debug" || /^--(default|ignore|block)-signal(=|$)/.test(v) || v === "--list-signal-handling")) continue;
+    if (w.literal && (v === "-u" || v === "--unset")) {
+      i++;
+      continue;
+    }
+    if (w.literal && (/^-u./.test(v) || v.startsWith("--unset="))) continue;
+    if (w.literal && (v === "-C" || v === "--chdir" || /^-C./.test(v) || v.startsWith("--chdir="))) {
+      if (v === "-C" || v === "--chdir") i++;
+      fx.dangerous("`env -C` runs the command in another directory");
+      continue;
+    }
+    if (w.literal && (v === "-S" || v === "--split-string" || /^-S./.test(v) || v.startsWith("--split-string="))) {
+      const s = v === "-S" || v === "--split-string" ? argv[++i] : sliceWord(w, v.startsWith("-S") ? 2 : v.indexOf("=") + 1);
+      if (s) fx.payload(s, "`env -S`");
+      return;
+    }
+    if (v === "--") {
+      i++;
+      break;
+    }
+    const eq = v.indexOf("=");
+    if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, eq))) {
+      assignments.push({ name: v.slice(0, eq), value: sliceWord(w, eq + 1) });
+      continue;
+    }
+    if (mayBeOption(w)) {
+      if (!w.literal) fx.dangerous("`env` gets an argument computed at run time that could be any option");
+      else fx.notReadOnly(`\`${v}\` is not an \`env\` option Toolgate knows`);
+      continue;
+    }
+    break;
+  }
+  if (i >= argv.length) {
+    for (const a of assignments) fx.assign(a.name, a.value);
+    return;
+  }
+  fx.nested(argv.slice(i), { prefix: i, assignments });
+};
+
+/** `command -v/-V NAME` prints; `command [-p] CMD` runs CMD bypassing functions. */
+const command: ProgramCheck = (argv, fx) => {
+  fx.label("command");
+  let i = 1;
+  let prints = false;
+  for (; i < argv.length && argv[i]!.literal && /^-[pvV]+$/.test(argv[i]!.value); i++) prints ||= /[vV]/.test(argv[i]!.value);
+  if (argv[i]?.literal && argv[i]!.value === "--") i++;
+  if (prints || i >= argv.length) return;
+  fx.nested(argv.slice(i), { prefix: i });
+};
+
+/** `xargs [options] [CMD [ARGS]]`: CMD runs with words read from the input (unknown here). */
+const xargs: ProgramCheck = (argv, fx) => {
+  fx.label("xargs");
+  let replace: string | undefined;
+  let i = 1;
+  const withValue = ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--replace", "--eof"];
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!mayBeOption(w)) break;
+    if (!w.literal) {
+      fx.dangerous("`xargs` gets an argument computed at run time that could be any option");
+      continue;
+    }
+    const v = w.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    const name = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v.startsWith("--") ? v : v.slice(0, 2);
+    const attached = v.startsWith("--") ? (v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined) : v.length > 2 ? v.slice(2) : undefined;
+    if (name === "-I" || name === "--replace" || name === "-i") {
+      replace = attached ?? (name === "-I" ? argv[++i]?.value : "{}");
+      continue;
+    }
+    if (name === "-a" || name === "--arg-file") {
+      const f = attached !== undefined ? literalWord(attached) : argv[++i];
+      if (f) fx.read(f, "content");
+      continue;
+    }
+    if (withValue.includes(name)) {
+      if (attached === undefined) i++;
+      continue;
+    }
+    if (["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p", "--interactive", "-o", "--open-tty", "--show-limits", "-e", "-l"].includes(name)) continue;
+    if (name === "--process-slot-var") {
+      fx.notReadOnly("`xargs --process-slot-var` sets a variable");
+      continue;
+    }
+    fx.notReadOnly(`\`${v}\` is not an \`xargs\` option Toolgate knows`);
+  }
+  if (i >= argv.length) return; // runs echo
+  let inner = argv.slice(i);
+  if (replace !== undefined) {
+    const r = replace;
+    inner = inner.map((w) => (w.value.includes(r) ? unknownWord() : w));
+  }
+  fx.nested(inner, { prefix: i, extraArgs: replace === undefined });
+};
+
+function unknownWord(): Word {
+  const b = new WordBuilder();
+  b.expansion(false);
+  return b.build();
+}
+
+/** `watch [options] CMD...` joins its words and runs them with `sh -c`; with `-x` it runs them directly. */
+const watch: ProgramCheck = (argv, fx) => {
+  fx.label("watch");
+  let exec = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!mayBeOption(w)) break;
+    if (!w.literal) {
+      fx.dangerous("`watch` gets an argument computed at run time that could be any option");
+      continue;
+    }
+    const v = w.value;
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "-x" || v === "--exec") exec = true;
+    else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
+    else if (/^(-n.|--interval=|-d|--differences|-t|--no-title|-b|--beep|-e|--errexit|-g|--chgexit|-c|--color|-C|--no-color|-p|--precise|-w|--no-wrap|-r|--no-rerun|-q.|--equexit=)/.test(v)) continue;
+    else fx.notReadOnly(`\`${v}\` is not a \`watch\` option Toolgate knows`);
+  }
+  const rest = argv.slice(i);
+  if (rest.length === 0) return;
+  if (exec) return fx.nested(rest, { prefix: i });
+  const text = rest.map((w) => w.value).join(" ");
+  fx.payload(rest.every((w) => w.literal) ? literalWord(text) : { ...literalWord(text), literal: false }, "`watch`");
+};
+
+/** `busybox APPLET ARGS` is `APPLET ARGS`. */
+const busybox: ProgramCheck = (argv, fx) => {
+  fx.label("busybox");
+  const applet = argv[1];
+  if (!applet || (applet.literal && applet.value.startsWith("-"))) return;
+  fx.nested(argv.slice(1), { prefix: 1 });
+};
+
+/** `/usr/bin/time` writes to a file with `-o`; bash's `time` keyword takes `-p`. */
+const time: ProgramCheck = (argv, fx) => {
+  fx.label("time");
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!mayBeOption(w)) break;
+    const v = w.value;
+    if (!w.literal) {
+      fx.dangerous("`time` gets an argument computed at run time that could be any option");
+      continue;
+    }
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "-o" || v === "--output") {
+      const f = argv[++i];
+      if (f) fx.write(f);
+    } else if (v.startsWith("--output=")) fx.write(sliceWord(w, 9));
+    else if (v === "-f" || v === "--format") i++;
+    else if (!["-p", "-a", "--append", "-v", "--verbose", "-q", "--quiet", "--portability"].includes(v) && !v.startsWith("--format=")) fx.notReadOnly(`\`${v}\` is not a \`time\` option Toolgate knows`);
+  }
+  if (i < argv.length) fx.nested(argv.slice(i), { prefix: i });
+};
+
+/** `nohup CMD` appends to `nohup.out` when its output is a terminal. */
+const nohup: ProgramCheck = (argv, fx) => {
+  fx.label("nohup");
+  const start = argv[1]?.literal && argv[1].value === "--" ? 2 : 1;
+  if (start >= argv.length) return;
+  fx.write(literalWord("nohup.out"));
+  fx.nested(argv.slice(start), { prefix: start });
+};
+
+/** Programs that run a command from their arguments but are not unwrapped: deny rules are still looked for. */
+export const RUNNERS = new Set([
+  "strace", "ltrace", "valgrind", "gdb", "lldb", "taskset", "chrt", "numactl", "prlimit", "unshare", "nsenter", "firejail", "proxychains",
+  "proxychains4", "torsocks", "faketime", "catchsegv", "systemd-run", "runuser", "pkexec", "chroot", "script", "unbuffer", "flock",
+  "caffeinate", "fakeroot", "eatmydata", "ccache", "distcc", "npx", "bunx", "pnpx", "dotenv", "cross-env", "nodemon", "entr", "parallel",
+  "ssh", "rlwrap", "dbus-run-session", "xvfb-run", "tini", "dumb-init", "gosu", "su-exec", "chpst", "sg", "scl", "unipriv", "with-contenv",
+  "retry", "ts-node", "tsx", "uvx", "pipx", "direnv", "op", "aws-vault", "doppler", "infisical", "chezmoi", "nix-shell", "devbox",
+  "firejail", "bwrap", "systemd-inhibit", "cpulimit", "trickle", "schedtool", "sem",
+]);
+
+export const runner =
+  (program: string): ProgramCheck =>
+  (argv, fx) => {
+    fx.label(program);
+    fx.notReadOnly(`\`${program}\` runs other programs`);
+    for (let i = 1; i < argv.length; i++) {
+      const w = argv[i]!;
+      if (w.literal && !w.value.startsWith("-") && !w.value.includes("=")) fx.nested(argv.slice(i), { prefix: i, guess: true });
+    }
+  };
+
+const SUDO: WrapperSpec = {
+  flags: ["-E", "-H", "-n", "-S", "-k", "-K", "-A", "-b", "-P", "--preserve-env", "--set-home", "--non-interactive", "--stdin", "--reset-timestamp", "--askpass", "--background", "--preserve-groups"],
+  withValue: ["-u", "-g", "-h", "-p", "-C", "-T", "-r", "-t", "-U", "-D", "--user", "--group", "--host", "--prompt", "--close-from", "--command-timeout", "--role", "--type", "--other-user", "--chdir"],
+  blocked: { "-s": "starts a shell", "-i": "starts a login shell", "--shell": "starts a shell", "--login": "starts a login shell", "-e": "edits files", "--edit": "edits files", "-D": "runs the command in another directory", "--chdir": "runs the command in another directory" },
+  privileged: "`sudo` runs a command as another user",
+};
+
+export const WRAPPERS: Readonly<Record<string, ProgramCheck>> = {
+  env,
+  command,
+  builtin: wrapper("builtin", {}),
+  exec: wrapper("exec", { flags: ["-c", "-l", "-cl", "-lc"], withValue: ["-a"] }),
+  nohup,
+  timeout: wrapper("timeout", { flags: ["--preserve-status", "--foreground", "-v", "--verbose"], withValue: ["-k", "-s", "--kill-after", "--signal"], leadingArgs: 1 }, "not-read-only"),
+  nice: wrapper("nice", { withValue: ["-n", "--adjustment"], numeric: true }),
+  ionice: wrapper("ionice", { flags: ["-t", "--ignore"], withValue: ["-c", "-n", "--class", "--classdata"], blocked: { "-p": "changes another process", "-P": "changes other processes", "-u": "changes other processes", "--pid": "changes another process", "--pgid": "changes other processes", "--uid": "changes other processes" } }),
+  time,
+  stdbuf: wrapper("stdbuf", { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }, "not-read-only"),
+  setsid: wrapper("setsid", { flags: ["-c", "-f", "-w", "--ctty", "--fork", "--wait"] }, "not-read-only"),
+  coproc: wrapper("coproc", {}),
+  xargs,
+  watch,
+  busybox,
+  sudo: wrapper("sudo", SUDO, "not-read-only"),
+  doas: wrapper("doas", { flags: ["-n", "-L"], withValue: ["-u", "-C"], blocked: { "-s": "starts a shell" }, privileged: "`doas` runs a command as another user" }, "not-read-only"),
+};

@@ -1,0 +1,22 @@
+/**
+ * For lines that could not be parsed: a denied program named anywhere in the text still denies. Words are
+ * split at every shell metacharacter and quote, backslashes removed, programs compared by base name: this
+ * over-approximates on purpose (`echo rm` in a broken line denies), which only costs a refusal.
+ */
+import { literalWord } from "./model";
+import type { CommandRule } from "./prefixRules";
+import { matchRule, looseProgram } from "./rules";
+
+export function lexicalDeny(line: string, deny: readonly CommandRule[]): CommandRule | undefined {
+  if (deny.length === 0) return undefined;
+  const words = line
+    .replace(/\\/g, "")
+    .split(/[\s;&|()<>`$"'{}=,]+/)
+    .filter((w) => w.length > 0)
+    .map(literalWord);
+  for (let i = 0; i < words.length; i++) {
+    const argv = words.slice(i);
+    for (const rule of deny) if (matchRule(argv, rule, looseProgram(argv[0]!.value)) === "yes") return rule;
+  }
+  return undefined;
+}

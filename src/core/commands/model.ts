@@ -1,0 +1,70 @@
+/**
+ * The flat model of one command line that both parsers (the tree-sitter walker in parse.ts and the strict
+ * fast parser in fastParse.ts) produce, and the only thing the analysis looks at.
+ *
+ * Invariant: every program the line can run appears in `commands` (nested substitutions, process
+ * substitutions, loop and function bodies included); anything the parser could not account for sets
+ * `unparseable`, never silently drops a command.
+ */
+
+/** Stands for the unknown text of an expansion inside `Word.value`; a C string can never contain it. */
+export const UNKNOWN = "\u0000";
+
+/** One shell word after quote removal. */
+export interface Word {
+  /** Text after quote removal; unknown parts (expansions, substitutions) are `UNKNOWN`. */
+  readonly value: string;
+  /** The shell passes exactly `value`: no expansion, substitution, glob, brace or tilde. */
+  readonly literal: boolean;
+  /** An unquoted expansion, glob or brace: the shell may turn it into several words, or none. */
+  readonly splits: boolean;
+  /** Unquoted glob (`*`, `?`, `[...]`) or brace (`{a,b}`, `{1..3}`) characters: `value` is a pattern. */
+  readonly glob: boolean;
+  /** Leading unquoted tilde: `home` for `~` and `~/...`, `other` for `~user`, `~+`, `~-`. */
+  readonly tilde: "home" | "other" | undefined;
+  /** The whole word is a process substitution (`<(...)`/`>(...)`): a pipe whose commands are in the model. */
+  readonly pipe: boolean;
+}
+
+export interface Assignment {
+  /** Variable name; `name[index]` for an array element. */
+  readonly name: string;
+  readonly value: Word;
+}
+
+export type RedirectOp = ">" | ">>" | ">|" | "&>" | "&>>" | "<" | "<>" | ">&" | "<&" | "<<" | "<<-" | "<<<";
+
+export interface Redirect {
+  readonly op: RedirectOp;
+  /** Explicit descriptor (`2>`), if any. */
+  readonly fd: number | undefined;
+  /** File, descriptor number, `-`, here-string word; here-documents have an empty literal word. */
+  readonly target: Word;
+}
+
+export interface SimpleCommand {
+  /** `NAME=value` words before the program; with no words this is an assignment statement. */
+  readonly assignments: readonly Assignment[];
+  /** argv; `words[0]` is the program as written (after quote removal). May be empty. */
+  readonly words: readonly Word[];
+  readonly redirects: readonly Redirect[];
+  /** Inside a loop or function body: it may run many times or later, so a `cd` in it makes the cwd unknown. */
+  readonly repeated: boolean;
+}
+
+export interface Script {
+  /** Every simple command, substitutions before the command that contains them. */
+  readonly commands: SimpleCommand[];
+  /** Constructs that make the line unsafe whatever its commands are (`${!x}`, arithmetic on variables...). */
+  readonly risks: string[];
+  /** Why the line could not be fully understood; commands may then be partial (still used for deny). */
+  unparseable: string | undefined;
+}
+
+export function emptyScript(): Script {
+  return { commands: [], risks: [], unparseable: undefined };
+}
+
+export function literalWord(value: string): Word {
+  return { value, literal: true, splits: false, glob: false, tilde: undefined, pipe: false };
+}

@@ -1,0 +1,747 @@
+/**
+ * tree-sitter-bash syntax tree → the flat model (model.ts).
+ *
+ * The grammar is not bash: it recovers from errors, and some of its leaves keep shell syntax in their text
+ * (`\rm` is a `word` whose text holds the backslash). So every leaf is re-read by our own lexical rules
+ * (words.ts), any node type not handled here makes the line unparseable, and the walk goes on after a
+ * failure only to collect commands for deny rules (a denied program must be found even in a broken line).
+ *
+ * Caps (each makes the line unparseable): 20,000 syntax nodes, nesting depth 64, 500 simple commands.
+ */
+import type { Parser, Tree, TreeCursor } from "web-tree-sitter";
+import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type SimpleCommand, type Word } from "./model";
+import { addUnquotedText, decodeAnsiC, unescapeDouble, WordBuilder } from "./words";
+
+export const MAX_NODES = 20_000;
+export const MAX_DEPTH = 64;
+export const MAX_COMMANDS = 500;
+
+interface TNode {
+  readonly type: string;
+  readonly named: boolean;
+  readonly start: number;
+  readonly end: number;
+  readonly missing: boolean;
+  readonly children: TNode[];
+}
+
+class CapError extends Error {}
+
+/** Nodes whose whole text the walker reads itself (so text between their children is accounted for). */
+const READ_WHOLE = new Set(["string", "heredoc_body", "expansion", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_end"]);
+const BLANK = /^(?:[ \t\n]|\\\n)*$/;
+
+/**
+ * Copies the tree into plain objects in one cursor pass (each cursor step is a call into wasm), and checks
+ * that every non-blank character of the line is inside some node: tree-sitter can silently drop a word
+ * (`- 2>&1` loses the `-`), and a dropped word could be a program.
+ */
+function toPlain(tree: Tree, text: string): TNode {
+  const cursor: TreeCursor = tree.walk();
+  let covered = 0;
+  const cover = (n: TNode): void => {
+    if (n.start > covered && !BLANK.test(text.slice(covered, n.start))) throw new CapError("the parser skipped part of the command");
+    if (n.end > covered) covered = n.end;
+  };
+  try {
+    const make = (): TNode => {
+      const n: TNode = {
+        type: cursor.nodeType,
+        named: cursor.nodeIsNamed,
+        start: cursor.startIndex,
+        end: cursor.endIndex,
+        missing: cursor.nodeIsMissing,
+        children: [],
+      };
+      if (READ_WHOLE.has(n.type)) cover(n);
+      return n;
+    };
+    const root = make();
+    const stack: TNode[] = [root];
+    let count = 1;
+    outer: for (;;) {
+      if (cursor.gotoFirstChild()) {
+        const child = make();
+        stack[stack.length - 1]!.children.push(child);
+        stack.push(child);
+        if (++count > MAX_NODES || stack.length > MAX_DEPTH * 4) throw new CapError("the command is too large or too deeply nested to analyse");
+        continue;
+      }
+      // A leaf.
+      cover(stack[stack.length - 1]!);
+      for (;;) {
+        stack.pop();
+        if (stack.length === 0) break outer;
+        if (cursor.gotoNextSibling()) {
+          const sibling = make();
+          stack[stack.length - 1]!.children.push(sibling);
+          stack.push(sibling);
+          if (++count > MAX_NODES) throw new CapError("the command is too large to analyse");
+          continue outer;
+        }
+        cursor.gotoParent();
+      }
+    }
+    if (!BLANK.test(text.slice(covered))) throw new CapError("the parser skipped part of the command");
+    return root;
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Parses `text` with tree-sitter and flattens it. Never throws. */
+export function parseWithTreeSitter(parser: Parser, text: string): Script {
+  const script = emptyScript();
+  let tree: Tree | null = null;
+  try {
+    tree = parser.parse(text);
+    if (!tree) {
+      script.unparseable = "the shell parser gave up on this command";
+      return script;
+    }
+    // Any ERROR or MISSING node anywhere, whether or not the walk below visits it.
+    if (tree.rootNode.hasError) script.unparseable = "the command has a syntax error";
+    const root = toPlain(tree, text);
+    new Walker(text, script).statement(root);
+  } catch (e) {
+    script.unparseable ??= e instanceof CapError ? e.message : "the command could not be analysed";
+  } finally {
+    tree?.delete();
+  }
+  return script;
+}
+
+const STATEMENT_CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause", "else_clause", "negated_command"]);
+const STATEMENTS = new Set([
+  ...STATEMENT_CONTAINERS,
+  "command",
+  "redirected_statement",
+  "variable_assignment",
+  "variable_assignments",
+  "declaration_command",
+  "unset_command",
+  "test_command",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "case_statement",
+  "function_definition",
+]);
+const WORDS = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "number",
+  "translated_string",
+  "arithmetic_expansion",
+  "brace_expression",
+]);
+const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+const REDIRECT_OPS = new Set<string>([">", ">>", ">|", "&>", "&>>", "<", "<>", ">&", "<&"]);
+
+class Walker {
+  private depth = 0;
+  private repeated = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly script: Script,
+  ) {}
+
+  private fail(reason: string): void {
+    this.script.unparseable ??= reason;
+  }
+
+  private src(n: TNode): string {
+    return this.text.slice(n.start, n.end);
+  }
+
+  private emit(command: SimpleCommand): void {
+    if (this.script.commands.length >= MAX_COMMANDS) throw new CapError(`the command has more than ${MAX_COMMANDS} parts`);
+    this.script.commands.push(command);
+  }
+
+  statement(n: TNode): void {
+    if (++this.depth > MAX_DEPTH) throw new CapError("the command is nested too deeply to analyse");
+    try {
+      this.statementInner(n);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statementInner(n: TNode): void {
+    if (n.missing) this.fail("the command is incomplete");
+    switch (n.type) {
+      case "ERROR":
+        this.fail("the command has a syntax error");
+        this.salvage(n);
+        return;
+      case "comment":
+        return;
+      case "compound_statement":
+        if (n.children[0]?.type === "((") {
+          for (const c of n.children) if (c.named) this.arithmetic(c);
+          return;
+        }
+        return this.children(n);
+      case "command":
+        return this.command(n, []);
+      case "redirected_statement":
+        return this.redirected(n);
+      case "variable_assignment":
+        return this.emit({ assignments: [this.assignment(n)], words: [], redirects: [], repeated: this.repeated });
+      case "variable_assignments":
+        return this.emit({ assignments: n.children.filter((c) => c.type === "variable_assignment").map((c) => this.assignment(c)), words: [], redirects: [], repeated: this.repeated });
+      case "declaration_command":
+      case "unset_command":
+        return this.declaration(n);
+      case "test_command":
+        return this.test(n);
+      case "while_statement":
+      case "for_statement":
+      case "c_style_for_statement":
+        return this.loop(n);
+      case "case_statement":
+        return this.caseStatement(n);
+      case "function_definition":
+        return this.functionDefinition(n);
+      default:
+        if (STATEMENT_CONTAINERS.has(n.type)) return this.children(n);
+        this.fail(`unexpected shell construct \`${n.type}\``);
+        this.salvage(n);
+    }
+  }
+
+  private children(n: TNode): void {
+    for (const c of n.children) {
+      if (!c.named) {
+        if (c.missing) this.fail("the command is incomplete");
+        continue;
+      }
+      this.statement(c);
+    }
+  }
+
+  /** After a failure: walk everything, keeping any command found (for deny rules). */
+  private salvage(n: TNode): void {
+    for (const c of n.children) {
+      if (STATEMENTS.has(c.type)) this.statement(c);
+      else if (c.type === "command_substitution" || c.type === "process_substitution") this.substitution(c);
+      else this.salvage(c);
+    }
+  }
+
+  private withRepeated(f: () => void): void {
+    const before = this.repeated;
+    this.repeated = true;
+    try {
+      f();
+    } finally {
+      this.repeated = before;
+    }
+  }
+
+  private redirected(n: TNode): void {
+    const body = n.children.find((c) => c.named && !REDIRECTS.has(c.type));
+    const redirectNodes = n.children.filter((c) => REDIRECTS.has(c.type));
+    if (n.children.some((c) => c.named && c !== body && !REDIRECTS.has(c.type))) this.fail("unexpected redirect");
+    this.sameLine(n.children.filter((c) => c.named));
+    if (body?.type === "command") return this.command(body, redirectNodes);
+    if (body) this.statement(body);
+    const last = this.script.commands.length - 1;
+    const redirects: Redirect[] = [];
+    const after: TNode[] = [];
+    const extraWords: Word[] = [];
+    for (const r of redirectNodes) this.redirect(r, redirects, extraWords, after);
+    let tail = body;
+    while (tail && (tail.type === "pipeline" || tail.type === "list")) tail = tail.children.filter((c) => c.named).pop();
+    if (tail !== body && tail?.type === "command" && last >= 0) {
+      // tree-sitter hangs `a | b > f x` as `(a | b) > f x` (also for `&&`, `||`); in bash the redirect and
+      // `x` belong to `b`.
+      const target = this.script.commands[last]!;
+      this.script.commands[last] = { ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] };
+    } else {
+      if (extraWords.length > 0) this.fail("unexpected redirect");
+      this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+    }
+    for (const s of after) this.statement(s);
+  }
+
+  /**
+   * A simple command never continues past an unescaped newline. tree-sitter-bash sometimes glues the next
+   * line onto a command (`a | b | c` newline `d > f` makes `d` an argument of `c`), which would hide `d`.
+   */
+  private sameLine(nodes: readonly TNode[]): void {
+    for (let i = 1; i < nodes.length; i++) {
+      const prev = nodes[i - 1]!;
+      const next = nodes[i]!;
+      if (next.type === "heredoc_body" || next.type === "heredoc_end" || prev.type === "comment") continue;
+      if (this.text.slice(prev.end, next.start).replace(/\\\n/g, "").includes("\n")) this.fail("the parser joined two lines into one command");
+    }
+  }
+
+  private command(n: TNode, outerRedirects: readonly TNode[]): void {
+    this.sameLine([...n.children, ...outerRedirects]);
+    const assignments: Assignment[] = [];
+    const words: Word[] = [];
+    const redirects: Redirect[] = [];
+    const after: TNode[] = [];
+    for (const c of n.children) {
+      if (!c.named) {
+        if (c.missing) this.fail("the command is incomplete");
+        continue;
+      }
+      if (c.type === "variable_assignment") assignments.push(this.assignment(c));
+      else if (c.type === "command_name") {
+        const parts = c.children.filter((x) => x.named);
+        if (parts.length !== 1) this.fail("unexpected program name");
+        for (const p of parts) words.push(this.word(p));
+      } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
+      else if (WORDS.has(c.type)) words.push(this.word(c));
+      else {
+        this.fail(c.type === "ERROR" ? "the command has a syntax error" : `unexpected \`${c.type}\` in a command`);
+        this.salvage(c);
+      }
+    }
+    for (const r of outerRedirects) this.redirect(r, redirects, words, after);
+    this.emit({ assignments, words, redirects, repeated: this.repeated });
+    for (const s of after) this.statement(s);
+  }
+
+  /**
+   * Adds one redirect to `out`. tree-sitter hangs what follows a here-document's start line (`| sh`,
+   * `> out`, `&& ls`, extra arguments) under the heredoc node: those go to `words`, `out` and `after`.
+   */
+  private redirect(n: TNode, out: Redirect[], words: Word[] | undefined, after: TNode[]): void {
+    if (n.type === "herestring_redirect") {
+      const target = n.children.filter((c) => c.named && c.type !== "file_descriptor");
+      if (target.length !== 1) this.fail("unexpected here-string");
+      out.push({ op: "<<<", fd: this.fd(n), target: target[0] ? this.word(target[0]) : literalWord("") });
+      return;
+    }
+    if (n.type === "heredoc_redirect") {
+      const op = n.children.find((c) => !c.named && (c.type === "<<" || c.type === "<<-"));
+      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: literalWord("") });
+      const start = n.children.find((c) => c.type === "heredoc_start");
+      // A quoted delimiter makes the body literal; otherwise it is expanded like a double-quoted string.
+      const expanded = start !== undefined && !/['"\\]/.test(this.src(start));
+      for (const c of n.children) {
+        if (!c.named) continue;
+        if (c.type === "heredoc_body") {
+          if (expanded) this.heredocBody(c);
+          this.nested(c);
+        }
+        else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
+        else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
+        else if (WORDS.has(c.type) && words) words.push(this.word(c));
+        else if (STATEMENTS.has(c.type)) after.push(c);
+        else {
+          this.fail(`unexpected \`${c.type}\` in a here-document`);
+          this.salvage(c);
+        }
+      }
+      return;
+    }
+    // file_redirect: [descriptor] operator destination
+    this.sameLine(n.children);
+    let op: string | undefined;
+    const targets: TNode[] = [];
+    for (const c of n.children) {
+      if (c.type === "file_descriptor") continue;
+      if (!c.named) {
+        if (op === undefined) op = c.type;
+        else this.fail("unexpected redirect");
+      } else if (WORDS.has(c.type)) targets.push(c);
+      else {
+        this.fail(`unexpected \`${c.type}\` in a redirect`);
+        this.salvage(c);
+      }
+    }
+    if (op === ">&-" || op === "<&-") {
+      out.push({ op: op === ">&-" ? ">&" : "<&", fd: this.fd(n), target: literalWord("-") });
+      // Words after `2>&-` are arguments of the command (tree-sitter hangs them on the redirect).
+      if (targets.length > 0 && !words) this.fail("unexpected redirect");
+      for (const t of targets) words?.push(this.word(t));
+      return;
+    }
+    if (op === undefined || !REDIRECT_OPS.has(op) || targets.length === 0 || (targets.length > 1 && !words)) {
+      this.fail("unexpected redirect");
+      for (const t of targets) this.word(t);
+      return;
+    }
+    out.push({ op: op as RedirectOp, fd: this.fd(n), target: this.word(targets[0]!) });
+    // tree-sitter hangs the words after `> f` on the redirect; in bash they are arguments of the command.
+    for (const t of targets.slice(1)) words!.push(this.word(t));
+  }
+
+  /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
+  private heredocBody(n: TNode): void {
+    let pos = n.start;
+    const gaps: string[] = [];
+    for (const c of n.children) {
+      if (c.type === "heredoc_content") continue;
+      gaps.push(this.text.slice(pos, c.start));
+      pos = c.end;
+    }
+    gaps.push(this.text.slice(pos, n.end));
+    for (const g of gaps) {
+      if (/(^|[^\\])(\\\\)*(`|\$[({[])/.test(g)) this.fail("a here-document contains a substitution Toolgate cannot analyse");
+    }
+  }
+
+  private fd(n: TNode): number | undefined {
+    const d = n.children.find((c) => c.type === "file_descriptor");
+    if (!d) return undefined;
+    const v = Number(this.src(d));
+    if (!Number.isInteger(v)) this.fail("unexpected file descriptor");
+    return v;
+  }
+
+  private assignment(n: TNode): Assignment {
+    const named = n.children.filter((c) => c.named);
+    const nameNode = named[0];
+    let name = nameNode ? this.src(nameNode) : "";
+    if (nameNode?.type === "subscript") {
+      this.subscript(nameNode);
+    } else if (nameNode?.type !== "variable_name") {
+      this.fail("unexpected assignment");
+      name = "";
+    }
+    const valueNode = named[1];
+    if (named.length > 2) this.fail("unexpected assignment");
+    let value = literalWord("");
+    if (valueNode) {
+      if (valueNode.type === "array") {
+        for (const el of valueNode.children) if (el.named) this.word(el);
+        const b = new WordBuilder();
+        b.expansion(false);
+        value = b.build();
+      } else if (WORDS.has(valueNode.type)) value = this.word(valueNode);
+      else {
+        this.fail(`unexpected \`${valueNode.type}\` in an assignment`);
+        this.salvage(valueNode);
+      }
+    }
+    return { name, value };
+  }
+
+  private subscript(n: TNode): void {
+    const index = n.children.filter((c) => c.named).slice(1);
+    const text = index.map((c) => this.src(c)).join("");
+    if (!/^(\d+|@|\*)$/.test(text)) this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+    for (const c of index) this.nested(c);
+  }
+
+  /** `export/declare/local/readonly/typeset/unset ...` as argv, `NAME=value` rebuilt as one word. */
+  private declaration(n: TNode): void {
+    const words: Word[] = [];
+    const keyword = n.children.find((c) => !c.named);
+    words.push(literalWord(keyword?.type ?? ""));
+    for (const c of n.children) {
+      if (!c.named) continue;
+      if (c.type === "variable_assignment") {
+        const a = this.assignment(c);
+        const eq = this.text.slice(c.start, c.end).indexOf("=");
+        const op = this.text[c.start + eq - 1] === "+" ? "+=" : "=";
+        const b = new WordBuilder();
+        b.quoted(a.name + op);
+        if (a.value.literal) b.quoted(a.value.value);
+        else b.expansion(true);
+        words.push(b.build());
+      } else if (c.type === "variable_name") words.push(literalWord(this.src(c)));
+      else if (c.type === "subscript") {
+        this.subscript(c);
+        words.push(literalWord(this.src(c)));
+      } else if (WORDS.has(c.type)) words.push(this.word(c));
+      else {
+        this.fail(`unexpected \`${c.type}\` in a declaration`);
+        this.salvage(c);
+      }
+    }
+    this.emit({ assignments: [], words, redirects: [], repeated: this.repeated });
+  }
+
+  /** `[ ... ]` and `[[ ... ]]`: collect substitutions; flag what evaluates a variable's value as code. */
+  private test(n: TNode): void {
+    const double = n.children[0]?.type === "[[";
+    if (!double) this.singleBracketRisk(n);
+    const visit = (e: TNode): void => {
+      if (e.type === "test_operator") {
+        const op = this.src(e);
+        if (op === "-v" || op === "-R") this.script.risks.push(`\`${op}\` evaluates an array index, which can run commands`);
+        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op)) this.script.risks.push(`\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`);
+        return;
+      }
+      if (e.type === "command_substitution" || e.type === "process_substitution") return this.substitution(e);
+      if (e.type === "expansion") return this.expansion(e);
+      if (e.type === "arithmetic_expansion") return this.arithmetic(e);
+      if (e.type === "redirected_statement" || e.type === "command") return this.statement(e);
+      if (e.type === "ERROR") this.fail("the command has a syntax error");
+      if (e.missing) this.fail("the command is incomplete");
+      for (const c of e.children) visit(c);
+    };
+    for (const c of n.children) visit(c);
+  }
+
+  /**
+   * In `[ ... ]` the operands are ordinary words: an unquoted expansion can split into `-v 'a[$(cmd)]'`, and
+   * a quoted one can become `-v` next to an operand that names an array element. `-v` evaluates the index.
+   */
+  private singleBracketRisk(n: TNode): void {
+    let unquoted = false;
+    let computed = false;
+    let bracket = false;
+    const visit = (e: TNode, inString: boolean): void => {
+      if (e.type === "simple_expansion" || e.type === "expansion" || e.type === "command_substitution" || e.type === "arithmetic_expansion") {
+        computed = true;
+        if (!inString) unquoted = true;
+        return;
+      }
+      if ((e.type === "word" || e.type === "raw_string" || e.type === "string_content") && this.src(e).includes("[")) bracket = true;
+      for (const c of e.children) visit(c, inString || e.type === "string");
+    };
+    for (const c of n.children) if (c.named) visit(c, false);
+    if (unquoted) this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
+    else if (computed && bracket) this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
+  }
+
+  private loop(n: TNode): void {
+    this.withRepeated(() => {
+      for (const c of n.children) {
+        if (!c.named) {
+          if (c.missing) this.fail("the command is incomplete");
+          continue;
+        }
+        if (n.type === "c_style_for_statement" && c.type !== "do_group" && c.type !== "compound_statement") {
+          this.arithmetic(c);
+        } else if (n.type === "for_statement" && c.type === "variable_name") {
+          // `for PATH in ...` assigns like `PATH=...`.
+          const b = new WordBuilder();
+          b.expansion(true);
+          this.emit({ assignments: [{ name: this.src(c), value: b.build() }], words: [], redirects: [], repeated: true });
+        } else if (n.type === "for_statement" && WORDS.has(c.type)) {
+          this.word(c);
+        } else this.statement(c);
+      }
+    });
+  }
+
+  private caseStatement(n: TNode): void {
+    for (const c of n.children) {
+      if (!c.named) continue;
+      if (c.type === "case_item") {
+        for (const i of c.children) {
+          if (!i.named) continue;
+          if (STATEMENTS.has(i.type) || i.type === "ERROR") this.statement(i);
+          else if (i.type === "extglob_pattern") continue;
+          else if (WORDS.has(i.type)) this.word(i);
+          else this.statement(i);
+        }
+      } else if (WORDS.has(c.type)) this.word(c);
+      else this.statement(c);
+    }
+  }
+
+  private functionDefinition(n: TNode): void {
+    this.withRepeated(() => {
+      for (const c of n.children) {
+        if (!c.named || c.type === "word") continue;
+        if (REDIRECTS.has(c.type)) {
+          const redirects: Redirect[] = [];
+          const after: TNode[] = [];
+          this.redirect(c, redirects, undefined, after);
+          this.emit({ assignments: [], words: [], redirects, repeated: true });
+          for (const s of after) this.statement(s);
+        } else this.statement(c);
+      }
+    });
+  }
+
+  private substitution(n: TNode): void {
+    for (const c of n.children) {
+      if (!c.named) {
+        if (c.missing) this.fail("the command is incomplete");
+        continue;
+      }
+      if (c.type === "file_redirect") {
+        // `$(< file)` reads the file.
+        const redirects: Redirect[] = [];
+        this.redirect(c, redirects, undefined, []);
+        this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+      } else this.statement(c);
+    }
+  }
+
+  /** Inside an expansion, arithmetic or here-document body: only nested substitutions and expansions matter. */
+  private nested(n: TNode): void {
+    for (const c of n.children) {
+      if (c.missing) this.fail("the command is incomplete");
+      if (c.type === "ERROR") this.fail("the command has a syntax error");
+      if (c.type === "command_substitution" || c.type === "process_substitution") this.substitution(c);
+      else if (c.type === "expansion") this.expansion(c);
+      else if (c.type === "arithmetic_expansion") this.arithmetic(c);
+      else this.nested(c);
+    }
+  }
+
+  /** Arithmetic evaluates variable values as expressions, and `a[$(cmd)]` inside one runs cmd: any name is a risk. */
+  private arithmetic(n: TNode): void {
+    const visit = (e: TNode): void => {
+      if (e.missing) this.fail("the command is incomplete");
+      switch (e.type) {
+        case "number":
+          if (e.children.length === 0) return;
+          break;
+        case "binary_expression":
+        case "unary_expression":
+        case "parenthesized_expression":
+        case "ternary_expression":
+        case "postfix_expression":
+        case "arithmetic_expansion":
+          break;
+        case "ERROR":
+          this.fail("the command has a syntax error");
+          break;
+        case "command_substitution":
+        case "process_substitution":
+          this.script.risks.push("arithmetic on the output of a command can run commands");
+          return this.substitution(e);
+        default:
+          if (e.named) {
+            this.script.risks.push("arithmetic on a variable's value can run commands");
+            return this.nested(e);
+          }
+      }
+      for (const c of e.children) visit(c);
+    };
+    visit(n);
+  }
+
+  /**
+   * `${...}`: plain reads, defaults, lengths, pattern removal and substitution are fine; indirection (`${!x}`),
+   * transformations (`${x@P}` runs prompt expansion), arithmetic offsets and indexes, zsh flags are risks.
+   */
+  private expansion(n: TNode): void {
+    const text = this.src(n);
+    const m = /^\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!0-]?)(\[[^\]]*\])?/.exec(text);
+    if (!m || (m[2] === "" && m[1] === "")) {
+      this.script.risks.push(`\`${text}\` is an unusual expansion`);
+    } else {
+      const [head, prefix, , index] = m;
+      const rest = text.slice(head.length, -1);
+      if (prefix === "!") this.script.risks.push(`\`${text}\` is an indirect expansion`);
+      if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index)) this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+      if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value (\`@P\` runs commands)`);
+      else if (rest.startsWith(":") && !/^:[-=?+]/.test(rest) && !/^:\s*-?\d+(:\s*-?\d+)?$/.test(rest)) {
+        this.script.risks.push("a substring offset is evaluated as arithmetic, which can run commands");
+      } else if (/^:?=/.test(rest) && prefix === "") {
+        // `${NAME:=value}` assigns NAME.
+        const b = new WordBuilder();
+        b.expansion(true);
+        this.emit({ assignments: [{ name: m[2]!, value: b.build() }], words: [], redirects: [], repeated: this.repeated });
+      }
+    }
+    this.nested(n);
+  }
+
+  word(n: TNode): Word {
+    const b = new WordBuilder();
+    this.part(n, b, false);
+    return b.build();
+  }
+
+  private part(n: TNode, b: WordBuilder, quoted: boolean): void {
+    if (n.missing) this.fail("the command is incomplete");
+    switch (n.type) {
+      case "word":
+      case "brace_expression":
+        return this.unquoted(this.src(n), b);
+      case "number":
+        if (n.children.length === 0) return this.unquoted(this.src(n), b);
+        return this.concatenation(n, b);
+      case "raw_string": {
+        const t = this.src(n);
+        if (t.length < 2 || t[0] !== "'" || t[t.length - 1] !== "'") return this.fail("unexpected quoted string");
+        return b.quoted(t.slice(1, -1));
+      }
+      case "ansi_c_string": {
+        const t = this.src(n);
+        const decoded = t.startsWith("$'") && t.endsWith("'") && t.length >= 3 ? decodeAnsiC(t.slice(2, -1)) : undefined;
+        if (decoded === undefined) return this.fail("unexpected $'...' string");
+        return b.quoted(decoded);
+      }
+      case "string":
+        return this.doubleQuoted(n, b);
+      case "translated_string": {
+        const inner = n.children.filter((c) => c.named);
+        if (inner.length !== 1 || inner[0]!.type !== "string") return this.fail("unexpected $\"...\" string");
+        return this.doubleQuoted(inner[0]!, b);
+      }
+      case "concatenation":
+        return this.concatenation(n, b);
+      case "simple_expansion":
+        return b.expansion(quoted);
+      case "expansion":
+        this.expansion(n);
+        return b.expansion(quoted);
+      case "command_substitution":
+        this.substitution(n);
+        return b.expansion(quoted);
+      case "process_substitution":
+        this.substitution(n);
+        return b.processSubstitution();
+      case "arithmetic_expansion":
+        this.arithmetic(n);
+        return b.expansion(quoted);
+      default:
+        this.fail(`unexpected \`${n.type}\` in a word`);
+        this.salvage(n);
+        b.expansion(quoted);
+    }
+  }
+
+  private unquoted(text: string, b: WordBuilder): void {
+    const problem = addUnquotedText(text, b);
+    if (problem) this.fail(problem);
+  }
+
+  /** Adjacent pieces; any text between children the grammar did not cover is read as unquoted text. */
+  private concatenation(n: TNode, b: WordBuilder): void {
+    let pos = n.start;
+    for (const c of n.children) {
+      if (c.start > pos) this.unquoted(this.text.slice(pos, c.start), b);
+      if (c.named) this.part(c, b, false);
+      else this.unquoted(this.src(c), b);
+      pos = c.end;
+    }
+    if (pos < n.end) this.unquoted(this.text.slice(pos, n.end), b);
+  }
+
+  private doubleQuoted(n: TNode, b: WordBuilder): void {
+    const t = this.src(n);
+    if (t.length < 2 || t[0] !== '"' || t[t.length - 1] !== '"') return this.fail("unexpected quoted string");
+    let pos = n.start + 1;
+    const end = n.end - 1;
+    const literal = (from: number, to: number): void => {
+      if (to <= from) return;
+      const raw = this.text.slice(from, to);
+      if (/(^|[^\\])(\\\\)*[`]/.test(raw) || /(^|[^\\])(\\\\)*\$[A-Za-z_{(0-9@*#?$!-]/.test(raw)) this.fail("an expansion the parser did not recognise");
+      b.quoted(unescapeDouble(raw));
+    };
+    for (const c of n.children) {
+      if (!c.named) continue;
+      if (c.type === "string_content") continue;
+      literal(pos, c.start);
+      this.part(c, b, true);
+      pos = c.end;
+    }
+    literal(pos, end);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Lazy loading of the bash grammar: `web-tree-sitter`'s runtime plus `tree-sitter-bash.wasm`, both read from
+ * local files (shipped in `dist/` next to the bundle), never fetched. One runtime per process.
+ */
+import { Language, Parser } from "web-tree-sitter";
+import { join } from "node:path";
+
+export interface GrammarFiles {
+  /** `tree-sitter.wasm`, the runtime of web-tree-sitter. */
+  readonly runtime: string;
+  /** `tree-sitter-bash.wasm`, the grammar. */
+  readonly bash: string;
+}
+
+/** Both files in one directory, as `esbuild.mjs` lays them out in `dist/`. */
+export function grammarFilesIn(dir: string): GrammarFiles {
+  return { runtime: join(dir, "tree-sitter.wasm"), bash: join(dir, "tree-sitter-bash.wasm") };
+}
+
+/** The directory of the running bundle (`dist/` for the extension and the CLI). */
+export function bundleDir(): string {
+  return typeof __dirname === "string" ? __dirname : process.cwd();
+}
+
+export interface LoadedGrammar {
+  readonly parser: Parser;
+  /** Wall time of the first load in this process (runtime init + grammar), in milliseconds. */
+  readonly loadMs: number;
+}
+
+let runtime: Promise<void> | undefined;
+const grammars = new Map<string, Promise<LoadedGrammar>>();
+
+export function loadBashGrammar(files: GrammarFiles): Promise<LoadedGrammar> {
+  let loaded = grammars.get(files.bash);
+  if (!loaded) {
+    loaded = load(files);
+    grammars.set(files.bash, loaded);
+    // A failed load may be retried (a missing file can appear later); a successful one is kept.
+    void loaded.catch(() => grammars.delete(files.bash));
+  }
+  return loaded;
+}
+
+async function load(files: GrammarFiles): Promise<LoadedGrammar> {
+  const start = performance.now();
+  if (!runtime) {
+    runtime = Parser.init({ locateFile: () => files.runtime });
+    void runtime.catch(() => (runtime = undefined));
+  }
+  await runtime;
+  const language = await Language.load(files.bash);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return { parser, loadMs: performance.now() - start };
+}

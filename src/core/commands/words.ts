@@ -1,0 +1,262 @@
+/**
+ * Lexical pieces shared by both parsers: quote removal, ANSI-C decoding, whole-line checks. Both parsers
+ * build words through `WordBuilder`, so a word means the same thing whichever parser saw it.
+ */
+import { UNKNOWN, type Word } from "./model";
+
+/** Longest command line analysed; longer lines are unparseable (the gate asks). */
+export const MAX_LINE_LENGTH = 16 * 1024;
+
+// C0 controls except tab and newline, DEL, C1 controls: a terminal may treat them as separators or hide text.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// Bidirectional overrides and isolates make the text a person approves differ from what runs (Trojan Source).
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Invisible or space-like characters that bash treats as ordinary word characters: outside quotes they make
+ * one word look like two (`ls\u00a0rm`) or hide text. Zero-width joiners and variation selectors are in here
+ * too; inside quotes (emoji in a commit message) they are harmless and allowed.
+ */
+// eslint-disable-next-line no-misleading-character-class -- a list of invisible code points, some of them combining
+export const INVISIBLE = /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
+
+/** Whole-line checks done before any parsing. Returns why the line is unparseable, or undefined. */
+export function lineProblem(line: string): string | undefined {
+  if (line.length > MAX_LINE_LENGTH) return `the command is longer than ${MAX_LINE_LENGTH} characters`;
+  const c = CONTROL.exec(line);
+  if (c) return `the command contains a control character (U+${hex(c[0])})`;
+  const b = BIDI.exec(line);
+  if (b) return `the command contains an invisible text-direction character (U+${hex(b[0])})`;
+  return undefined;
+}
+
+export function hex(ch: string): string {
+  return ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+}
+
+/**
+ * Interactive shells expand `!` (history) before parsing, outside single quotes: `!rm` re-runs an earlier
+ * command that no gate sees. A `!` followed by a blank, `=`, `(`, `"` or the end is left alone by bash, as
+ * are `$!`, `${!` (flagged elsewhere) and `[!` (glob negation). A line starting with `^` is a quick
+ * substitution of the previous command. Conservative: comments and here-document bodies count too.
+ */
+export function historyRisk(line: string): string | undefined {
+  let quote: "'" | '"' | "$'" | undefined;
+  let lineStart = true;
+  let escapedAt = -1;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (lineStart && ch === "^") return "a line starting with `^` re-runs the previous command from history";
+    lineStart = ch === "\n";
+    if (quote === "'") {
+      if (ch === "'") quote = undefined;
+      continue;
+    }
+    if (ch === "\\") {
+      escapedAt = ++i;
+      continue;
+    }
+    if (quote === "$'") {
+      if (ch === "'") quote = undefined;
+      continue;
+    }
+    if (ch === '"') {
+      quote = quote === '"' ? undefined : '"';
+      continue;
+    }
+    if (quote === undefined && ch === "'") {
+      quote = line[i - 1] === "$" && escapedAt !== i - 1 ? "$'" : "'";
+      continue;
+    }
+    if (ch === "!") {
+      const next = line[i + 1];
+      const prev = line[i - 1];
+      if (next === undefined || next === " " || next === "\t" || next === "\n" || next === "=" || next === "(" || next === '"') continue;
+      if (prev === "$" || prev === "[" || (prev === "{" && line[i - 2] === "$")) continue;
+      return "`!` may expand to an earlier command from the shell history";
+    }
+  }
+  return undefined;
+}
+
+const NAME_START = /[A-Za-z_]/;
+
+/** Accumulates one word from literal, quoted and unknown pieces. */
+export class WordBuilder {
+  private value = "";
+  /** One char per char of `value`: `u` unquoted literal, `q` quoted literal, `x` unknown. */
+  private mask = "";
+  private unquotedExpansion = false;
+  private unknown = false;
+  private pipe = false;
+
+  unquoted(text: string): void {
+    this.value += text;
+    this.mask += "u".repeat(text.length);
+  }
+
+  quoted(text: string): void {
+    this.value += text;
+    this.mask += "q".repeat(text.length);
+  }
+
+  /** An expansion or substitution whose value is not known here. */
+  expansion(quoted: boolean): void {
+    this.value += UNKNOWN;
+    this.mask += "x";
+    this.unknown = true;
+    if (!quoted) this.unquotedExpansion = true;
+  }
+
+  processSubstitution(): void {
+    this.expansion(true);
+    this.pipe = true;
+  }
+
+  get isEmpty(): boolean {
+    return this.mask.length === 0;
+  }
+
+  build(): Word {
+    const { value, mask } = this;
+    const glob = hasGlob(value, mask);
+    let tilde: Word["tilde"];
+    if (value[0] === "~" && mask[0] === "u") {
+      const next = value[1];
+      tilde = next === undefined || (next === "/" && mask[1] === "u") ? "home" : "other";
+    }
+    return {
+      value,
+      literal: !this.unknown && !glob && tilde === undefined,
+      splits: this.unquotedExpansion || glob,
+      glob,
+      tilde,
+      pipe: this.pipe && mask.length === 1,
+    };
+  }
+}
+
+function hasGlob(value: string, mask: string): boolean {
+  let open = -1;
+  let brace = -1;
+  let braceSep = false;
+  for (let i = 0; i < value.length; i++) {
+    if (mask[i] !== "u") continue;
+    const ch = value[i];
+    if (ch === "*" || ch === "?") return true;
+    if (ch === "[") open = i;
+    else if (ch === "]" && open >= 0) return true;
+    else if (ch === "{") {
+      brace = i;
+      braceSep = false;
+    } else if (brace >= 0 && (ch === "," || (ch === "." && value[i + 1] === "." && mask[i + 1] === "u"))) braceSep = true;
+    else if (ch === "}" && brace >= 0 && braceSep) return true;
+  }
+  return false;
+}
+
+/**
+ * Feeds unquoted word text (as written, backslashes included) into `b`. Returns a reason when the text holds
+ * something an unquoted word cannot hold, which means the parser misread the line: quotes, unescaped
+ * blanks or operators, an expansion the parser did not see, invisible characters.
+ */
+export function addUnquotedText(text: string, b: WordBuilder): string | undefined {
+  let run = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "\\") {
+      const next = text[i + 1];
+      if (next === undefined) return "a word ends in a lone backslash";
+      i++;
+      if (next === "\n") continue;
+      if (run) {
+        b.unquoted(run);
+        run = "";
+      }
+      b.quoted(next);
+      continue;
+    }
+    if (ch === "'" || ch === '"' || ch === "`" || ch === " " || ch === "\t" || ch === "\n" || ch === ";" || ch === "&" || ch === "|" || ch === "<" || ch === ">" || ch === "(" || ch === ")") {
+      return `unexpected \`${ch}\` inside a word`;
+    }
+    if (ch === "$") {
+      const next = text[i + 1];
+      if (next !== undefined && (NAME_START.test(next) || /[0-9{(['"@*#?$!-]/.test(next))) return "an expansion the parser did not recognise";
+    }
+    run += ch;
+  }
+  if (run) {
+    if (INVISIBLE.test(run)) return "a word contains an invisible or space-like character outside quotes";
+    b.unquoted(run);
+  }
+  return undefined;
+}
+
+/** Removes the backslashes bash removes inside double quotes (before `$`, `` ` ``, `"`, `\`, newline). */
+export function unescapeDouble(text: string): string {
+  if (!text.includes("\\")) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "\\" && i + 1 < text.length) {
+      const next = text[i + 1]!;
+      if (next === "$" || next === "`" || next === '"' || next === "\\") {
+        out += next;
+        i++;
+        continue;
+      }
+      if (next === "\n") {
+        i++;
+        continue;
+      }
+    }
+    out += ch;
+  }
+  return out;
+}
+
+/** Decodes the body of `$'...'` (without the `$'` and `'`). Returns undefined for an escape it cannot decode. */
+export function decodeAnsiC(body: string): string | undefined {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const e = body[++i];
+    if (e === undefined) return undefined;
+    const simple: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+    if (simple[e] !== undefined) {
+      out += simple[e];
+      continue;
+    }
+    if (/[0-7]/.test(e)) {
+      let digits = e;
+      while (digits.length < 3 && /[0-7]/.test(body[i + 1] ?? "")) digits += body[++i];
+      out += String.fromCharCode(parseInt(digits, 8) & 0xff);
+      continue;
+    }
+    const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+    if (width > 0) {
+      let digits = "";
+      while (digits.length < width && /[0-9a-fA-F]/.test(body[i + 1] ?? "")) digits += body[++i];
+      if (!digits) {
+        out += "\\" + e;
+        continue;
+      }
+      const cp = parseInt(digits, 16);
+      if (cp > 0x10ffff) return undefined;
+      out += String.fromCodePoint(cp);
+      continue;
+    }
+    if (e === "c") {
+      const c = body[++i];
+      if (c === undefined) return undefined;
+      out += String.fromCharCode(c.charCodeAt(0) & 0x1f);
+      continue;
+    }
+    out += "\\" + e;
+  }
+  return out;
+}
