@@ -46,7 +46,7 @@ export function detectFeatures(repoRoot: string, o: InstallOutcome): Features {
   // The agent runtime drives tasks against an OpenAI-compatible endpoint; the e2e points it at the loopback
   // scripted model through that endpoint's base-URL setting, so without such a setting nothing can run.
   const props = Object.keys(m?.contributes?.configuration?.properties ?? {});
-  const baseUrlKey = props.find((k) => /baseurl/i.test(k));
+  const baseUrlKey = props.find((k) => /openai.*baseurl/i.test(k)) ?? props.find((k) => /baseurl/i.test(k));
   let agent: FeatureState;
   if (!vsix.ok) agent = absent("needs the installed VSIX", "vsix");
   else if (!existsSync(join(repoRoot, "src", "agent", "task"))) agent = absent("src/agent/task is not on this branch yet: the agent runtime (issue 4) has not landed");
