@@ -18,7 +18,7 @@ interface Test {
 }
 
 const NEEDS_AGENT_API =
-  "needs a test entry point into the agent runtime (a task started against the scripted model) that the extension does not expose yet; the same scenario runs in code-server via npm run test:e2e";
+  "a task is driven through the webview, whose DOM the extension host cannot reach, and the extension exposes no test entry point to start one; the same scenario runs in code-server + Chromium via npm run test:e2e";
 
 const tests: Test[] = [
   {
