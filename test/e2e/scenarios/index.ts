@@ -14,7 +14,7 @@ import { planMode } from "./s5-plan-mode";
 import { planModeSetting } from "./s5a-plan-mode-setting";
 import { untrustedNothingAutoApproved } from "./s6-untrusted";
 import { restrictedBanner } from "./s6a-restricted-banner";
-import { reloadPendingAsk, reloadPendingAskAtOnce } from "./s7-reload-pending-ask";
+import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
 
@@ -34,7 +34,6 @@ export const scenarios: readonly Scenario[] = [
   planMode,
   untrustedNothingAutoApproved,
   reloadPendingAsk,
-  reloadPendingAskAtOnce,
   maxRequests,
   streamCut,
 ];
