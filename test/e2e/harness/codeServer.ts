@@ -21,9 +21,13 @@ export interface Toolchain {
  */
 const NO_GALLERY = JSON.stringify({ serviceUrl: "http://127.0.0.1:9/gallery", itemUrl: "http://127.0.0.1:9/item" });
 
+/** XDG folders and TMPDIR (the extension host's IPC sockets land there) inside `home`, removed with the run. */
 function isolatedEnv(home: string): NodeJS.ProcessEnv {
+  const tmp = join(home, "tmp");
+  mkdirSync(tmp, { recursive: true });
   return {
     ...process.env,
+    TMPDIR: tmp,
     EXTENSIONS_GALLERY: NO_GALLERY,
     XDG_CONFIG_HOME: join(home, "config"),
     XDG_DATA_HOME: join(home, "data"),
