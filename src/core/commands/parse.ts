@@ -265,8 +265,9 @@ class Walker {
     if (tail !== body && tail?.type === "command" && last >= 0) {
       // tree-sitter hangs `a | b > f x` as `(a | b) > f x` (also for `&&`, `||`); in bash the redirect and
       // `x` belong to `b`.
-      const target = this.script.commands[last]!;
-      this.script.commands[last] = { ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] };
+      // It runs after the substitutions in what was just read: move it after them.
+      const target = this.script.commands.splice(last, 1)[0]!;
+      this.script.commands.push({ ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] });
     } else {
       if (extraWords.length > 0) this.fail("unexpected redirect");
       this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
