@@ -12,7 +12,7 @@ import { posix } from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess } from "./types";
-import { parseCommandRules, type CommandRule } from "./prefixRules";
+import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
 import { fastParse } from "./fastParse";
@@ -22,7 +22,7 @@ import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
 import { assignmentProblem } from "./envVars";
-import { baseName, bestMatch, exactProgram, looseProgram } from "./rules";
+import { baseName, RuleSet } from "./rules";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 
@@ -52,16 +52,29 @@ interface Finding {
 }
 
 interface CompiledRules {
-  readonly allow: readonly CommandRule[];
-  readonly deny: readonly CommandRule[];
-  readonly ask: readonly CommandRule[];
+  readonly allow: RuleSet;
+  readonly deny: RuleSet;
+  readonly ask: RuleSet;
+}
+
+const labelCache = new Map<string, Map<string, string>>();
+/** `prefix + name`, one string per distinct label (a label is formatted on every decision). */
+function label(prefix: string, name: string): string {
+  let byName = labelCache.get(prefix);
+  if (!byName) labelCache.set(prefix, (byName = new Map()));
+  let l = byName.get(name);
+  if (l === undefined) {
+    l = prefix + name;
+    if (byName.size < 4096) byName.set(name, l);
+  }
+  return l;
 }
 
 export class BashAnalyzer implements CommandAnalyzer {
   private parser: Parser | undefined;
   private loading: Promise<void> | undefined;
   private readonly exact = new ExactMatchAnalyzer();
-  private readonly ruleCache = new WeakMap<readonly string[], CommandRule[]>();
+  private readonly ruleCache = new WeakMap<readonly string[], { loose: RuleSet; exact: RuleSet }>();
   private readonly home: string;
   /** Milliseconds the grammar took to load, once loaded. */
   loadMs: number | undefined;
@@ -109,17 +122,19 @@ export class BashAnalyzer implements CommandAnalyzer {
     return script;
   }
 
-  private rules(list: readonly string[]): CommandRule[] {
+  /** Rules compiled once per settings array (the gate passes the same arrays until settings change). */
+  private rules(list: readonly string[], loose: boolean): RuleSet {
     let compiled = this.ruleCache.get(list);
     if (!compiled) {
-      compiled = parseCommandRules(list);
+      const parsed = parseCommandRules(list);
+      compiled = { loose: new RuleSet(parsed, true), exact: new RuleSet(parsed, false) };
       this.ruleCache.set(list, compiled);
     }
-    return compiled;
+    return loose ? compiled.loose : compiled.exact;
   }
 
   private analyzePosix(command: string, ctx: CommandContext): CommandAnalysis {
-    const rules: CompiledRules = { allow: this.rules(ctx.allow), deny: this.rules(ctx.deny), ask: this.rules(ctx.ask) };
+    const rules: CompiledRules = { allow: this.rules(ctx.allow, false), deny: this.rules(ctx.deny, true), ask: this.rules(ctx.ask, true) };
     const run = new Run(this, ctx, rules, this.home);
     run.script(this.parse(command), 0);
     if (!run.deny && run.unparseable) {
@@ -317,15 +332,9 @@ class Run {
     let ruleArgv: readonly Word[] = ruleProgram === name ? argv : [{ ...program, value: ruleProgram }, ...argv.slice(1)];
     if (systemPath && base === "git") ruleArgv = gitRuleArgv(ruleArgv);
 
-    for (const candidate of ruleArgv === argv ? [argv] : [argv, ruleArgv]) {
-      const d = bestMatch(candidate, this.rules.deny, looseProgram(name));
-      if (d.match === "yes") {
-        this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
-        return;
-      }
-      if (d.match === "maybe") this.flagUnsafe(`\`${display(candidate)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
-    }
-    const a = bestMatch(ruleArgv, this.rules.ask, looseProgram(name));
+    const looseKey = this.rules.deny.key(name);
+    if (this.checkDeny(argv, looseKey) || (ruleArgv !== argv && this.checkDeny(ruleArgv, looseKey))) return;
+    const a = this.rules.ask.match(ruleArgv, looseKey);
     if (a.match !== "no") this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
@@ -334,13 +343,14 @@ class Run {
       return;
     }
 
-    const allowRule = bestMatch(ruleArgv, this.rules.allow, exactProgram(ruleProgram));
+    const allowRule = this.rules.allow.match(ruleArgv, ruleProgram);
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
+    const allowLabel = (name: string): string => (allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name));
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
       if (allowed) {
         this.readOnly = false;
-        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${base}`);
+        this.labels.push(allowLabel(base));
         return;
       }
       this.notAllowed.push(ruleArgv);
@@ -349,22 +359,33 @@ class Run {
 
     const fx = new CommandEffects(this, depth, ruleArgv, allowed);
     check(argv, fx);
-    const label = fx.labelName || base;
-    if (fx.dangers.length > 0) return this.flagUnsafe(fx.dangers[0]!, `catalogue: ${label}`);
-    if (fx.deleteReasons.length > 0) {
+    const name_ = fx.labelName || base;
+    if (fx.danger !== undefined) return this.flagUnsafe(fx.danger, label("catalogue: ", name_));
+    if (fx.deletion !== undefined) {
       this.deletes = true;
-      return this.flagUnsafe(fx.deleteReasons[0]!, `catalogue: ${label}`);
+      return this.flagUnsafe(fx.deletion, label("catalogue: ", name_));
     }
-    if (fx.notReadOnlyReasons.length > 0) {
+    if (fx.notReadOnlyReason !== undefined) {
       this.readOnly = false;
       if (allowed) {
-        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${label}`);
+        this.labels.push(allowLabel(name_));
         return;
       }
       this.notAllowed.push(ruleArgv);
-      return this.flagUnsafe(`\`${label}\` is not in your allow list (${fx.notReadOnlyReasons[0]})`, "commands:not-allowed", true);
+      return this.flagUnsafe(`\`${name_}\` is not in your allow list (${fx.notReadOnlyReason})`, "commands:not-allowed", true);
     }
-    this.labels.push(`catalogue: ${label}`);
+    this.labels.push(label("catalogue: ", name_));
+  }
+
+  /** Deny rules against one spelling of the command; true when denied. */
+  private checkDeny(argv: readonly Word[], key: string): boolean {
+    const d = this.rules.deny.match(argv, key);
+    if (d.match === "yes") {
+      this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
+      return true;
+    }
+    if (d.match === "maybe") this.flagUnsafe(`\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
+    return false;
   }
 
   result(): CommandAnalysis {
@@ -394,15 +415,16 @@ function suggestFor(notAllowed: readonly (readonly Word[])[]): string | undefine
   if (!first) return undefined;
   const suggestion = suggestRule(first);
   if (!suggestion) return undefined;
-  const rule = parseCommandRules([suggestion]);
-  for (const argv of notAllowed) if (bestMatch(argv, rule, exactProgram(argv[0]!.value)).match !== "yes") return undefined;
+  const rule = new RuleSet(parseCommandRules([suggestion]), false);
+  for (const argv of notAllowed) if (rule.match(argv, argv[0]!.value).match !== "yes") return undefined;
   return suggestion;
 }
 
 class CommandEffects implements Effects {
-  readonly dangers: string[] = [];
-  readonly deleteReasons: string[] = [];
-  readonly notReadOnlyReasons: string[] = [];
+  /** The first reason of each kind (the analysis reports the first). */
+  danger: string | undefined;
+  deletion: string | undefined;
+  notReadOnlyReason: string | undefined;
   labelName = "";
 
   constructor(
@@ -415,13 +437,13 @@ class CommandEffects implements Effects {
   ) {}
 
   dangerous(reason: string): void {
-    this.dangers.push(reason);
+    this.danger ??= reason;
   }
   deletes(reason: string): void {
-    this.deleteReasons.push(reason);
+    this.deletion ??= reason;
   }
   notReadOnly(reason: string): void {
-    this.notReadOnlyReasons.push(reason);
+    this.notReadOnlyReason ??= reason;
   }
   read(path: Word, kind: ReadKind, base?: Word): void {
     if (!this.guess) this.run.path(path, "read", kind, base);
@@ -433,7 +455,7 @@ class CommandEffects implements Effects {
     if (argv.length === 0) return;
     if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true });
     // An allow rule for the outer command that reaches into the nested one licenses it (`sudo apt update`).
-    const outer = bestMatch(this.ruleArgv, this.run.rules.allow, exactProgram(this.ruleArgv[0]!.value));
+    const outer = this.run.rules.allow.match(this.ruleArgv, this.ruleArgv[0]!.value);
     const outerAllowed = this.allowed && outer.match === "yes" && outer.rule!.words.length > opts.prefix;
     this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed });
   }

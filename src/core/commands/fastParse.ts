@@ -140,14 +140,25 @@ class FastParser {
     }
   }
 
-  /** A keyword-like plain word at the cursor (`if`, `{`, `!`...), without consuming it. */
+  /**
+   * A keyword-like plain word at the cursor (`if`, `{`, `!`, or one starting with `-`, `{`, `[`, `!`),
+   * without consuming it; "" for anything else (most words: no string is made for them).
+   */
   private peekWord(): string {
     const s = this.s;
+    const first = s.charCodeAt(this.i);
+    // Keywords are short lower-case words; `-`, `{`, `}`, `[`, `!`, `.` starts are checked by callers.
+    const special = first === 45 || first === 123 || first === 125 || first === 91 || first === 33 || first === 46;
+    if (!special && !(first >= 97 && first <= 122)) return "";
     let j = this.i;
-    while (j < s.length && (PLAIN[s.charCodeAt(j)] === 1 || s[j] === "{" || s[j] === "}" || s[j] === "!")) j++;
-    if (j === this.i) return "";
+    while (j < s.length) {
+      const c = s.charCodeAt(j);
+      if ((c < 128 && PLAIN[c] === 1) || c === 123 || c === 125 || c === 33 || c === 91) j++;
+      else break;
+    }
+    if (!special && j - this.i > 8) return "";
     const c = s.charCodeAt(j);
-    if (j < s.length && !(c < 128 && ENDS_WORD[c] === 1)) return "";
+    if (j < s.length && !(c < 128 && ENDS_WORD[c] === 1)) return special ? s.slice(this.i, j) : "";
     return s.slice(this.i, j);
   }
 
@@ -188,7 +199,7 @@ class FastParser {
         this.i++;
       } else if (d === 38) this.i++;
       else if (d === 10 || d === 35 || d === 41 || this.i >= this.s.length) continue;
-      else if (!(this.peekWord() && terms.has(this.peekWord()))) fallback();
+      else if (!terms.has(this.peekWord())) fallback();
     }
     this.depth--;
     if (terms.size > 0 || paren) fallback();
@@ -409,19 +420,19 @@ class FastParser {
         }
       }
       const start = this.i;
-      const { word, plain } = this.wordAndKind();
+      const word = this.word();
       const end = this.i;
       const after = this.code();
-      if (plain && (after === 60 || after === 62) && this.code(this.i + 1) !== 40 && /^\d+$/.test(s.slice(start, end))) {
-        this.redirect(Number(s.slice(start, end)), redirects);
+      if (this.plain && (after === 60 || after === 62) && this.code(this.i + 1) !== 40 && /^\d+$/.test(word.value)) {
+        this.redirect(Number(word.value), redirects);
         continue;
       }
-      const raw = s.slice(start, end);
       if (words.length === 0 && assignments.length > 0) {
+        const raw = s.slice(start, end);
         // tree-sitter misreads `A=1 a:b`, and keywords after assignments.
         if (/^([A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_./\-+,=]|[-{[!#])/.test(raw) || UNSUPPORTED_KEYWORDS.has(raw) || raw === "if" || raw === "for" || raw === "while" || raw === "until") fallback();
       }
-      if (raw === "-" && /^[ \t]*[\d<>&]/.test(s.slice(end, end + 64))) fallback(); // tree-sitter drops `-` in `ls - 1>x`
+      if (end - start === 1 && s[start] === "-" && /^[ \t]*[\d<>&]/.test(s.slice(end, end + 64))) fallback(); // tree-sitter drops `-` in `ls - 1>x`
       words.push(word);
     }
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) fallback();
@@ -460,10 +471,10 @@ class FastParser {
     if (op === "<<" || op === "<<-") {
       if (this.substitution > 0 || this.heredocs.length > 0) fallback();
       const start = this.i;
-      const { word, plain } = this.wordAndKind();
+      const word = this.word();
       const raw = s.slice(start, this.i);
       if (!word.literal || word.value === "" || /[$`]/.test(raw)) fallback();
-      this.heredocs.push({ delimiter: word.value, strip: op === "<<-", expand: plain || !/['"\\]/.test(raw) });
+      this.heredocs.push({ delimiter: word.value, strip: op === "<<-", expand: !/['"\\]/.test(raw) });
       out.push({ op, fd, target: literalWord("") });
       return;
     }
@@ -472,12 +483,11 @@ class FastParser {
     out.push({ op, fd, target: this.word() });
   }
 
-  private word(): Word {
-    return this.wordAndKind().word;
-  }
+  /** Whether the last word read was made of plain characters only (so a digit run can be a descriptor). */
+  private plain = false;
 
-  /** Reads one word. `plain`: plain characters only (so a digit run can be a descriptor). */
-  private wordAndKind(): { word: Word; plain: boolean } {
+  /** Reads one word. */
+  private word(): Word {
     const s = this.s;
     const start = this.i;
     // Fast case: a word of plain characters is itself.
@@ -490,8 +500,10 @@ class FastParser {
     const end = s.charCodeAt(j);
     if (j > start && (j === s.length || (end < 128 && ENDS_WORD[end] === 1))) {
       this.i = j;
-      return { word: literalWord(s.slice(start, j)), plain: true };
+      this.plain = true;
+      return literalWord(s.slice(start, j));
     }
+    this.plain = false;
     const b = new WordBuilder();
     let run = "";
     const flush = (): void => {
@@ -513,7 +525,7 @@ class FastParser {
         this.processSubstitution(b);
         const n = this.code();
         if (this.i < s.length && !(n < 128 && ENDS_WORD[n] === 1)) fallback();
-        return { word: b.build(), plain: false };
+        return b.build();
       }
       if (code < 128 && ENDS_WORD[code] === 1) break;
       switch (c) {
@@ -565,7 +577,7 @@ class FastParser {
     }
     flush();
     if (b.isEmpty) fallback();
-    return { word: b.build(), plain: false };
+    return b.build();
   }
 
   private doubleQuoted(b: WordBuilder): void {

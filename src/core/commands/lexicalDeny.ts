@@ -5,10 +5,10 @@
  */
 import { literalWord } from "./model";
 import type { CommandRule } from "./prefixRules";
-import { matchRule, looseProgram } from "./rules";
+import type { RuleSet } from "./rules";
 
-export function lexicalDeny(line: string, deny: readonly CommandRule[]): CommandRule | undefined {
-  if (deny.length === 0) return undefined;
+export function lexicalDeny(line: string, deny: RuleSet): CommandRule | undefined {
+  if (deny.empty) return undefined;
   const words = line
     .replace(/\\/g, "")
     .split(/[\s;&|()<>`$"'{}=,]+/)
@@ -16,7 +16,8 @@ export function lexicalDeny(line: string, deny: readonly CommandRule[]): Command
     .map(literalWord);
   for (let i = 0; i < words.length; i++) {
     const argv = words.slice(i);
-    for (const rule of deny) if (matchRule(argv, rule, looseProgram(argv[0]!.value)) === "yes") return rule;
+    const m = deny.match(argv, deny.key(argv[0]!.value));
+    if (m.match === "yes") return m.rule;
   }
   return undefined;
 }
