@@ -187,8 +187,9 @@ class Run {
     // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
     if (s.commands.some((c) => c.repeated && c.words.some((w) => w.value === "cd" || w.value === "pushd" || w.value === "popd"))) this.cwds = undefined;
     // Loop and function bodies may run after everything else: check them last, against every directory seen.
-    for (const c of s.commands) if (!c.repeated) this.command(c, depth);
-    for (const c of s.commands) if (c.repeated) this.command(c, depth);
+    // A deny is final: once found, the rest cannot change the answer.
+    for (const c of s.commands) if (!c.repeated && !this.deny) this.command(c, depth);
+    for (const c of s.commands) if (c.repeated && !this.deny) this.command(c, depth);
   }
 
   private command(c: SimpleCommand, depth: number): void {
@@ -314,7 +315,7 @@ class Run {
     const program = words[0]!;
     let argv = words;
     if (opts.extraArgs) argv = [...words, unknownWord()];
-    for (const a of opts.assignments ?? []) this.assignment(a.name, a.value, true);
+    if (opts.assignments) for (const a of opts.assignments) this.assignment(a.name, a.value, true);
     if (!program.literal) {
       if (opts.guess) return;
       return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
@@ -345,12 +346,11 @@ class Run {
 
     const allowRule = this.rules.allow.match(ruleArgv, ruleProgram);
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
-    const allowLabel = (name: string): string => (allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name));
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
       if (allowed) {
         this.readOnly = false;
-        this.labels.push(allowLabel(base));
+        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", base));
         return;
       }
       this.notAllowed.push(ruleArgv);
@@ -368,7 +368,7 @@ class Run {
     if (fx.notReadOnlyReason !== undefined) {
       this.readOnly = false;
       if (allowed) {
-        this.labels.push(allowLabel(name_));
+        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name_));
         return;
       }
       this.notAllowed.push(ruleArgv);
@@ -397,8 +397,14 @@ class Run {
       const suggestion = this.blocked ? undefined : suggestFor(this.notAllowed);
       return { verdict: "unsafe", ...this.unsafe, readOnly: false, deletes, ...(suggestion ? { suggestion } : {}) };
     }
-    const unique = [...new Set(this.labels)];
-    const rule = unique.length === 0 ? "catalogue: empty" : unique.length <= 3 ? unique.join(", ") : `${unique.slice(0, 3).join(", ")}, …`;
+    const labels = this.labels;
+    let rule: string;
+    if (labels.length === 0) rule = "catalogue: empty";
+    else if (labels.length === 1) rule = labels[0]!;
+    else {
+      const unique = [...new Set(labels)];
+      rule = unique.length <= 3 ? unique.join(", ") : `${unique.slice(0, 3).join(", ")}, …`;
+    }
     return {
       verdict: "safe",
       reason: this.readOnly ? "every part is a read-only command" : "every part is allowed and its file effects stay inside the workspace",
@@ -415,8 +421,12 @@ function suggestFor(notAllowed: readonly (readonly Word[])[]): string | undefine
   if (!first) return undefined;
   const suggestion = suggestRule(first);
   if (!suggestion) return undefined;
-  const rule = new RuleSet(parseCommandRules([suggestion]), false);
-  for (const argv of notAllowed) if (rule.match(argv, argv[0]!.value).match !== "yes") return undefined;
+  // The suggestion has no globs: each part must start with exactly its words.
+  const words = suggestion.split(" ");
+  for (const argv of notAllowed) {
+    if (argv.length < words.length) return undefined;
+    for (let i = 0; i < words.length; i++) if (!argv[i]!.literal || argv[i]!.value !== words[i]) return undefined;
+  }
   return suggestion;
 }
 

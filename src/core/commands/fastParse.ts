@@ -52,6 +52,8 @@ const DUP_TARGET = /(?:\d+|-)(?=[\s;&|<>)]|$)/y;
 const HEREDOC_SUBSTITUTION = /(^|[^\\])(\\\\)*(`|\$[({[])/;
 
 const NO_TERMS: ReadonlySet<string> = new Set();
+/** Shared by every command without redirects (never written to: a command with one gets its own array). */
+const NO_REDIRECTS: Redirect[] = [];
 const THEN = new Set(["then"]);
 const AFTER_THEN = new Set(["elif", "else", "fi"]);
 const FI = new Set(["fi"]);
@@ -385,7 +387,7 @@ class FastParser {
   private simple(): void {
     const assignments: Assignment[] = [];
     const words: Word[] = [];
-    const redirects: Redirect[] = [];
+    let redirects: Redirect[] = NO_REDIRECTS;
     const s = this.s;
     for (;;) {
       this.blanks();
@@ -394,6 +396,7 @@ class FastParser {
       if (c === 59 || c === 10 || c === 41 || c === 124) break;
       if (c === 38) {
         if (this.code(this.i + 1) === 62) {
+          if (redirects === NO_REDIRECTS) redirects = [];
           this.redirect(undefined, redirects);
           continue;
         }
@@ -405,6 +408,7 @@ class FastParser {
       }
       if (c === 40) fallback();
       if ((c === 60 || c === 62) && this.code(this.i + 1) !== 40) {
+        if (redirects === NO_REDIRECTS) redirects = [];
         this.redirect(undefined, redirects);
         continue;
       }
@@ -424,6 +428,7 @@ class FastParser {
       const end = this.i;
       const after = this.code();
       if (this.plain && (after === 60 || after === 62) && this.code(this.i + 1) !== 40 && /^\d+$/.test(word.value)) {
+        if (redirects === NO_REDIRECTS) redirects = [];
         this.redirect(Number(word.value), redirects);
         continue;
       }

@@ -31,9 +31,11 @@ const DANGEROUS: Readonly<Record<string, string>> = {
 };
 const SAFE_EXACT = new Set(["output-indicator-new", "output-indicator-old", "output-indicator-context", "no-ext-diff", "no-textconv", "text", "no-filters", "exec-path"]);
 
+const DANGEROUS_LIST = Object.entries(DANGEROUS);
+
 function dangerousLong(name: string): string | undefined {
-  if (SAFE_EXACT.has(name)) return undefined;
-  for (const [full, why] of Object.entries(DANGEROUS)) if (name.length >= 2 && full.startsWith(name)) return `\`--${full}\` ${why}`;
+  if (name.length < 2 || SAFE_EXACT.has(name)) return undefined;
+  for (const [full, why] of DANGEROUS_LIST) if (full.startsWith(name)) return `\`--${full}\` ${why}`;
   return undefined;
 }
 
