@@ -85,7 +85,7 @@ export const find: ProgramCheck = (argv, fx) => {
       let end = i + 1;
       while (end < argv.length && !(argv[end]!.literal && (argv[end]!.value === ";" || (argv[end]!.value === "+" && argv[end - 1]!.value === "{}")))) end++;
       const inner = argv.slice(i + 1, end);
-      if (inner.length === 0) fx.notReadOnly(`\`find ${v}\` without a command`);
+      if (inner.length === 0) fx.dangerous(`\`find ${v}\` without a command`);
       else {
         // `{}` stands for each file found under the start points: check the command once per start point.
         for (const s of starts) {
@@ -93,11 +93,12 @@ export const find: ProgramCheck = (argv, fx) => {
           fx.nested(substituted, { prefix: i + 1 });
         }
       }
-      if (end >= argv.length) fx.notReadOnly(`\`find ${v}\` is not terminated by \`;\` or \`+\``);
+      if (end >= argv.length) fx.dangerous(`\`find ${v}\` is not terminated by \`;\` or \`+\``);
       i = end;
       continue;
     }
-    fx.notReadOnly(`\`${v}\` is not a \`find\` expression Toolgate knows`);
+    // An expression this table does not know could be an action (find's actions run, write or delete).
+    fx.dangerous(`\`${v}\` is not a \`find\` expression Toolgate knows`);
   }
 };
 
