@@ -176,6 +176,12 @@ class Run {
     this.readOnly = false;
   }
 
+  /** A deletion is never auto-approved, so its reason is the one a person should read first. */
+  noteDeletion(reason: string, rule: string): void {
+    this.deletes = true;
+    this.flagUnsafe(reason, rule);
+  }
+
   flagUnparseable(reason: string): void {
     this.unparseable ??= { reason, rule: "commands:parse-error" };
     this.readOnly = false;
@@ -451,6 +457,7 @@ class CommandEffects implements Effects {
   }
   deletes(reason: string): void {
     this.deletion ??= reason;
+    if (!this.guess) this.run.noteDeletion(reason, "commands:deletes");
   }
   notReadOnly(reason: string): void {
     this.notReadOnlyReason ??= reason;

@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-export const config = defineConfig({
+// vitest reads its config from a default export: the one sanctioned default export in the project.
+export default defineConfig({
   test: {
     include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx", "test/integration/**/*.test.ts", "webview-ui/test/**/*.test.tsx"],
     environment: "node",
@@ -8,6 +9,3 @@ export const config = defineConfig({
     pool: "threads",
   },
 });
-// vitest needs a default export for its config file; this is the one sanctioned default export.
-// eslint-disable-next-line no-restricted-exports
-export default config;

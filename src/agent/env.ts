@@ -1,0 +1,97 @@
+/**
+ * What the agent needs from its surroundings. The CLI and tests implement these with Node (src/agent/node/),
+ * VS Code with its APIs (src/host/adapters/). All paths are absolute, as resolved by the gate's workspace
+ * paths; an implementation may map them to remote URIs.
+ */
+import type { AskResponse } from "../shared/messages";
+
+export interface FileStat {
+  readonly type: "file" | "directory" | "other";
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  readonly type: "file" | "directory" | "other";
+}
+
+export interface AgentFs {
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates missing parent directories. */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** Undefined when the path does not exist. */
+  stat(path: string): Promise<FileStat | undefined>;
+  readDir(path: string): Promise<DirEntry[]>;
+}
+
+export interface CommandRunOptions {
+  readonly command: string;
+  readonly cwd: string;
+  /** Output as it arrives (decoded, in order). */
+  readonly onOutput?: (text: string) => void;
+  readonly timeoutMs: number;
+  /** Output kept for the result beyond this is dropped from the middle (head and tail are kept). */
+  readonly maxOutputBytes: number;
+  /** Aborting kills the command and everything it started. */
+  readonly signal: AbortSignal;
+}
+
+export interface CommandResult {
+  readonly exitCode: number | undefined;
+  /** Set when the command was killed (cancel, timeout): the signal name or "cancelled". */
+  readonly killed?: string;
+  readonly timedOut: boolean;
+  /** Captured output; `truncatedBytes` > 0 when the middle was dropped. */
+  readonly output: string;
+  readonly truncatedBytes: number;
+  /** Process id of the shell, when known (tests check it is gone after a cancel). */
+  readonly pid?: number;
+}
+
+export interface CommandRunner {
+  run(options: CommandRunOptions): Promise<CommandResult>;
+}
+
+/**
+ * A diff the person can edit before approving (VS Code's diff editor). Optional: without one, proposed
+ * content is saved as the model wrote it.
+ */
+export interface DiffReviewer {
+  open(path: string, original: string | undefined): Promise<DiffSession>;
+}
+
+export interface DiffSession {
+  /** Streams more proposed text (write_to_file while it streams). */
+  append(text: string): void;
+  /** Replaces the proposed text (replace_in_file, or when the stream restarts). */
+  setContent(text: string): void;
+  /** The content to save (what the person left in the editor) and whether they changed it. */
+  result(): Promise<{ readonly content: string; readonly edited: boolean }>;
+  close(): Promise<void>;
+}
+
+/** The host's side of an ask: resolves when the person answers the message; aborting withdraws the ask. */
+export interface AskChannel {
+  ask(messageId: number, signal: AbortSignal): Promise<AskResponse>;
+}
+
+/** Search backend for search_files: ripgrep where the host has it, else the pure-JS fallback. */
+export interface SearchOptions {
+  readonly dir: string;
+  readonly regex: string;
+  readonly filePattern?: string;
+  readonly maxResults: number;
+  readonly signal: AbortSignal;
+}
+
+export interface SearchMatch {
+  /** Absolute path. */
+  readonly path: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface Searcher {
+  search(options: SearchOptions): Promise<SearchMatch[]>;
+}

@@ -1,0 +1,68 @@
+/**
+ * The agent depends on this interface, not on the gate class: the real `Gate` (src/core/gate.ts) satisfies
+ * it structurally, and tests may wrap it.
+ */
+import { Gate, type GateOptions } from "../core/gate";
+import { TaskLimits } from "../core/limits";
+import type { ToolgateSettings } from "../core/settings";
+import type { Decision, ToolCall } from "../core/types";
+
+export interface ApprovalGate {
+  /** Validator then auto-approver. Synchronous. Counts the call toward maxRequests. */
+  decide(call: ToolCall): Decision;
+  recordCost(usd: number): void;
+  resetLimits(): void;
+  /** Tools refused outright, to hide from the model. */
+  deniedTools(): readonly string[];
+  /** The task tree's limits, carried into the gate that replaces this one after a settings change. */
+  readonly limits?: TaskLimits;
+}
+
+export interface GateInput {
+  /** Workspace roots, fetched once per task. */
+  readonly roots: readonly string[];
+  /** The task tree's limits so far (a subtask, or a rebuild after settings changed). */
+  readonly limits?: TaskLimits;
+  /** The task the gate is for: rules the person saved "for this task" apply to it alone. */
+  readonly taskId?: string;
+}
+
+export type CreateGate = (input: GateInput) => Promise<ApprovalGate>;
+
+/** What a `CreateGate` built on the real gate reads each time it builds one (the host's current settings). */
+export interface GateSettingsSource {
+  settings(taskId?: string): ToolgateSettings;
+  trusted?(): boolean;
+  readonly headless?: boolean;
+  settingsErrors?(): readonly string[];
+  extra?(): Partial<Omit<GateOptions, "settings" | "roots" | "limits" | "trusted" | "headless" | "settingsErrors">>;
+}
+
+/**
+ * Limits for a new gate: the same counters when the limit values did not change, else new limits carrying
+ * the counts so far (a settings change never resets what a task tree has spent).
+ */
+export function carryLimits(prev: TaskLimits | undefined, maxRequests: number, maxCost: number): TaskLimits {
+  if (prev && prev.maxRequests === maxRequests && prev.maxCost === maxCost) return prev;
+  const next = new TaskLimits(maxRequests, maxCost);
+  if (prev) {
+    next.addCost(prev.cost);
+    for (let i = 0; i < prev.requestCount; i++) next.countRequest();
+  }
+  return next;
+}
+
+export function realGateFactory(source: GateSettingsSource): CreateGate {
+  return async ({ roots, limits, taskId }) => {
+    const settings = source.settings(taskId);
+    return Gate.create({
+      ...source.extra?.(),
+      settings,
+      roots,
+      limits: carryLimits(limits, settings.autoApprove.maxRequests, settings.autoApprove.maxCost),
+      trusted: source.trusted?.() ?? true,
+      headless: source.headless ?? false,
+      settingsErrors: source.settingsErrors?.() ?? [],
+    });
+  };
+}

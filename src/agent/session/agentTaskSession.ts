@@ -1,0 +1,142 @@
+/**
+ * The agent's task as the host's `TaskSession` (src/host/taskSession.ts) sees it — matched structurally, so
+ * the agent does not depend on the host. Deltas are forwarded synchronously and in order; `snapshot()` first
+ * flushes coalesced appends, so it reflects every delta emitted before it and nothing is sent twice.
+ */
+import type { AskResponse, MessageDelta, TaskMessage } from "../../shared/messages";
+import type { ToolExecutor } from "../executor/toolExecutor";
+import type { TaskHistory } from "../history/taskHistory";
+import type { ModelProvider } from "../providers/types";
+import { Task } from "../task/task";
+import type { TaskSnapshot, TaskState as AgentState } from "../task/snapshot";
+import type { ToolEnv } from "../tools/types";
+import { PendingAsks } from "./pendingAsks";
+
+export type SessionState = "running" | "waiting" | "done" | "cancelled" | "error";
+
+export interface AgentSessionDeps {
+  readonly executor: ToolExecutor;
+  /** The model to use (may ask SecretStorage for a key, hence async). */
+  readonly provider: () => ModelProvider | Promise<ModelProvider>;
+  readonly env: ToolEnv;
+  readonly history?: TaskHistory;
+  readonly customInstructions?: string;
+}
+
+interface Disposable {
+  dispose(): void;
+}
+
+function mapState(s: AgentState): SessionState {
+  switch (s) {
+    case "running":
+      return "running";
+    case "waiting":
+      return "waiting";
+    case "completed":
+      return "done";
+    case "cancelled":
+      return "cancelled";
+    default:
+      return "error"; // failed, interrupted
+  }
+}
+
+export class AgentTaskSession {
+  private task: Task | undefined;
+  private currentState: SessionState = "running";
+  private readonly asks = new PendingAsks();
+  private readonly deltaListeners = new Set<(d: MessageDelta) => void>();
+  private readonly stateListeners = new Set<(s: SessionState) => void>();
+  private readonly early: TaskMessage[] = [];
+  private cancelled = false;
+
+  constructor(
+    readonly id: string,
+    private readonly deps: AgentSessionDeps,
+    private readonly restoreFrom?: TaskSnapshot,
+  ) {}
+
+  get state(): SessionState {
+    return this.currentState;
+  }
+
+  start(text: string): void {
+    void this.boot(text);
+  }
+
+  /** A restored session: resumes the loop, so a pending ask is asked again. */
+  resume(): void {
+    void this.boot(undefined);
+  }
+
+  private async boot(text: string | undefined): Promise<void> {
+    try {
+      const config = await this.deps.executor.asToolConfig(this.id);
+      const provider = await this.deps.provider();
+      const taskDeps = {
+        provider,
+        config,
+        env: this.deps.env,
+        ask: this.asks,
+        ...(this.deps.history ? { persistence: this.deps.history.writer.bind(this.deps.history) } : {}),
+        ...(this.deps.customInstructions ? { customInstructions: this.deps.customInstructions } : {}),
+        onEnd: () => this.deps.executor.release(this.id),
+        store: { flushMs: 16 },
+      };
+      const task = this.restoreFrom ? Task.restore(taskDeps, this.restoreFrom) : Task.create(taskDeps, text ?? "", this.id);
+      this.task = task;
+      for (const m of task.store.messages) this.emit({ type: "add", message: { ...m } });
+      task.store.onDelta((d) => this.emit(d));
+      task.onStateChange((s) => this.setState(mapState(s)));
+      if (this.cancelled) task.cancel();
+      const end = await task.run();
+      this.setState(mapState(end));
+    } catch (e) {
+      const message: TaskMessage = { id: 1_000_000 + this.early.length, ts: Date.now(), role: "say", kind: "error", text: `The task could not start: ${(e as Error).message}`, partial: false };
+      this.early.push(message);
+      this.emit({ type: "add", message });
+      this.setState("error");
+    }
+  }
+
+  private emit(d: MessageDelta): void {
+    for (const l of this.deltaListeners) l(d);
+  }
+
+  private setState(s: SessionState): void {
+    if (s === this.currentState) return;
+    this.currentState = s;
+    for (const l of this.stateListeners) l(s);
+  }
+
+  onDelta(listener: (d: MessageDelta) => void): Disposable {
+    this.deltaListeners.add(listener);
+    return { dispose: () => this.deltaListeners.delete(listener) };
+  }
+
+  onStateChange(listener: (s: SessionState) => void): Disposable {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  answerAsk(messageId: number, response: AskResponse): boolean {
+    return this.asks.answer(messageId, response);
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.task?.cancel();
+  }
+
+  snapshot(): readonly TaskMessage[] {
+    if (!this.task) return [...this.early];
+    this.task.store.flush();
+    return [...this.task.store.messages.map((m) => ({ ...m })), ...this.early];
+  }
+
+  /** For the history view and tests: the underlying task, once booted. */
+  get agentTask(): Task | undefined {
+    return this.task;
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * One tool call from the moment its block starts streaming until its result: what the person sees (a tool
+ * message whose text is the streamed body param), the gate's decision, the approval, and the run.
+ *
+ * Invariants:
+ * - Nothing executes unless the block is complete (`complete` state, parsed arguments) AND the decision
+ *   for those complete arguments, under the current gate, is allow or the person approved it.
+ * - While a file edit streams with its path known, a preview decision makes the message a say (will run)
+ *   or an ask (will wait). A gate swap (settings changed) re-decides it; the role switches accordingly.
+ * - The preview is reused at completion only for write_to_file/replace_in_file, same path, same gate
+ *   generation: the gate decides those on the path and on the presence of the body, which the preview
+ *   already had, so the complete call would get the same decision (and is counted once toward limits).
+ * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
+ */
+import type { AskResponse, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
+import type { Decision } from "../../core/types";
+import type { AskChannel, DiffSession } from "../env";
+import type { TaskConfig } from "../executor/taskConfig";
+import { toolDefinition } from "../tools/definitions";
+import type { MessageStore } from "./messageStore";
+
+const PREVIEWED_TOOLS = new Set(["write_to_file", "replace_in_file"]);
+
+export type Approval =
+  | { readonly kind: "run"; readonly decision: Decision; readonly feedback?: string }
+  | { readonly kind: "denied"; readonly decision: Decision }
+  | { readonly kind: "rejected"; readonly decision: Decision; readonly feedback?: string };
+
+export interface ToolCallRunDeps {
+  readonly messages: MessageStore;
+  readonly config: TaskConfig;
+  readonly ask: AskChannel;
+  /** An ask became pending (and is registered with the AskChannel): save the task now. */
+  readonly onAskPending: () => Promise<void>;
+  /** The ask was answered or withdrawn. */
+  readonly onAskSettled: () => void;
+  /** Opens a diff the person can edit, for file edits that will wait for approval (undefined: no reviewer). */
+  readonly openDiff?: (path: string) => Promise<DiffSession | undefined>;
+}
+
+export function displayParams(name: string, params: Readonly<Record<string, unknown>>): Record<string, string> {
+  const body = toolDefinition(name)?.body;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (k === body) continue;
+    const s = typeof v === "string" ? v : JSON.stringify(v);
+    out[k] = s.length > 2000 ? s.slice(0, 2000) + "…" : s;
+  }
+  return out;
+}
+
+export class ToolCallRun {
+  readonly messageId: number;
+  readonly body: string | undefined;
+  private params: Readonly<Record<string, unknown>> = {};
+  private status: ToolStatus = "streaming";
+  private decision: Decision | undefined;
+  private preview: { decision: Decision; generation: number; path: string } | undefined;
+  private role: "say" | "ask" = "say";
+  private unsubscribe: () => void;
+  private diff: Promise<DiffSession | undefined> | undefined;
+  private wake: (() => void) | undefined;
+  /** The content a file edit will write, once prepared (shown in the diff). */
+  private proposed: string | undefined;
+
+  constructor(
+    readonly toolUseId: string,
+    readonly name: string,
+    private readonly deps: ToolCallRunDeps,
+    existingMessageId?: number,
+  ) {
+    this.body = toolDefinition(name)?.body;
+    // The followup question and the completion have their own kinds; their body (question, result) is the text.
+    const kind = name === "ask_followup_question" ? "followup" : name === "attempt_completion" ? "completion" : "tool";
+    this.messageId = existingMessageId ?? deps.messages.add({ role: "say", kind, partial: true, tool: { name, params: {}, status: "streaming" } });
+    const existing = existingMessageId !== undefined ? deps.messages.get(existingMessageId) : undefined;
+    if (existing) this.role = existing.role;
+    this.unsubscribe = deps.config.onGateChanged(() => this.gateChanged());
+  }
+
+  get currentStatus(): ToolStatus {
+    return this.status;
+  }
+
+  get previewDecision(): Decision | undefined {
+    return this.preview?.decision;
+  }
+
+  get diffSession(): Promise<DiffSession | undefined> | undefined {
+    return this.diff;
+  }
+
+  // ---- streaming -------------------------------------------------------------------------------------
+
+  /** The body param grew: shown as appended message text, and streamed into an open diff. */
+  onStringDelta(key: string, delta: string, params: Readonly<Record<string, unknown>>): void {
+    this.params = params;
+    if (key === this.body) {
+      this.deps.messages.append(this.messageId, delta);
+      if (this.name === "write_to_file") void this.diff?.then((d) => d?.append(delta));
+      if (this.name === "replace_in_file" && !this.preview) this.tryPreview();
+    }
+  }
+
+  onFieldComplete(key: string, params: Readonly<Record<string, unknown>>): void {
+    this.params = params;
+    if (key === "options" && this.name === "ask_followup_question" && Array.isArray(params.options)) {
+      this.patchTool({ options: params.options.map((o) => (typeof o === "string" ? o : JSON.stringify(o))).slice(0, 10) });
+    } else if (key !== this.body) this.patchTool({});
+    if (key === "path") this.tryPreview();
+  }
+
+  private tryPreview(): void {
+    if (!PREVIEWED_TOOLS.has(this.name) || this.status !== "streaming") return;
+    const path = this.params.path;
+    if (typeof path !== "string") return;
+    const bodyKey = this.name === "write_to_file" ? "content" : "diff";
+    const sofar = typeof this.params[bodyKey] === "string" ? (this.params[bodyKey] as string) : "";
+    // replace_in_file's diff must not be blank for the validator; wait for its first visible character.
+    if (bodyKey === "diff" && sofar.trim() === "") return;
+    const d = this.deps.config.callbacks.shouldAutoApproveToolWithPath(this.name, path, { [bodyKey]: sofar });
+    this.preview = { decision: d, generation: this.deps.config.generation, path };
+    this.show(d);
+  }
+
+  /** Shows a decision: the message role follows it (ask = will wait for the person). */
+  private show(d: Decision): void {
+    this.decision = d;
+    const role = d.decision === "ask" ? "ask" : "say";
+    const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
+    this.role = role;
+    if (role === "ask") this.openDiffOnce();
+    this.patchTool(patch);
+  }
+
+  /** A file edit that will wait for the person opens a diff they can edit (once; it stays open until settled). */
+  private openDiffOnce(): void {
+    if (this.diff || !this.deps.openDiff || !PREVIEWED_TOOLS.has(this.name) || typeof this.params.path !== "string") return;
+    // What the diff shows first is captured now; deltas arriving while it opens are appended after it.
+    const first = this.proposed ?? (this.name === "write_to_file" && typeof this.params.content === "string" ? this.params.content : undefined);
+    this.diff = this.deps.openDiff(this.params.path).then((session) => {
+      if (session && first !== undefined) session.setContent(first);
+      return session;
+    });
+  }
+
+  private patchTool(extra: Partial<TaskMessage>, status: ToolStatus = this.status): void {
+    this.status = status;
+    const tool: ToolInfo = {
+      name: this.name,
+      params: displayParams(this.name, this.params),
+      status,
+      ...(this.decision ? { decision: this.decision } : {}),
+      ...(this.name === "use_mcp_tool" && typeof this.params.server_name === "string" ? { serverName: this.params.server_name } : {}),
+      ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string" ? { toolName: this.params.tool_name } : {}),
+    };
+    this.deps.messages.patch(this.messageId, { ...extra, tool });
+  }
+
+  private gateChanged(): void {
+    if (this.status === "streaming" && this.preview) {
+      this.preview = undefined;
+      this.tryPreview();
+    }
+    this.wake?.();
+  }
+
+  /** The block ended without complete arguments: it never runs. */
+  interrupt(reason: "interrupted" | "error", text?: string): void {
+    this.status = reason;
+    this.patchTool({ partial: false, ...(this.role === "ask" ? { role: "say" as const } : {}) }, reason);
+    this.role = "say";
+    if (text) this.deps.messages.patch(this.messageId, { tool: { ...this.deps.messages.get(this.messageId)!.tool!, result: text } });
+    this.dispose();
+  }
+
+  // ---- approval ----------------------------------------------------------------------------------------
+
+  /** Complete arguments arrived: from here on the params are final. */
+  complete(params: Readonly<Record<string, unknown>>): void {
+    this.params = params;
+    this.patchTool({ partial: false });
+  }
+
+  private decideNow(): Decision {
+    const p = this.preview;
+    if (p && p.generation === this.deps.config.generation && PREVIEWED_TOOLS.has(this.name) && p.path === this.params.path) {
+      this.preview = undefined;
+      return p.decision;
+    }
+    this.preview = undefined;
+    return this.deps.config.callbacks.decide({ tool: this.name, params: this.params });
+  }
+
+  /**
+   * Decides the complete call and, if it asks, waits for the person, re-deciding whenever the gate changes.
+   * `prepare` runs once the decision is not a deny (file edits compute the proposed content there, which the
+   * diff then shows); if it fails, the call is settled with its message, without asking.
+   */
+  async approve(signal: AbortSignal, prepare?: () => Promise<{ readonly error?: string; readonly proposed?: string }>): Promise<Approval> {
+    let d = this.decideNow();
+    let prepared = false;
+    for (;;) {
+      if (signal.aborted) throw new Error("cancelled");
+      if (d.decision === "deny") {
+        this.show(d);
+        this.setStatus("denied");
+        return { kind: "denied", decision: d };
+      }
+      if (!prepared && prepare) {
+        prepared = true;
+        const r = await prepare();
+        if (r.error !== undefined) return { kind: "denied", decision: { decision: "deny", reason: r.error, rule: "tool:prepare" } };
+        if (r.proposed !== undefined) {
+          this.proposed = r.proposed;
+          const proposed = r.proposed;
+          void this.diff?.then((session) => session?.setContent(proposed));
+        }
+      }
+      if (d.decision === "allow") {
+        this.show(d);
+        this.setStatus("approved");
+        return { kind: "run", decision: d };
+      }
+      const outcome = await this.waitForPerson(d, signal);
+      // A followup question is answered, not approved: a typed message or a clicked option is the answer.
+      const answers = this.name === "ask_followup_question" ? ["approve", "message"] : ["approve"];
+      if (outcome.kind === "answer" && answers.includes(outcome.response.kind)) {
+        this.setStatus("approved");
+        return { kind: "run", decision: d, ...(outcome.response.text ? { feedback: outcome.response.text } : {}) };
+      }
+      if (outcome.kind === "answer" && outcome.response.kind !== "resetLimits") {
+        this.setStatus("rejected");
+        return { kind: "rejected", decision: d, ...(outcome.response.text ? { feedback: outcome.response.text } : {}) };
+      }
+      // The gate changed while waiting, or the person reset the limits: decide again under the current gate.
+      if (outcome.kind === "answer") this.deps.config.gate.resetLimits();
+      d = this.deps.config.callbacks.decide({ tool: this.name, params: this.params });
+    }
+  }
+
+  /**
+   * Registers the ask and waits for the answer or a gate swap (which withdraws the ask; the caller re-decides
+   * and asks again if it still must). Limit asks go on their own `limit` message ("reset and continue").
+   */
+  private async waitForPerson(d: Decision, signal: AbortSignal): Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse }> {
+    // The generation `d` was decided under: a swap at any point from here on (even while saving) re-decides.
+    const gen = this.deps.config.generation;
+    this.show(d);
+    this.setStatus("pending");
+    const isLimit = d.rule.startsWith("limits.");
+    const askId = isLimit ? this.deps.messages.add({ role: "ask", kind: "limit", text: d.reason, askState: "pending" }) : this.messageId;
+    if (!isLimit) this.deps.messages.patch(askId, { askState: "pending" });
+    const withdraw = new AbortController();
+    const onTaskAbort = (): void => withdraw.abort();
+    signal.addEventListener("abort", onTaskAbort, { once: true });
+    try {
+      const result = await new Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse } | { kind: "aborted" }>((resolve) => {
+        withdraw.signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+        // Registered in the same synchronous step that showed the ask as pending: an answer can never arrive
+        // for an ask the channel does not know yet. Saving it follows.
+        this.deps.ask.ask(askId, withdraw.signal).then(
+          (response) => resolve({ kind: "answer", response }),
+          () => resolve({ kind: "aborted" }),
+        );
+        this.wake = () => {
+          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
+        };
+        this.wake();
+        void this.deps.onAskPending();
+      });
+      this.wake = undefined;
+      this.deps.onAskSettled();
+      if (result.kind === "aborted") throw new Error("cancelled");
+      withdraw.abort();
+      this.deps.messages.patch(askId, { askState: "answered" });
+      return result;
+    } finally {
+      signal.removeEventListener("abort", onTaskAbort);
+    }
+  }
+
+  private setStatus(status: ToolStatus): void {
+    this.patchTool({}, status);
+  }
+
+  markRunning(): void {
+    this.setStatus("running");
+  }
+
+  finish(result: string, isError: boolean): void {
+    const shown = result.length > 4000 ? result.slice(0, 4000) + "…" : result;
+    this.status = isError ? "error" : "done";
+    const tool: ToolInfo = { ...this.deps.messages.get(this.messageId)!.tool!, status: this.status, result: shown };
+    this.deps.messages.patch(this.messageId, { tool, partial: false });
+    this.dispose();
+  }
+
+  /** For a denied/rejected/skipped call: the status already says what happened; record the text shown. */
+  settle(status: ToolStatus, text: string): void {
+    this.status = status;
+    const tool: ToolInfo = { ...this.deps.messages.get(this.messageId)!.tool!, status, result: text };
+    this.deps.messages.patch(this.messageId, { tool, partial: false });
+    this.dispose();
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    this.unsubscribe = () => undefined;
+    const d = this.diff;
+    this.diff = undefined;
+    void d?.then((s) => s?.close()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,51 @@
+import { errorResult, str, type ToolContext, type ToolResult, type ToolHandler } from "../types";
+
+/**
+ * Runs an approved command line in the first root. Output streams into a `command_output` message (append
+ * deltas); the model gets the capped output and the exit status. Cancelling the task kills the process group.
+ */
+export async function runCommand(command: string, ctx: ToolContext): Promise<ToolResult> {
+  const outputId = ctx.messages.add({ role: "say", kind: "command_output", partial: true });
+  const cap = ctx.limits.maxCommandOutputBytes;
+  let shown = 0;
+  let hidden = false;
+  const result = await ctx.env.runner.run({
+    command,
+    cwd: ctx.config.cwd,
+    timeoutMs: ctx.limits.commandTimeoutMs,
+    maxOutputBytes: cap,
+    signal: ctx.signal,
+    onOutput: (text) => {
+      // The person sees at most `cap` characters live; the model's copy keeps head and tail.
+      if (hidden) return;
+      const room = cap - shown;
+      if (text.length <= room) {
+        shown += text.length;
+        ctx.messages.append(outputId, text);
+        return;
+      }
+      ctx.messages.append(outputId, text.slice(0, room) + "\n[… more output not shown …]");
+      shown = cap;
+      hidden = true;
+    },
+  });
+  ctx.messages.patch(outputId, { partial: false });
+  const parts: string[] = [];
+  if (result.killed === "cancelled") parts.push("The command was stopped because the task was cancelled.");
+  else if (result.timedOut) parts.push(`The command timed out after ${Math.round(ctx.limits.commandTimeoutMs / 1000)} s and was killed.`);
+  else if (result.killed) parts.push(`The command was killed (${result.killed}).`);
+  else parts.push(`Exit code: ${result.exitCode ?? "unknown"}`);
+  if (result.truncatedBytes > 0) parts.push(`[${result.truncatedBytes} bytes of output were cut from the middle.]`);
+  parts.push(result.output.trim() === "" ? "(no output)" : `Output:\n${result.output}`);
+  const failed = result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
+  return { content: parts.join("\n"), isError: failed, display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}` };
+}
+
+export const executeCommandHandler: ToolHandler = {
+  name: "execute_command",
+  async execute(params, ctx) {
+    const command = str(params, "command");
+    if (command.trim() === "") return errorResult("`command` is empty.");
+    return runCommand(command, ctx);
+  },
+};

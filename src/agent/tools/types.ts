@@ -1,0 +1,100 @@
+/**
+ * The contract between the task loop and the tool handlers: one handler per tool, one file each, all
+ * registered in `handlers/registry.ts`. A handler runs only after its call is complete and approved; it
+ * gets the complete params and reports a result the model can act on.
+ */
+import type { ToolName } from "../../core/types";
+import type { IgnoreRules } from "../../core/ignoreFile";
+import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, Searcher } from "../env";
+import type { TaskConfig } from "../executor/taskConfig";
+import type { McpClientHub } from "../mcp/types";
+import type { MessageStore } from "../task/messageStore";
+
+export interface ToolLimits {
+  readonly commandTimeoutMs: number;
+  readonly maxCommandOutputBytes: number;
+  readonly maxReadBytes: number;
+  readonly maxFetchBytes: number;
+  readonly fetchTimeoutMs: number;
+  readonly maxListEntries: number;
+  readonly maxSearchResults: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  commandTimeoutMs: 10 * 60_000,
+  maxCommandOutputBytes: 256 * 1024,
+  maxReadBytes: 1024 * 1024,
+  maxFetchBytes: 2 * 1024 * 1024,
+  fetchTimeoutMs: 30_000,
+  maxListEntries: 1000,
+  maxSearchResults: 300,
+};
+
+export interface ToolEnv {
+  readonly fs: AgentFs;
+  readonly runner: CommandRunner;
+  readonly searcher: Searcher;
+  readonly diff?: DiffReviewer;
+  readonly mcp?: McpClientHub;
+  readonly fetch?: typeof fetch;
+  /** The ignore file of each root, read once per task (the gate's file name setting). */
+  readonly ignoreRules: (roots: readonly string[]) => IgnoreRules;
+  readonly limits?: Partial<ToolLimits>;
+  /** new_task: the host starts the subtask. Without it the tool reports that subtasks are not available. */
+  readonly newTask?: (context: string) => Promise<string>;
+}
+
+export interface ToolContext {
+  readonly config: TaskConfig;
+  readonly env: ToolEnv;
+  readonly limits: ToolLimits;
+  readonly ignore: IgnoreRules;
+  readonly signal: AbortSignal;
+  readonly messages: MessageStore;
+  /** The tool's own message. */
+  readonly messageId: number;
+  /** Text the person sent with their approval (or the answer to a followup question). */
+  readonly feedback?: string;
+  /** The diff the person may have edited while approving (file edits with a DiffReviewer). */
+  readonly diffSession?: DiffSession;
+  /** What `prepare` computed before the approval (file edits: the proposed content). */
+  readonly prepared?: PreparedEdit;
+  /** Absolute path for a param, resolved like the gate does (relative to the first root, `~/` = home). */
+  resolve(path: string): string;
+}
+
+export interface ToolResult {
+  /** What the model reads. */
+  readonly content: string;
+  readonly isError?: boolean;
+  /** Short text for the person (defaults to a truncated `content`). */
+  readonly display?: string;
+  /** attempt_completion: the task waits for the person's verdict; new_task: this task hands over. */
+  readonly outcome?: "completion" | "handover";
+}
+
+/** A file edit computed before asking, so the person approves exactly what will be written. */
+export interface PreparedEdit {
+  readonly path: string;
+  readonly abs: string;
+  readonly original: string | undefined;
+  readonly proposed: string;
+}
+
+export type PrepareResult = { readonly ok: true; readonly edit: PreparedEdit } | { readonly ok: false; readonly error: string };
+
+export interface ToolHandler {
+  readonly name: ToolName;
+  /** Runs once the call is complete and before approval; a failure is reported to the model without asking. */
+  prepare?(params: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<PrepareResult>;
+  execute(params: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function str(params: Readonly<Record<string, unknown>>, key: string): string {
+  const v = params[key];
+  return typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v);
+}
+
+export function errorResult(content: string): ToolResult {
+  return { content, isError: true };
+}

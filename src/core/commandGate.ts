@@ -1,0 +1,57 @@
+import type { CommandContext, PathAccess, PathGate, PathVerdict } from "./commands/types";
+import type { ProtectedPaths } from "./protectedPaths";
+import type { WorkspacePaths } from "./paths";
+import { ruleMatches, type PermissionRule } from "./rules";
+import type { ToolValidator } from "./validator";
+
+/**
+ * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
+ * exactly the path gate the file tools pass: `cat .env` is refused like `read_file(.env)`, and `> ~/.bashrc`
+ * is held like `write_to_file(~/.bashrc)`.
+ */
+export interface FileSwitches {
+  readonly readLocal: boolean;
+  readonly readExternal: boolean;
+  readonly editLocal: boolean;
+  readonly editExternal: boolean;
+}
+
+export class CommandPathGate implements PathGate {
+  constructor(
+    private readonly paths: WorkspacePaths,
+    private readonly validator: ToolValidator,
+    private readonly protectedPaths: ProtectedPaths,
+    private readonly denyOrAsk: readonly PermissionRule[],
+    private readonly switches: FileSwitches,
+  ) {}
+
+  check(path: string, cwd: string, access: PathAccess): PathVerdict {
+    const tool = access === "read" ? "read_file" : "write_to_file";
+    const v = this.validator.checkPath(tool, path, cwd);
+    if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
+    const p = v.path!;
+    const rule = this.denyOrAsk.find((r) => ruleMatches(r, { tool, path: p }, false));
+    if (rule) return { ok: false, reason: `\`${path}\` matches the ${rule.effect} rule \`${rule.source}\``, rule: `permissions.${rule.effect}: ${rule.source}` };
+    const local = p.realRoot !== undefined;
+    if (access === "write") {
+      const prot = this.protectedPaths.match(p);
+      if (prot) return { ok: false, reason: `writes to a protected path: ${path}`, rule: `protected: ${prot}` };
+      if (!local && !(this.switches.editLocal && this.switches.editExternal)) return { ok: false, reason: `writes outside the workspace: ${path}`, rule: "path:external-write" };
+      if (local && !this.switches.editLocal) return { ok: false, reason: `writes a file (${path}) and editing files is not auto-approved`, rule: "autoApprove.editFiles" };
+      return { ok: true };
+    }
+    if (!local && !(this.switches.readLocal && this.switches.readExternal)) return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
+    if (local && !this.switches.readLocal) return { ok: false, reason: `reads a file (${path}) and reading files is not auto-approved`, rule: "autoApprove.readFiles" };
+    return { ok: true };
+  }
+}
+
+/** Splits permission rules for commands into argv-prefix lists. A bare `Bash` allow rule allows any program (its argument checks still apply). */
+export function commandLists(
+  rules: readonly PermissionRule[],
+  allow: readonly string[],
+  deny: readonly string[],
+): Pick<CommandContext, "allow" | "deny" | "ask"> {
+  const pick = (effect: string) => rules.filter((r) => r.effect === effect && r.tools.includes("execute_command")).map((r) => r.pattern ?? "*");
+  return { allow: [...allow, ...pick("allow")], deny: [...deny, ...pick("deny").filter((p) => p !== "*")], ask: pick("ask").filter((p) => p !== "*") };
+}

@@ -1,0 +1,281 @@
+import { CommandPathGate, commandLists, type FileSwitches } from "./commandGate";
+import type { CommandAnalysis, CommandAnalyzer, CommandContext } from "./commands/types";
+import { defaultAnalyzer } from "./commands/defaultAnalyzer";
+import { allow, ask, deny, Trace } from "./decisionSteps";
+import { IgnoreRules } from "./ignoreFile";
+import { TaskLimits } from "./limits";
+import { lookupMcpTool } from "./mcp";
+import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
+import { ProtectedPaths } from "./protectedPaths";
+import { FILE_TOOLS, parseRules, PRIMARY_ARG, RuleIndex, type CallSubject, type PermissionRule } from "./rules";
+import type { ToolgateSettings } from "./settings";
+import type { Decision, ToolCall, ToolName } from "./types";
+import { privateHostReason } from "./urls";
+import { boolParam, ToolValidator } from "./validator";
+
+export interface GateOptions {
+  /** User settings with workspace/managed tightenings already merged (see `withTightenings`). */
+  readonly settings: ToolgateSettings;
+  /** Absolute workspace roots, fetched once per task. */
+  readonly roots: readonly string[];
+  readonly trusted?: boolean;
+  /** No person to ask: every ask becomes a deny carrying the reason. */
+  readonly headless?: boolean;
+  readonly analyzer?: CommandAnalyzer;
+  readonly fs?: FsProbe;
+  /** Defaults to reading the ignore file from each root. */
+  readonly ignore?: IgnoreRules;
+  /** Shared by a task tree; defaults to a fresh one from the settings. */
+  readonly limits?: TaskLimits;
+  readonly platform?: "posix" | "windows";
+  /** Settings errors found by the caller: nothing is auto-approved while there are any. */
+  readonly settingsErrors?: readonly string[];
+}
+
+export interface Explained {
+  readonly decision: Decision;
+  readonly trace: readonly string[];
+}
+
+const EDIT_TOOLS: readonly ToolName[] = ["write_to_file", "replace_in_file"];
+const READ_TOOLS: readonly ToolName[] = ["read_file", "list_files", "search_files"];
+const NEVER_AUTO: readonly ToolName[] = ["ask_followup_question", "new_task"];
+
+/**
+ * The gate: validator, then the decision order of DESIGN.md, first match wins. `decide` is synchronous and
+ * does no I/O beyond realpath cache misses; the analyzer must be ready (`Gate.create` awaits it).
+ */
+export class Gate {
+  readonly limits: TaskLimits;
+  private readonly paths: WorkspacePaths;
+  private readonly validator: ToolValidator;
+  private readonly protectedPaths: ProtectedPaths;
+  private readonly rules: readonly PermissionRule[];
+  private readonly index: RuleIndex;
+  private readonly configErrors: readonly string[];
+  private readonly commandCtx: CommandContext;
+  private readonly analyzer: CommandAnalyzer;
+
+  private constructor(private readonly opts: GateOptions) {
+    const s = opts.settings;
+    this.paths = new WorkspacePaths(opts.roots, opts.fs ?? nodeFsProbe);
+    const ignore = opts.ignore ?? IgnoreRules.load(this.paths.roots, s.ignoreFile);
+    this.validator = new ToolValidator(this.paths, ignore);
+    this.protectedPaths = new ProtectedPaths(s.ignoreFile);
+    const modeRules = s.mode === "plan" ? ["Edit"] : [];
+    const parsed = parseRules([
+      { effect: "deny", layer: "settings", sources: s.permissions.deny },
+      { effect: "deny", layer: "mode:plan", sources: modeRules },
+      { effect: "ask", layer: "settings", sources: s.permissions.ask },
+      { effect: "allow", layer: "settings", sources: s.permissions.allow },
+    ]);
+    this.rules = parsed.rules;
+    this.index = new RuleIndex(parsed.rules);
+    this.configErrors = [...(opts.settingsErrors ?? []), ...parsed.errors];
+    this.limits = opts.limits ?? new TaskLimits(s.autoApprove.maxRequests, s.autoApprove.maxCost);
+    this.analyzer = opts.analyzer ?? defaultAnalyzer();
+    const trusted = opts.trusted !== false;
+    const yolo = trusted && (s.mode === "auto" || s.autoApprove.all);
+    const fine = trusted && s.autoApprove.enabled;
+    const a = s.autoApprove.actions;
+    const switches: FileSwitches = {
+      readLocal: yolo || (fine && a.readFiles),
+      readExternal: yolo || (fine && a.readFilesExternally),
+      editLocal: yolo || (fine && a.editFiles),
+      editExternal: yolo || (fine && a.editFilesExternally),
+    };
+    const denyOrAsk = this.rules.filter((r) => r.effect !== "allow" && r.tools.some((t) => FILE_TOOLS.includes(t)));
+    this.commandCtx = {
+      ...commandLists(this.rules, s.commands.allow, s.commands.deny),
+      cwd: this.paths.base,
+      paths: new CommandPathGate(this.paths, this.validator, this.protectedPaths, denyOrAsk, switches),
+      platform: opts.platform ?? (process.platform === "win32" ? "windows" : "posix"),
+    };
+  }
+
+  static async create(opts: GateOptions): Promise<Gate> {
+    const gate = new Gate(opts);
+    await gate.analyzer.ready();
+    return gate;
+  }
+
+  /** Rule and settings errors: while there are any, nothing is auto-approved. */
+  get errors(): readonly string[] {
+    return this.configErrors;
+  }
+
+  get workspace(): WorkspacePaths {
+    return this.paths;
+  }
+
+  decide(call: ToolCall): Decision {
+    return this.run(call, new Trace(false));
+  }
+
+  explain(call: ToolCall): Explained {
+    const trace = new Trace(true);
+    const decision = this.run(call, trace);
+    return { decision, trace: trace.lines };
+  }
+
+  /** Tools the agent should hide from the model: denied outright by a rule without a pattern, or by the mode. */
+  deniedTools(): readonly string[] {
+    const out = new Set<string>();
+    for (const r of this.rules) {
+      if (r.effect !== "deny" || r.pattern !== undefined) continue;
+      if (r.mcp) out.add(`mcp__${r.mcp.server}__${r.mcp.tool}`);
+      else r.tools.forEach((t) => out.add(t));
+    }
+    return [...out];
+  }
+
+  recordCost(usd: number): void {
+    this.limits.addCost(usd);
+  }
+
+  resetLimits(): void {
+    this.limits.reset();
+  }
+
+  private run(call: ToolCall, trace: Trace): Decision {
+    const d = this.decideInner(call, trace);
+    const settled = d.decision === "allow" && this.configErrors.length > 0 ? ask(`your Toolgate settings have errors, so nothing is auto-approved: ${this.configErrors[0]}`, "settings:invalid") : d;
+    if (settled.decision === "ask" && this.opts.headless) {
+      trace.note("headless", "no one to ask, so the ask becomes a deny");
+      return deny(`needs approval, and there is no one to ask (headless): ${settled.reason}`, settled.rule);
+    }
+    return settled;
+  }
+
+  private decideInner(call: ToolCall, trace: Trace): Decision {
+    const s = this.opts.settings;
+    // 1. Validate.
+    const v = this.validator.validate(call);
+    if (!v.ok) {
+      trace.note("1 validate", v.reason);
+      return deny(v.reason, v.rule);
+    }
+    const tool = v.tool;
+    const params = call.params;
+    trace.note("1 validate", v.path ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}` : `${tool}: parameters present`);
+    const subject = this.subject(tool, params, v.path);
+    const command = tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
+    const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
+    // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
+    const subjects = tool === "attempt_completion" && analysis ? [subject, { ...subject, tool: "execute_command" as const }] : [subject];
+    if (subject.mcp) {
+      const m = lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool);
+      if (!m.ok) return deny(m.reason, m.rule);
+    }
+
+    // 2. Hard refusals, in every mode.
+    const denyRule = this.findRule("deny", subjects, false);
+    if (denyRule) return deny(`\`${denyRule.source}\` is denied by ${denyRule.layer === "mode:plan" ? "plan mode (read-only)" : "your settings"}`, `${denyRule.layer === "mode:plan" ? "mode:plan" : "permissions.deny"}: ${denyRule.source}`);
+    if (analysis?.verdict === "deny") return deny(analysis.reason, analysis.rule);
+    trace.note("2 refusals", "no deny rule matches");
+
+    // 3. Mode (plan refuses; auto is applied after the checks that hold in every mode, below).
+    if (s.mode === "plan") {
+      if (EDIT_TOOLS.includes(tool)) return deny("plan mode is read-only: files cannot be edited", "mode:plan");
+      if (analysis && !analysis.readOnly) return deny(`plan mode is read-only, and this command may change things: ${analysis.reason}`, "mode:plan");
+      trace.note("3 mode", "plan: the call is read-only");
+    } else {
+      trace.note("3 mode", s.mode === "auto" ? "auto: runs once the checks below pass" : "normal");
+    }
+    if (analysis?.verdict === "unparseable") return ask(analysis.reason, analysis.rule);
+
+    // 4. Untrusted workspace, limits, ask rules, protected paths.
+    if (this.opts.trusted === false) return ask("the workspace is not trusted (Restricted Mode), so nothing is auto-approved", "workspace:untrusted", analysis?.suggestion);
+    if (tool !== "ask_followup_question") {
+      const limit = this.limits.countRequest();
+      if (limit) return ask(limit.reason, limit.rule);
+    }
+    const askRule = this.findRule("ask", subjects, false);
+    if (askRule) return ask(`\`${askRule.source}\` always asks`, `permissions.ask: ${askRule.source}`);
+    if (analysis?.verdict === "ask-rule") return ask(analysis.reason, analysis.rule);
+    if (v.path && EDIT_TOOLS.includes(tool)) {
+      const prot = this.protectedPaths.match(v.path);
+      if (prot) return ask(`\`${v.path.input}\` is a protected path (editor, gate, git or CI configuration)`, `protected: ${prot}`);
+    }
+    trace.note("4 checks", "trusted, within limits, no ask rule, no protected path");
+
+    // 5. Auto-approve tiers: YOLO > approve-all > rules and fine-grained switches.
+    if (NEVER_AUTO.includes(tool)) return ask(`\`${tool}\` always waits for you`, "tool:never-auto");
+    if (s.mode === "auto") return allow("auto mode (YOLO) runs everything no rule refuses", "mode:auto");
+    const wantsApproval = boolParam(params.requires_approval) === true;
+    if (tool === "attempt_completion" && !analysis) return allow("completing the task runs nothing", "tool:attempt_completion");
+    if (s.autoApprove.all) {
+      if (analysis?.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
+      if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval");
+      return allow("approve-all is on", "autoApprove.all");
+    }
+    const allowRule = analysis ? undefined : this.findRule("allow", [subject], true);
+    if (allowRule) return allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`);
+    if (!s.autoApprove.enabled) return ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion);
+    return this.fineGrained(tool, subject, analysis, wantsApproval);
+  }
+
+  private fineGrained(tool: ToolName, subject: CallSubject, analysis: CommandAnalysis | undefined, wantsApproval: boolean): Decision {
+    const a = this.opts.settings.autoApprove.actions;
+    if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
+      const read = READ_TOOLS.includes(tool);
+      const [approveLocal, approveExternal] = read ? [a.readFiles, a.readFilesExternally] : [a.editFiles, a.editFilesExternally];
+      const local = subject.path?.realRoot !== undefined;
+      const external = !local;
+      const what = read ? "reading" : "editing";
+      if ((local && approveLocal) || (external && approveLocal && approveExternal)) {
+        return allow(`${what} files ${local ? "inside" : "outside"} the workspace is auto-approved`, `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`);
+      }
+      return ask(`${what} files ${local ? "inside" : "outside"} the workspace is not auto-approved`, `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`);
+    }
+    if (analysis) {
+      if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
+      if (analysis.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
+      if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
+      if (a.executeSafeCommands && a.executeAllCommands) return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
+      const off = analysis.verdict === "safe" ? "running safe commands is not auto-approved" : analysis.reason;
+      return ask(off, analysis.verdict === "safe" ? "autoApprove.executeSafeCommands" : analysis.rule, analysis.suggestion);
+    }
+    if (tool === "use_mcp_tool" && subject.mcp) {
+      const m = lookupMcpTool(this.opts.settings.mcpServers, subject.mcp.server, subject.mcp.tool);
+      const always = m.ok && m.alwaysAllowed;
+      if (a.useMcp && always) return allow(`\`${subject.mcp.tool}\` is always allowed on \`${subject.mcp.server}\``, "autoApprove.useMcp+alwaysAllow");
+      return ask(!a.useMcp ? "using MCP tools is not auto-approved" : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``, !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed", `mcp__${subject.mcp.server}__${subject.mcp.tool}`);
+    }
+    if (tool === "access_mcp_resource") return a.useMcp ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp") : ask("using MCP is not auto-approved", "autoApprove.useMcp");
+    if (tool === "web_fetch") {
+      const local = privateHostReason(subject.arg ?? "");
+      if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
+    }
+    if (tool === "web_fetch") return a.webFetch ? allow("fetching web pages is auto-approved", "autoApprove.webFetch") : ask("fetching web pages is not auto-approved", "autoApprove.webFetch");
+    return ask(`\`${tool}\` needs your approval`, "default:ask");
+  }
+
+  private analyze(command: string, trace: Trace): CommandAnalysis {
+    let analysis: CommandAnalysis;
+    try {
+      analysis = this.analyzer.analyze(command, this.commandCtx);
+    } catch (e) {
+      analysis = { verdict: "unparseable", reason: `the command could not be analysed: ${(e as Error).message}`, rule: "commands:error", readOnly: false, deletes: false };
+    }
+    trace.note("command", `${analysis.verdict} — ${analysis.reason} [${analysis.rule}]${analysis.readOnly ? " (read-only)" : ""}${analysis.deletes ? " (deletes)" : ""}`);
+    return analysis;
+  }
+
+  private subject(tool: ToolName, params: ToolCall["params"], path: ResolvedPath | undefined): CallSubject {
+    const argName = PRIMARY_ARG[tool];
+    const arg = argName && typeof params[argName] === "string" ? (params[argName] as string) : undefined;
+    const mcp = tool === "use_mcp_tool" || tool === "access_mcp_resource" ? { server: params.server_name as string, ...(tool === "use_mcp_tool" ? { tool: params.tool_name as string } : {}) } : undefined;
+    return { tool, ...(path ? { path } : {}), ...(arg !== undefined ? { arg } : {}), ...(mcp ? { mcp } : {}) };
+  }
+
+  /** Command rules with a pattern are argv prefixes, decided by the analyzer, never by matching the raw line. */
+  private findRule(effect: PermissionRule["effect"], subjects: readonly CallSubject[], strict: boolean): PermissionRule | undefined {
+    for (const subject of subjects) {
+      const commandTool = subject.tool === "execute_command" || subject.tool === "attempt_completion";
+      const hit = this.index.find(effect, subject, strict, commandTool ? (r) => r.pattern !== undefined : undefined);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+}

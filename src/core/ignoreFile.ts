@@ -1,0 +1,62 @@
+import ignore, { type Ignore } from "ignore";
+import { readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { ignorePrefilter } from "./ignorePrefilter";
+
+/**
+ * The ignore file of each workspace root (gitignore syntax with `!` negation). The host reloads it when the
+ * file changes by building a new instance; an instance never changes after construction.
+ */
+export class IgnoreRules {
+  private readonly memo = new Map<string, boolean>();
+
+  private constructor(
+    private readonly perRoot: ReadonlyMap<number, { readonly exact: Ignore; readonly maybe?: RegExp }>,
+    readonly fileName: string,
+  ) {}
+
+  static empty(fileName: string): IgnoreRules {
+    return new IgnoreRules(new Map(), fileName);
+  }
+
+  /** Builds from file contents per root index (undefined = no file). */
+  static fromContents(fileName: string, contents: readonly (string | undefined)[]): IgnoreRules {
+    const map = new Map<number, { exact: Ignore; maybe?: RegExp }>();
+    contents.forEach((text, i) => {
+      if (text === undefined || text.trim() === "") return;
+      const maybe = ignorePrefilter(text);
+      map.set(i, { exact: ignore().add(text), ...(maybe ? { maybe } : {}) });
+    });
+    return new IgnoreRules(map, fileName);
+  }
+
+  /**
+   * Reads `fileName` from each root. A missing file means "nothing ignored"; any other read error throws,
+   * because silently ignoring an unreadable ignore file would expose what it protects.
+   */
+  static load(roots: readonly string[], fileName: string): IgnoreRules {
+    const contents = roots.map((root) => {
+      try {
+        return readFileSync(nodePath.join(root, fileName), "utf8");
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw new Error(`cannot read ${nodePath.join(root, fileName)}: ${(e as Error).message}`);
+      }
+    });
+    return IgnoreRules.fromContents(fileName, contents);
+  }
+
+  /** `relative` is `/`-separated and relative to root `rootIndex`. A directory is checked with and without its trailing slash. */
+  ignores(rootIndex: number, relative: string): boolean {
+    const ig = this.perRoot.get(rootIndex);
+    if (!ig || relative === "") return false;
+    const key = rootIndex + "\0" + relative;
+    let hit = this.memo.get(key);
+    if (hit === undefined) {
+      hit = ig.maybe !== undefined && !ig.maybe.test(relative) ? false : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
+      if (this.memo.size > 20_000) this.memo.clear();
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+}

@@ -1,0 +1,88 @@
+import { Minimatch } from "minimatch";
+import { globPrefilterSource } from "./globPrefilter";
+import type { ResolvedPath } from "./paths";
+
+/**
+ * Writes to these paths always ask, whatever the switches say: they configure the editor, the gate itself,
+ * git hooks and CI — places where one silent write turns into code execution or a looser gate later.
+ * Matched case-insensitively (macOS and Windows file systems are), at any depth, on both the lexical and the
+ * real path.
+ */
+const IN_WORKSPACE = [
+  "**/.vscode/*.json",
+  "**/.vscode/*.code-workspace",
+  "**/*.code-workspace",
+  "**/.mcp.json",
+  "**/mcp.json",
+  "**/mcp_settings.json",
+  "**/cline_mcp_settings.json",
+  "**/.git",
+  "**/.git/**",
+  "**/.github/workflows/**",
+  "**/.husky/**",
+  "**/.gitmodules",
+];
+
+/** Outside the workspace: editor settings and the shell's start-up files. */
+const ANYWHERE = [
+  "**/User/settings.json",
+  "**/User/mcp.json",
+  "**/Machine/settings.json",
+  "**/.bashrc",
+  "**/.bash_profile",
+  "**/.profile",
+  "**/.zshrc",
+  "**/.zprofile",
+  "**/.zshenv",
+  "**/.config/fish/**",
+  "**/.ssh/**",
+  "**/.gitconfig",
+  "**/.config/git/**",
+];
+
+const opts = { dot: true, nocase: true } as const;
+
+const prefilter = (patterns: readonly string[]) => new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
+
+export class ProtectedPaths {
+  private readonly relative: readonly Minimatch[];
+  private readonly absolute: readonly Minimatch[];
+  /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
+  private readonly mayMatch: RegExp;
+  /** Resolved paths are memoised per task, so their verdicts can be too. */
+  private readonly memo = new WeakMap<ResolvedPath, string | null>();
+
+  constructor(ignoreFileName: string) {
+    const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
+    this.relative = rel.map((p) => new Minimatch(p, opts));
+    this.absolute = ANYWHERE.map((p) => new Minimatch(p, opts));
+    this.mayMatch = prefilter([...rel, ...ANYWHERE]);
+  }
+
+  /** The pattern a write to `p` hits, or undefined. */
+  match(p: ResolvedPath): string | undefined {
+    let hit = this.memo.get(p);
+    if (hit === undefined) {
+      hit = this.matchUncached(p) ?? null;
+      this.memo.set(p, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  private matchUncached(p: ResolvedPath): string | undefined {
+    const strip = (abs: string) => abs.replace(/\\/g, "/").replace(/^([A-Za-z]:)?\/+/, "");
+    const forms = [p.realRoot?.relative, p.lexicalRoot?.relative, strip(p.real), strip(p.lexical)];
+    if (!forms.some((f) => f !== undefined && f !== "" && this.mayMatch.test(f))) return undefined;
+    for (const rel of [p.realRoot?.relative, p.lexicalRoot?.relative]) {
+      if (rel === undefined || rel === "") continue;
+      const hit = this.relative.find((m) => m.match(rel));
+      if (hit) return hit.pattern;
+    }
+    for (const abs of [p.real, p.lexical]) {
+      const posix = strip(abs);
+      const hit = this.absolute.find((m) => m.match(posix));
+      if (hit) return hit.pattern;
+    }
+    return undefined;
+  }
+}

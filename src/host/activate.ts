@@ -1,0 +1,103 @@
+/**
+ * Builds the host: settings bridge, rules, decision log, chat controller, webviews, status bar, commands.
+ * Loaded lazily by `extension.ts`. Returns the API through which the lead connects the agent runtime.
+ */
+import * as vscode from "vscode";
+import type { HostSettings } from "../core/settingsLayers";
+import type { TaskMessage } from "../shared/messages";
+import { ChatController } from "./chatController";
+import { ChatWebviews } from "./chatViewProvider";
+import { openToolgateSettings, registerCommands } from "./commands";
+import { CommandId, PANEL_TYPE, VIEW_ID } from "./ids";
+import { DecisionLog } from "./decisionLog";
+import { openDefaultDiff, PROPOSED_SCHEME, ProposedContent } from "./diffView";
+import { RuleStore } from "./rules";
+import { SECTION, SettingKey, SettingsBridge } from "./settings";
+import { StatusBar } from "./statusBar";
+import type { ExtraRules, McpStatusSource, TaskSessionFactory } from "./taskSession";
+import { toggleShortcutLabel, VscodeConfigStore } from "./vscodeSettings";
+
+export interface ToolgateHostApi {
+  /** Log one gate decision to the "Toolgate" output channel. */
+  readonly decisions: DecisionLog;
+  /** Settings as the gate reads them (user scope loosens, workspace only tightens), with their errors. */
+  hostSettings(): HostSettings;
+  /** Let the panel read settings through the gate service (so it also shows the managed policy). */
+  useSettingsReader(read: (() => HostSettings) | undefined): void;
+  isWorkspaceTrusted(): boolean;
+  /** Task- and workspace-scoped "always" rules for a task. */
+  extraRules(taskId: string): ExtraRules;
+  setTaskFactory(factory: TaskSessionFactory | undefined): void;
+  setMcpSource(source: McpStatusSource | undefined): void;
+  /** Replace the default "open diff" (the agent's editable diff). */
+  setDiffOpener(open: (message: TaskMessage) => PromiseLike<void> | void): void;
+  /** Fires when any toolgate.* setting or the workspace trust changed. */
+  readonly onDidChangeSettings: vscode.Event<void>;
+  readonly secrets: vscode.SecretStorage;
+}
+
+export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi {
+  const sub = (...d: vscode.Disposable[]) => context.subscriptions.push(...d);
+
+  const output = vscode.window.createOutputChannel("Toolgate", { log: true });
+  const decisions = new DecisionLog(output);
+  const settings = new SettingsBridge(new VscodeConfigStore(), () => vscode.workspace.isTrusted, toggleShortcutLabel());
+  const rules = new RuleStore(context.workspaceState, settings);
+  const proposed = new ProposedContent();
+  let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = (m) => openDefaultDiff(m, proposed);
+
+  const controller = new ChatController({
+    settings,
+    rules,
+    openDiff: (m) => diffOpener(m),
+    openSettings: (query) => openToolgateSettings(query),
+    addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
+    log: (level, text) => output[level](text),
+  });
+  const webviews = new ChatWebviews(context.extensionUri, controller);
+  const statusBar = new StatusBar(CommandId.showAutoApproveMenu);
+  statusBar.update(settings.view());
+  const changed = new vscode.EventEmitter<void>();
+
+  const onSettings = (): void => {
+    controller.settingsChanged();
+    statusBar.update(settings.view());
+    changed.fire();
+  };
+
+  sub(
+    output,
+    statusBar,
+    changed,
+    webviews,
+    { dispose: () => controller.dispose() },
+    vscode.window.registerWebviewViewProvider(VIEW_ID, webviews),
+    vscode.window.registerWebviewPanelSerializer(PANEL_TYPE, webviews),
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) onSettings();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(onSettings),
+    ...registerCommands({ controller, webviews, settings, secrets: context.secrets }),
+  );
+
+  output.info(`Toolgate host ready (workspace ${vscode.workspace.isTrusted ? "trusted" : "in Restricted Mode: nothing is auto-approved"}).`);
+
+  return {
+    decisions,
+    hostSettings: () => settings.hostSettings(),
+    useSettingsReader: (read) => {
+      settings.useReader(read);
+      onSettings();
+    },
+    isWorkspaceTrusted: () => vscode.workspace.isTrusted,
+    extraRules: (taskId) => rules.extraRules(taskId),
+    setTaskFactory: (f) => controller.setTaskFactory(f),
+    setMcpSource: (s) => controller.setMcpSource(s),
+    setDiffOpener: (fn) => {
+      diffOpener = fn;
+    },
+    onDidChangeSettings: changed.event,
+    secrets: context.secrets,
+  };
+}

@@ -1,0 +1,287 @@
+/**
+ * The host's chat logic, free of `vscode` so it unit-tests in Node. It owns the current task session, the
+ * connected webviews (sidebar view and editor tabs, each a WebviewChannel) and turns webview intents into
+ * task calls, settings writes and saved rules.
+ *
+ * Invariants:
+ * - Every webview gets a full snapshot on each `ready`, then the task's deltas, coalesced per frame.
+ *   Before a snapshot, pending deltas are flushed to the other webviews, so none is lost or applied twice.
+ * - An ask is answered through `TaskSession.answerAsk`, which accepts it exactly once; the webview whose
+ *   answer lost is told so. A saved rule is always the one the host's own copy of the ask suggested.
+ */
+import type { TaskMessage } from "../shared/messages";
+import type { HostState, HostToWebview, McpChange, TaskView, WebviewToHost } from "../shared/protocol";
+import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
+import { applyMcpChange, mcpView } from "./mcpPanel";
+import { parseWebviewMessage } from "./protocolGuard";
+import { ruleTarget, type RuleStore } from "./rules";
+import type { SettingsBridge } from "./settings";
+import { IDLE_STATES, type Disposable, type McpStatusSource, type TaskSession, type TaskSessionFactory } from "./taskSession";
+import type { WebviewChannel } from "./webviewChannel";
+
+export interface HostServices {
+  readonly settings: SettingsBridge;
+  readonly rules: RuleStore;
+  openDiff(message: TaskMessage): void | PromiseLike<void>;
+  openSettings(query?: string): void | PromiseLike<void>;
+  addMcpServer(): void | PromiseLike<void>;
+  log(level: "info" | "warn" | "error", text: string): void;
+  /** Injected in tests; defaults to setTimeout. */
+  readonly timer?: Timer;
+}
+
+export const NO_AGENT = "The agent runtime is not connected yet, so no task can run. Settings and MCP configuration work already.";
+
+export class ChatController {
+  private readonly channels = new Set<WebviewChannel>();
+  private session: TaskSession | undefined;
+  private sessionSubs: Disposable[] = [];
+  private batcher: DeltaBatcher | undefined;
+  private factory: TaskSessionFactory | undefined;
+  private mcpSource: McpStatusSource | undefined;
+  private mcpSub: Disposable | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | undefined;
+
+  constructor(private readonly services: HostServices) {}
+
+  // ----- wiring (called by the extension shell and, later, by the lead's agent wiring) ---------------------
+
+  connect(channel: WebviewChannel): Disposable {
+    this.channels.add(channel);
+    if (this.pendingReveal) channel.post({ type: "reveal", target: this.pendingReveal }); // queued until ready
+    this.pendingReveal = undefined;
+    return { dispose: () => this.channels.delete(channel) };
+  }
+
+  setTaskFactory(factory: TaskSessionFactory | undefined): void {
+    this.factory = factory;
+    if (factory && !this.session) {
+      const restored = factory.restore?.({ extraRules: () => this.services.rules.extraRules(this.session?.id ?? "") });
+      if (restored) this.attach(restored);
+    }
+    this.broadcastState();
+  }
+
+  setMcpSource(source: McpStatusSource | undefined): void {
+    this.mcpSub?.dispose();
+    this.mcpSource = source;
+    this.mcpSub = source?.onDidChange(() => this.mcpChanged());
+    this.mcpChanged();
+  }
+
+  get currentSession(): TaskSession | undefined {
+    return this.session;
+  }
+
+  state(): HostState {
+    return {
+      task: this.taskView(),
+      settings: this.services.settings.view(),
+      mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource),
+      agentAvailable: this.factory !== undefined,
+    };
+  }
+
+  settingsChanged(): void {
+    this.broadcast({ type: "settings", settings: this.services.settings.view() });
+    this.mcpChanged();
+  }
+
+  mcpChanged(): void {
+    this.broadcast({ type: "mcp", mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource) });
+  }
+
+  /**
+   * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
+   * first webview when none exists yet (the view is still being created by the focus command).
+   */
+  reveal(target: "autoApprove" | "input" | "mcp"): void {
+    if (this.channels.size === 0) this.pendingReveal = target;
+    for (const ch of this.channels) ch.post({ type: "reveal", target });
+  }
+
+  // ----- webview messages ------------------------------------------------------------------------------
+
+  async handleMessage(channel: WebviewChannel, raw: unknown): Promise<void> {
+    const msg = parseWebviewMessage(raw);
+    if (!msg) {
+      this.services.log("warn", `Dropped a malformed message from the ${channel.name} webview.`);
+      return;
+    }
+    if (msg.type === "ready") return this.onReady(channel);
+    const requestId = "requestId" in msg ? msg.requestId : undefined;
+    try {
+      const error = await this.dispatch(msg);
+      if (requestId !== undefined) channel.post({ type: "result", requestId, ok: error === undefined, ...(error ? { error } : {}) });
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      this.services.log("error", `${msg.type} failed: ${error}`);
+      if (requestId !== undefined) channel.post({ type: "result", requestId, ok: false, error });
+    }
+  }
+
+  /**
+   * Order matters: the snapshot is taken first (it may make the runtime emit buffered deltas into the batcher),
+   * then pending deltas go to the webviews that already hold a snapshot (this one is closed and drops them, as
+   * they are in its snapshot), then this one opens with the snapshot.
+   */
+  private onReady(channel: WebviewChannel): void {
+    channel.close();
+    const state = this.state();
+    this.batcher?.flush();
+    channel.open({ type: "state", state });
+  }
+
+  /** Returns a person-readable error, or undefined on success. */
+  private async dispatch(msg: Exclude<WebviewToHost, { type: "ready" }>): Promise<string | undefined> {
+    switch (msg.type) {
+      case "newTask":
+        return this.newTask(msg.text);
+      case "sendMessage":
+        return this.sendMessage(msg.text);
+      case "cancelTask":
+        this.session?.cancel();
+        return undefined;
+      case "clearTask":
+        return this.clearTask();
+      case "answerAsk":
+        return this.answerAsk(msg);
+      case "setSetting":
+        await this.services.settings.apply(msg.change);
+        return undefined;
+      case "mcpChange":
+        return this.mcpChange(msg.change);
+      case "openDiff": {
+        const m = this.findMessage(msg.messageId);
+        if (m) await this.services.openDiff(m);
+        return undefined;
+      }
+      case "openSettings":
+        await this.services.openSettings(msg.query);
+        return undefined;
+      case "addMcpServer":
+        await this.services.addMcpServer();
+        return undefined;
+    }
+  }
+
+  // ----- tasks -------------------------------------------------------------------------------------------
+
+  newTask(text: string): string | undefined {
+    if (!text.trim()) return "Type what the agent should do.";
+    if (!this.factory) return NO_AGENT;
+    if (this.session && !IDLE_STATES.includes(this.session.state)) return "A task is still running. Cancel it first.";
+    this.detach();
+    let id = "";
+    const session = this.factory.create({ extraRules: () => this.services.rules.extraRules(id) });
+    id = session.id;
+    this.attach(session);
+    session.start(text);
+    return undefined;
+  }
+
+  private sendMessage(text: string): string | undefined {
+    if (!text.trim()) return "Type a message.";
+    if (!this.session) return "There is no task to continue. Start a new one.";
+    if (!IDLE_STATES.includes(this.session.state)) return "The task is working. Answer its question or wait for it to finish.";
+    if (!this.session.sendMessage) return "This task cannot be continued. Start a new one.";
+    this.session.sendMessage(text);
+    return undefined;
+  }
+
+  private clearTask(): string | undefined {
+    if (this.session && !IDLE_STATES.includes(this.session.state)) return "The task is still running. Cancel it first.";
+    this.detach();
+    this.broadcast({ type: "task", task: null });
+    return undefined;
+  }
+
+  private attach(session: TaskSession): void {
+    this.session = session;
+    // Snapshot before subscribing: deltas the runtime flushes while snapshotting are already in it.
+    const view = this.taskView();
+    const batcher = new DeltaBatcher((deltas) => this.broadcast({ type: "deltas", taskId: session.id, deltas }), FRAME_MS, this.services.timer ?? realTimer);
+    this.batcher = batcher;
+    this.sessionSubs = [
+      session.onDelta((d) => batcher.push(d)),
+      session.onStateChange((state) => {
+        batcher.flush(); // the messages that led to the new state arrive before it
+        this.broadcast({ type: "taskState", taskId: session.id, state });
+      }),
+    ];
+    this.broadcast({ type: "task", task: view });
+  }
+
+  private detach(): void {
+    this.batcher?.flush();
+    this.batcher?.dispose();
+    this.batcher = undefined;
+    for (const d of this.sessionSubs) d.dispose();
+    this.sessionSubs = [];
+    if (this.session) this.services.rules.forgetTask(this.session.id);
+    this.session = undefined;
+  }
+
+  private taskView(): TaskView | null {
+    const s = this.session;
+    return s ? { id: s.id, state: s.state, messages: s.snapshot() } : null;
+  }
+
+  private findMessage(id: number): TaskMessage | undefined {
+    return this.session?.snapshot().find((m) => m.id === id);
+  }
+
+  private async answerAsk(msg: Extract<WebviewToHost, { type: "answerAsk" }>): Promise<string | undefined> {
+    const session = this.session;
+    const ask = this.findMessage(msg.messageId);
+    if (!session || !ask || ask.role !== "ask") return "This request is no longer part of the task.";
+    if (ask.askState !== "pending") return "This request was already answered.";
+
+    let target;
+    if (msg.remember) {
+      const wanted = msg.remember.effect === "allow" ? "approve" : "reject";
+      if (msg.response.kind !== wanted) return "An 'always' rule must go with the matching answer.";
+      target = ruleTarget(ask.tool?.name ?? "", ask.tool?.decision?.suggestion, msg.remember.effect);
+      if (!target) return "There is no rule that can be saved for this call.";
+    }
+
+    if (!session.answerAsk(msg.messageId, msg.response)) return "This request was already answered.";
+
+    if (msg.remember && target) {
+      try {
+        await this.services.rules.save(msg.remember.scope, target, session.id);
+        this.services.log("info", `Saved ${target.list} rule "${target.rule}" (${msg.remember.scope}).`);
+      } catch (e) {
+        return `Answered, but the rule could not be saved: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    }
+    return undefined;
+  }
+
+  private async mcpChange(change: McpChange): Promise<string | undefined> {
+    const view = mcpView(this.services.settings.mcpServers(), this.mcpSource);
+    const server = view.servers.find((s) => s.name === change.server);
+    const next = applyMcpChange(this.services.settings.mcpServers(), change, server?.tools.map((t) => t.name) ?? []);
+    await this.services.settings.updateMcpServers(next);
+    return undefined;
+  }
+
+  // ----- broadcast ---------------------------------------------------------------------------------------
+
+  private broadcast(message: HostToWebview): void {
+    for (const ch of this.channels) ch.post(message);
+  }
+
+  /** Snapshot first, then flush: deltas the snapshot already holds reach webviews before it, never after. */
+  private broadcastState(): void {
+    const state = this.state();
+    this.batcher?.flush();
+    for (const ch of this.channels) if (ch.ready) ch.post({ type: "state", state });
+  }
+
+  dispose(): void {
+    this.detach();
+    this.mcpSub?.dispose();
+    this.channels.clear();
+  }
+}

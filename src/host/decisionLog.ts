@@ -1,0 +1,32 @@
+/**
+ * Logs every gate decision to the "Toolgate" log channel, so a person can always look up why a call ran,
+ * asked or was refused. The lead's gate wiring calls `logDecision` once per decided call.
+ */
+import type { Decision, ToolCall } from "../core/types";
+
+/** The slice of `vscode.LogOutputChannel` used here. */
+export interface LogSink {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const MAX_PARAM = 300;
+
+/** One line per call. Params are JSON-encoded, so control and invisible characters appear escaped. */
+export function formatDecision(call: ToolCall, decision: Decision, taskId?: string): string {
+  let params = JSON.stringify(call.params, (_k, v: unknown) => (typeof v === "string" && v.length > MAX_PARAM ? `${v.slice(0, MAX_PARAM)}…(${v.length} chars)` : v));
+  params = params.replace(/[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const task = taskId ? `[task ${taskId}] ` : "";
+  return `${task}${decision.decision.toUpperCase()} ${call.tool} ${params} — ${decision.reason} (rule: ${decision.rule})`;
+}
+
+export class DecisionLog {
+  constructor(private readonly sink: LogSink) {}
+
+  logDecision(call: ToolCall, decision: Decision, taskId?: string): void {
+    const line = formatDecision(call, decision, taskId);
+    if (decision.decision === "deny") this.sink.warn(line);
+    else this.sink.info(line);
+  }
+}

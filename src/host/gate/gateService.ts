@@ -1,0 +1,124 @@
+import * as vscode from "vscode";
+import { readFileSync } from "node:fs";
+import type { GateSettingsSource } from "../../agent/gate";
+import type { CommandAnalyzer } from "../../core/commands/types";
+import { IgnoreRules } from "../../core/ignoreFile";
+import { parseJsonc } from "../../core/jsonc";
+import type { ToolgateSettings } from "../../core/settings";
+import { settingsFromInspect, type HostSettings } from "../../core/settingsLayers";
+import type { ExtraRules } from "../taskSession";
+
+/** Where an administrator's policy lives; its keys override the user's (see settingsLayers.ts). */
+const MANAGED_SETTINGS_FILE = process.env.TOOLGATE_MANAGED_SETTINGS ?? (process.platform === "win32" ? "C:\\ProgramData\\Toolgate\\managed-settings.json" : "/etc/toolgate/managed-settings.json");
+
+function readManaged(): { flat: Record<string, unknown> } | { error: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(MANAGED_SETTINGS_FILE, "utf8");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : { error: `cannot read ${MANAGED_SETTINGS_FILE}: ${(e as Error).message}` };
+  }
+  try {
+    const v = parseJsonc(text);
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) return { flat: v as Record<string, unknown> };
+    return { error: `${MANAGED_SETTINGS_FILE} must hold a JSON object` };
+  } catch (e) {
+    return { error: `${MANAGED_SETTINGS_FILE} is not valid JSON: ${(e as Error).message}` };
+  }
+}
+
+/** Local workspace roots. Non-file folders (remote, virtual) are not roots, so their paths count as external. */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+}
+
+/** Rules saved "for this task" or "for this workspace" join the user's lists (deny lists only ever add). */
+export function withExtraRules(s: ToolgateSettings, extra: ExtraRules | undefined): ToolgateSettings {
+  if (!extra) return s;
+  return {
+    ...s,
+    commands: { allow: [...s.commands.allow, ...extra.commandsAllow], deny: [...s.commands.deny, ...extra.commandsDeny] },
+    permissions: { ...s.permissions, allow: [...s.permissions.allow, ...extra.permissionsAllow], deny: [...s.permissions.deny, ...extra.permissionsDeny] },
+  };
+}
+
+/**
+ * What every gate is built from, read from the editor: settings through `inspect()` (loosening keys from
+ * user scope only), the managed policy file, Workspace Trust, and the ignore file of each root. Fires
+ * `onDidChange` when any of them changes, so the executor can rebuild live gates and re-decide.
+ */
+export class GateService implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly analyzer: CommandAnalyzer,
+    private readonly extraRules: (taskId: string) => ExtraRules,
+  ) {
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration("toolgate")) return;
+        if (e.affectsConfiguration("toolgate.ignoreFile")) this.watchIgnoreFile();
+        this.changed.fire();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed.fire()),
+    );
+    this.watchIgnoreFile();
+  }
+
+  /** The current settings with their errors, as the gate and the panel see them. */
+  readSettings(): HostSettings {
+    const config = vscode.workspace.getConfiguration();
+    const managed = readManaged();
+    const r = settingsFromInspect((key) => config.inspect(key), managed && "flat" in managed ? managed : undefined);
+    return managed && "error" in managed ? { ...r, errors: [...r.errors, managed.error] } : r;
+  }
+
+  /** The source the agent's gate factory reads each time it builds a gate (a new task or a refresh). */
+  source(): GateSettingsSource {
+    // Each part reads afresh: reading is a handful of inspect() calls and one small file.
+    const current = () => this.readSettings();
+    return {
+      settings: (taskId) => withExtraRules(current().settings, taskId ? this.extraRules(taskId) : undefined),
+      trusted: () => vscode.workspace.isTrusted,
+      settingsErrors: () => {
+        const { errors, settings } = current();
+        const ignore = this.loadIgnore(settings.ignoreFile);
+        return "error" in ignore ? [...errors, ignore.error] : errors;
+      },
+      extra: () => {
+        const name = current().settings.ignoreFile;
+        const ignore = this.loadIgnore(name);
+        return { analyzer: this.analyzer, ignore: "rules" in ignore ? ignore.rules : IgnoreRules.empty(name) };
+      },
+    };
+  }
+
+  /** An unreadable ignore file must not expose what it protects: it is a settings error (nothing auto-approved). */
+  private loadIgnore(fileName: string): { rules: IgnoreRules } | { error: string } {
+    try {
+      return { rules: IgnoreRules.load(workspaceRoots(), fileName) };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  private watchIgnoreFile(): void {
+    this.watcher?.dispose();
+    const name = this.readSettings().settings.ignoreFile;
+    this.watcher = vscode.workspace.createFileSystemWatcher(`**/${name}`);
+    const reload = () => this.changed.fire();
+    this.watcher.onDidCreate(reload);
+    this.watcher.onDidChange(reload);
+    this.watcher.onDidDelete(reload);
+  }
+
+  dispose(): void {
+    this.watcher?.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Connects the agent runtime to the host: the gate service (settings, trust, ignore file, managed policy),
+ * the ToolExecutor with the real gate factory, the editor adapters (file system, terminal, search, diff), the
+ * MCP hub, the model provider and task history — and hands the panel a task factory and an MCP source.
+ */
+import * as vscode from "vscode";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { ToolExecutor } from "../agent/executor/toolExecutor";
+import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/gate";
+import { TaskHistory } from "../agent/history/taskHistory";
+import { McpHub } from "../agent/mcp/hub";
+import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
+import type { TaskSnapshot } from "../agent/task/snapshot";
+import type { ToolEnv } from "../agent/tools/types";
+import { BashAnalyzer } from "../core/commands/analyzer";
+import { grammarFilesIn } from "../core/commands/treeSitter";
+import { IgnoreRules } from "../core/ignoreFile";
+import type { McpServers } from "../core/settings";
+import type { ToolgateHostApi } from "./activate";
+import { VscodeDiffReviewer } from "./adapters/diffReviewer";
+import { vscodeSearcher } from "./adapters/ripgrep";
+import { ApiKeyStore } from "./adapters/secrets";
+import { VscodeTerminalRunner } from "./adapters/terminalRunner";
+import { VscodeFs } from "./adapters/vscodeFs";
+import { GateService, workspaceRoots } from "./gate/gateService";
+import { statusFromHub } from "./mcpPanel";
+import { chooseProvider } from "./providerChoice";
+import type { McpServerStatus, McpStatusSource, TaskSessionFactory } from "./taskSession";
+
+/** Every decision a task's gate makes goes to the "Toolgate" log. */
+function logged(create: CreateGate, log: ToolgateHostApi["decisions"]): CreateGate {
+  return async (input) => {
+    const gate = await create(input);
+    const wrapped: ApprovalGate = {
+      decide: (call) => {
+        const d = gate.decide(call);
+        log.logDecision(call, d, input.taskId);
+        return d;
+      },
+      recordCost: (usd) => gate.recordCost(usd),
+      resetLimits: () => gate.resetLimits(),
+      deniedTools: () => gate.deniedTools(),
+      ...(gate.limits ? { limits: gate.limits } : {}),
+    };
+    return wrapped;
+  };
+}
+
+class HubStatus implements McpStatusSource {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  servers: readonly McpServerStatus[] = [];
+
+  update(servers: readonly McpServerStatus[]): void {
+    this.servers = servers;
+    this.emitter.fire();
+  }
+
+  onDidChange(listener: () => void): vscode.Disposable {
+    return this.emitter.event(listener);
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export async function connectRuntime(context: vscode.ExtensionContext, api: ToolgateHostApi): Promise<void> {
+  const sub = (...d: vscode.Disposable[]) => context.subscriptions.push(...d);
+  const analyzer = new BashAnalyzer({ grammarFiles: grammarFilesIn(vscode.Uri.joinPath(context.extensionUri, "dist").fsPath) });
+  await analyzer.ready();
+
+  const gates = new GateService(analyzer, (taskId) => api.extraRules(taskId));
+  sub(gates);
+  api.useSettingsReader(() => gates.readSettings());
+
+  const executor = new ToolExecutor({ createGate: logged(realGateFactory(gates.source()), api.decisions), roots: workspaceRoots });
+  sub(gates.onDidChange(() => void executor.settingsChanged().catch((e: unknown) => api.decisions.logDecision({ tool: "settings", params: {} }, { decision: "ask", reason: `could not rebuild the gate: ${String(e)}`, rule: "settings:rebuild" }))));
+
+  const status = new HubStatus();
+  sub(status);
+  const hub = new McpHub({ cwd: workspaceRoots()[0], onChange: (servers) => status.update(statusFromHub(servers)) });
+  sub({ dispose: () => void hub.dispose() });
+  let mcpConfig = "";
+  const syncMcp = (): void => {
+    const servers: McpServers = gates.readSettings().settings.mcpServers;
+    const key = JSON.stringify(servers);
+    if (key === mcpConfig) return;
+    mcpConfig = key;
+    void hub.updateConfig(servers).then(() => status.update(statusFromHub(hub.servers())));
+  };
+  syncMcp();
+  sub(gates.onDidChange(syncMcp));
+
+  const fs = new VscodeFs();
+  const diff = new VscodeDiffReviewer();
+  sub(diff);
+  const env: ToolEnv = {
+    fs,
+    runner: new VscodeTerminalRunner(),
+    searcher: vscodeSearcher(fs),
+    diff,
+    mcp: hub,
+    ignoreRules: (roots) => IgnoreRules.load(roots, gates.readSettings().settings.ignoreFile),
+  };
+  const keys = new ApiKeyStore(context.secrets);
+  const history = new TaskHistory(join(context.globalStorageUri.fsPath, "tasks"));
+  const deps: AgentSessionDeps = { executor, provider: () => chooseProvider(keys), env, history };
+
+  // The last unfinished task comes back after a window reload, its pending ask still pending.
+  const unfinished = (await history.list()).filter((t) => !t.parentId && (t.state === "running" || t.state === "waiting")).sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  let restorable: TaskSnapshot | undefined = unfinished ? await history.load(unfinished.id) : undefined;
+
+  const factory: TaskSessionFactory = {
+    create: () => new AgentTaskSession(randomUUID(), deps),
+    restore: () => {
+      if (!restorable) return undefined;
+      const session = new AgentTaskSession(restorable.id, deps, restorable);
+      restorable = undefined;
+      session.resume();
+      return session;
+    },
+  };
+  api.setMcpSource(status);
+  api.setTaskFactory(factory);
+}

@@ -1,0 +1,183 @@
+/**
+ * The one typed module for Toolgate's settings keys, extension-storage keys and secret keys, and the bridge
+ * between VS Code settings and the panel. No `vscode` import: it works over `ConfigStore`, which the host
+ * implements with `workspace.getConfiguration("toolgate")` and tests implement in memory.
+ *
+ * Scope policy (DESIGN.md): settings that can loosen the gate are read only from user/application scope
+ * (`globalValue ?? defaultValue`), so a repository's `.vscode/settings.json` cannot grant itself approvals;
+ * a workspace only adds deny/ask lists. Reading goes through the gate's own `settingsFromInspect`, so the
+ * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
+ */
+import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
+import type { Mode } from "../core/types";
+import type { AutoApproveAction, SettingChange, SettingsView } from "../shared/protocol";
+
+export const SECTION = "toolgate";
+
+/** Keys relative to the `toolgate` section, exactly as in package.json `contributes.configuration`. */
+export const SettingKey = {
+  mode: "mode",
+  autoApproveEnabled: "autoApprove.enabled",
+  autoApproveAll: "autoApprove.all",
+  autoApproveActions: "autoApprove.actions",
+  maxRequests: "autoApprove.maxRequests",
+  maxCost: "autoApprove.maxCost",
+  commandsAllow: "commands.allow",
+  commandsDeny: "commands.deny",
+  permissionsAllow: "permissions.allow",
+  permissionsAsk: "permissions.ask",
+  permissionsDeny: "permissions.deny",
+  ignoreFile: "ignoreFile",
+  mcpServers: "mcpServers",
+} as const;
+export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
+
+/** `ExtensionContext.workspaceState` keys. */
+export const StorageKey = {
+  /** Rules saved with "always allow/deny … for this workspace": `{commandsAllow, commandsDeny, permissionsAllow, permissionsDeny}`. */
+  workspaceRules: "toolgate.workspaceRules",
+} as const;
+
+/** `ExtensionContext.secrets` keys. API keys live only here. */
+export const SecretKey = {
+  // Same names as src/host/adapters/secrets.ts (`toolgate.apiKey.${provider}`), which the providers read.
+  openAiCompatible: "toolgate.apiKey.openai",
+  anthropic: "toolgate.apiKey.anthropic",
+} as const;
+export type SecretKey = (typeof SecretKey)[keyof typeof SecretKey];
+
+export const AUTO_APPROVE_ACTIONS: readonly AutoApproveAction[] = [
+  "readFiles",
+  "readFilesExternally",
+  "editFiles",
+  "editFilesExternally",
+  "executeSafeCommands",
+  "executeAllCommands",
+  "useMcp",
+  "webFetch",
+];
+
+export const MODES: readonly Mode[] = ["normal", "plan", "auto"];
+
+export interface ConfigInspection {
+  readonly defaultValue?: unknown;
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/** The slice of `WorkspaceConfiguration` the bridge needs. Keys are relative to `toolgate`. */
+export interface ConfigStore {
+  inspect(key: SettingKey): ConfigInspection | undefined;
+  /** Writes at user (global) scope. */
+  updateGlobal(key: SettingKey, value: unknown): Promise<void>;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
+
+export class SettingsBridge {
+  private reader: (() => HostSettings) | undefined;
+
+  constructor(
+    private readonly store: ConfigStore,
+    private readonly isTrusted: () => boolean,
+    private readonly toggleShortcut = "Ctrl+Alt+A",
+  ) {}
+
+  /**
+   * Reads settings the way the gate does. By default: the gate's own `settingsFromInspect` over this store.
+   * The host may pass the gate service's reader instead, so the panel also reflects the managed policy file.
+   */
+  useReader(read: (() => HostSettings) | undefined): void {
+    this.reader = read;
+  }
+
+  hostSettings(): HostSettings {
+    if (this.reader) return this.reader();
+    return settingsFromInspect((key) => (key.startsWith(`${SECTION}.`) ? this.store.inspect(key.slice(SECTION.length + 1) as SettingKey) : undefined));
+  }
+
+  /** The user-scope value of a key (never a workspace value), unparsed: used to rewrite it faithfully. */
+  user(key: SettingKey): unknown {
+    const i = this.store.inspect(key);
+    return i?.globalValue ?? i?.defaultValue;
+  }
+
+  /**
+   * What the panel shows: exactly the values the gate uses (parsed, layered, workspace tighten-only), plus
+   * the errors that make the gate auto-approve nothing until they are fixed.
+   */
+  view(): SettingsView {
+    const { settings, errors, ignoredWorkspaceKeys } = this.hostSettings();
+    const a = settings.autoApprove;
+    const actions = {} as Record<AutoApproveAction, boolean>;
+    for (const k of AUTO_APPROVE_ACTIONS) actions[k] = a.actions[k] === true;
+    return {
+      mode: settings.mode,
+      autoApprove: { enabled: a.enabled, all: a.all, actions, maxRequests: a.maxRequests, maxCost: a.maxCost },
+      workspaceTrusted: this.isTrusted(),
+      errors,
+      ignoredWorkspaceKeys,
+      toggleShortcut: this.toggleShortcut,
+    };
+  }
+
+  /** Applies a panel toggle at user scope. Rejects values of the wrong type instead of writing them. */
+  async apply(change: SettingChange): Promise<void> {
+    switch (change.key) {
+      case "mode":
+        if (!MODES.includes(change.value)) throw new Error(`Unknown mode: ${String(change.value)}`);
+        return this.store.updateGlobal(SettingKey.mode, change.value);
+      case "autoApprove.enabled":
+        return this.store.updateGlobal(SettingKey.autoApproveEnabled, requireBool(change.value));
+      case "autoApprove.all":
+        return this.store.updateGlobal(SettingKey.autoApproveAll, requireBool(change.value));
+      case "autoApprove.action": {
+        if (!AUTO_APPROVE_ACTIONS.includes(change.action)) throw new Error(`Unknown action: ${String(change.action)}`);
+        // Keep the user's other keys as they are (missing keys keep taking their defaults).
+        const current = this.store.inspect(SettingKey.autoApproveActions)?.globalValue;
+        const next = { ...(isRecord(current) ? current : {}), [change.action]: requireBool(change.value) };
+        return this.store.updateGlobal(SettingKey.autoApproveActions, next);
+      }
+      case "autoApprove.maxRequests":
+        return this.store.updateGlobal(SettingKey.maxRequests, requireLimit(change.value, true));
+      case "autoApprove.maxCost":
+        return this.store.updateGlobal(SettingKey.maxCost, requireLimit(change.value, false));
+    }
+  }
+
+  /** Adds a rule to a user-scope list (used by "always allow/deny … always"). No duplicate is written. */
+  async addUserRule(key: SettingKey, rule: string): Promise<void> {
+    const current = stringList(this.store.inspect(key)?.globalValue);
+    if (current.includes(rule)) return;
+    await this.store.updateGlobal(key, [...current, rule]);
+  }
+
+  /** toolgate.mcpServers at user scope (a workspace cannot add servers). */
+  mcpServers(): Record<string, unknown> {
+    const v = this.user(SettingKey.mcpServers);
+    return isRecord(v) ? v : {};
+  }
+
+  updateMcpServers(next: Record<string, unknown>): Promise<void> {
+    return this.store.updateGlobal(SettingKey.mcpServers, next);
+  }
+}
+
+function requireBool(v: unknown): boolean {
+  if (typeof v !== "boolean") throw new Error("Expected true or false");
+  return v;
+}
+
+function requireLimit(v: unknown, integer: boolean): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v))) {
+    throw new Error(integer ? "Expected a whole number, 0 or more" : "Expected a number, 0 or more");
+  }
+  return v;
+}

@@ -1,0 +1,27 @@
+/** The status bar item's text for a settings view. Pure, so it is tested without VS Code. */
+import type { SettingsView } from "../shared/protocol";
+
+export interface StatusText {
+  readonly text: string;
+  readonly tooltip: string;
+  readonly warning: boolean;
+}
+
+export function statusText(s: SettingsView): StatusText {
+  if (s.errors.length > 0) {
+    return { text: "$(error) Toolgate: settings error", tooltip: `Nothing is auto-approved until the settings are fixed: ${s.errors[0]}`, warning: true };
+  }
+  if (!s.workspaceTrusted) {
+    return { text: "$(lock) Toolgate: restricted", tooltip: "Restricted Mode: nothing is auto-approved. Click to open auto-approve settings.", warning: false };
+  }
+  if (s.mode === "auto") {
+    return { text: "$(warning) Toolgate: YOLO", tooltip: "Auto (YOLO) mode: every call that no deny rule refuses runs without asking.", warning: true };
+  }
+  const mode = s.mode === "plan" ? "Plan" : "Normal";
+  const approve = s.autoApprove.all ? "approve all" : s.autoApprove.enabled ? "auto-approve on" : "auto-approve off";
+  return {
+    text: `$(shield) ${mode} · ${approve}`,
+    tooltip: `Toolgate: ${mode} mode, ${approve}. Click to change.`,
+    warning: s.autoApprove.all,
+  };
+}

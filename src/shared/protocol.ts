@@ -1,0 +1,178 @@
+/**
+ * The host <-> webview messages. This file is the ONLY place they are defined; it is type-only.
+ *
+ * Invariants:
+ * - The host posts nothing to a webview before that webview sent `ready`; it queues until then. Every `ready`
+ *   (first load, webview reload, window reload) is answered with a full `state` snapshot, after which only
+ *   deltas follow. So the webview never needs to remember anything to recover.
+ * - The webview is a view of host state: it renders what the host sent and sends intents. It never decides
+ *   anything on its own (an approval only counts once the host's task accepted it).
+ * - Requests that can fail carry a `requestId`; the host answers each with exactly one `result`.
+ */
+import type { AskResponse, MessageDelta, TaskMessage } from "./messages";
+import type { Mode } from "../core/types";
+
+// ---------------------------------------------------------------------------------------------------------
+// State the host shares with the webview
+// ---------------------------------------------------------------------------------------------------------
+
+/** The fine-grained auto-approve actions (toolgate.autoApprove.actions). */
+export type AutoApproveAction =
+  | "readFiles"
+  | "readFilesExternally"
+  | "editFiles"
+  | "editFilesExternally"
+  | "executeSafeCommands"
+  | "executeAllCommands"
+  | "useMcp"
+  | "webFetch";
+
+/** What the panel shows of the settings: the values the gate uses (user scope, sanitised). */
+export interface SettingsView {
+  readonly mode: Mode;
+  readonly autoApprove: {
+    readonly enabled: boolean;
+    readonly all: boolean;
+    readonly actions: Readonly<Record<AutoApproveAction, boolean>>;
+    readonly maxRequests: number;
+    readonly maxCost: number;
+  };
+  /** `vscode.workspace.isTrusted`. When false nothing is auto-approved and the panel says so. */
+  readonly workspaceTrusted: boolean;
+  /** Malformed settings, in words. While there are any, the gate auto-approves nothing and the panel says so. */
+  readonly errors: readonly string[];
+  /** Loosening keys a workspace tried to set; they are ignored (a workspace may only tighten). */
+  readonly ignoredWorkspaceKeys: readonly string[];
+  /** Keybinding label of "toggle auto-approve", for display ("Ctrl+Alt+A"). */
+  readonly toggleShortcut: string;
+}
+
+/** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
+export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";
+
+export interface McpToolView {
+  readonly name: string;
+  readonly description?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly alwaysAllow: boolean;
+  readonly enabled: boolean;
+}
+
+export interface McpServerView {
+  readonly name: string;
+  readonly status: McpServerState;
+  readonly error?: string;
+  /** alwaysAllow holds `*`: every tool of this server, including tools it adds later. */
+  readonly alwaysAllowAll: boolean;
+  readonly tools: readonly McpToolView[];
+}
+
+export interface McpView {
+  readonly servers: readonly McpServerView[];
+  /** False until the agent runtime's MCP hub is connected: servers then come from settings only. */
+  readonly live: boolean;
+}
+
+/**
+ * A task session's state. The agent session (src/agent/session) maps its task's states onto these:
+ * completed → done; failed and interrupted → error. Idle states (done, cancelled, error) accept a follow-up.
+ */
+export type TaskState = "running" | "waiting" | "done" | "cancelled" | "error";
+
+export interface TaskView {
+  readonly id: string;
+  readonly state: TaskState;
+  readonly messages: readonly TaskMessage[];
+}
+
+export interface HostState {
+  readonly task: TaskView | null;
+  readonly settings: SettingsView;
+  readonly mcp: McpView;
+  /** False when no agent runtime is connected: "new task" cannot start anything yet, and the panel says so. */
+  readonly agentAvailable: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Host -> webview
+// ---------------------------------------------------------------------------------------------------------
+
+export type HostToWebview =
+  /** The full state, always the answer to `ready`. Replaces everything the webview holds. */
+  | { readonly type: "state"; readonly state: HostState }
+  /** Deltas of the current task, coalesced by the host (one post per ~frame). Apply in order. */
+  | { readonly type: "deltas"; readonly taskId: string; readonly deltas: readonly MessageDelta[] }
+  /** A new task started, a task ended, or it was cleared. */
+  | { readonly type: "task"; readonly task: TaskView | null }
+  | { readonly type: "taskState"; readonly taskId: string; readonly state: TaskState }
+  | { readonly type: "settings"; readonly settings: SettingsView }
+  | { readonly type: "mcp"; readonly mcp: McpView }
+  /** Answer to a request carrying `requestId`. `error` is for a person. */
+  | { readonly type: "result"; readonly requestId: number; readonly ok: boolean; readonly error?: string }
+  /** The status bar item or a command asked the panel to show something. */
+  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" };
+
+// ---------------------------------------------------------------------------------------------------------
+// Webview -> host
+// ---------------------------------------------------------------------------------------------------------
+
+/** Where an "always allow / always deny" rule is saved. */
+export type RuleScope = "task" | "workspace" | "user";
+
+/**
+ * "Always allow / always deny" on an approval. It carries no rule text on purpose: the host saves the rule of
+ * the ask it holds (`decision.suggestion`), never a string the webview supplies, so the saved rule is exactly
+ * the one the card showed.
+ */
+export interface RememberRule {
+  readonly effect: "allow" | "deny";
+  readonly scope: RuleScope;
+}
+
+/** A settings change the panel may request. Each maps to one key of `contributes.configuration`. */
+export type SettingChange =
+  | { readonly key: "mode"; readonly value: Mode }
+  | { readonly key: "autoApprove.enabled"; readonly value: boolean }
+  | { readonly key: "autoApprove.all"; readonly value: boolean }
+  | { readonly key: "autoApprove.action"; readonly action: AutoApproveAction; readonly value: boolean }
+  | { readonly key: "autoApprove.maxRequests"; readonly value: number }
+  | { readonly key: "autoApprove.maxCost"; readonly value: number };
+
+/** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */
+export type McpChange =
+  | { readonly kind: "toolAlwaysAllow"; readonly server: string; readonly tool: string; readonly value: boolean }
+  | { readonly kind: "toolEnabled"; readonly server: string; readonly tool: string; readonly value: boolean }
+  | { readonly kind: "serverAlwaysAllowAll"; readonly server: string; readonly value: boolean }
+  | { readonly kind: "serverEnabled"; readonly server: string; readonly value: boolean };
+
+export type WebviewToHost =
+  /** Sent once per load. The host answers with `state` and then starts sending. */
+  | { readonly type: "ready" }
+  | { readonly type: "newTask"; readonly requestId: number; readonly text: string }
+  /** A follow-up message to an idle task (completed, failed, cancelled, interrupted): continues it. */
+  | { readonly type: "sendMessage"; readonly requestId: number; readonly text: string }
+  | { readonly type: "cancelTask"; readonly requestId: number }
+  /** Clear the finished task from the panel (the host drops its reference). */
+  | { readonly type: "clearTask"; readonly requestId: number }
+  | {
+      readonly type: "answerAsk";
+      readonly requestId: number;
+      readonly messageId: number;
+      readonly response: AskResponse;
+      readonly remember?: RememberRule;
+    }
+  | { readonly type: "setSetting"; readonly requestId: number; readonly change: SettingChange }
+  | { readonly type: "mcpChange"; readonly requestId: number; readonly change: McpChange }
+  | { readonly type: "openDiff"; readonly messageId: number }
+  | { readonly type: "openSettings"; readonly query?: string }
+  | { readonly type: "addMcpServer" };
+
+/** Discriminants, handy for exhaustive switches. */
+export type HostToWebviewType = HostToWebview["type"];
+export type WebviewToHostType = WebviewToHost["type"];
+
+/** The bootstrap data the host writes, HTML-escaped, into `data-bootstrap` on the root element. */
+export interface WebviewBootstrap {
+  readonly surface: "sidebar" | "editor";
+}

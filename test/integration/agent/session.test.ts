@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, realpathSync, rmSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as nodePath from "node:path";
+import type { TaskSession } from "../../../src/host/taskSession";
+import { AgentTaskSession, type SessionState } from "../../../src/agent/session/agentTaskSession";
+import { PendingAsks } from "../../../src/agent/session/pendingAsks";
+import { ToolExecutor } from "../../../src/agent/executor/toolExecutor";
+import { realGateFactory } from "../../../src/agent/gate";
+import { NodeFs } from "../../../src/agent/node/nodeFs";
+import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
+import { JsSearcher } from "../../../src/agent/node/jsSearcher";
+import { IgnoreRules } from "../../../src/core/ignoreFile";
+import { applyDelta } from "../../../src/agent/task/messageStore";
+import type { TaskMessage } from "../../../src/shared/messages";
+import { makeProvider, settingsFrom } from "../../support/agentHarness";
+import { startScriptedModel, type ScriptedModel } from "../../support/scriptedModel";
+
+let model: ScriptedModel | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await model?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  model = undefined;
+  dir = undefined;
+});
+
+describe("PendingAsks", () => {
+  it("answers a pending ask exactly once; unknown and withdrawn asks are refused", async () => {
+    const asks = new PendingAsks();
+    const ac = new AbortController();
+    const p = asks.ask(3, ac.signal);
+    expect(asks.pending()).toEqual([3]);
+    expect(asks.answer(4, { kind: "approve" })).toBe(false);
+    expect(asks.answer(3, { kind: "reject", text: "no" })).toBe(true);
+    expect(asks.answer(3, { kind: "approve" })).toBe(false);
+    expect(await p).toEqual({ kind: "reject", text: "no" });
+    const w = new AbortController();
+    const q = asks.ask(5, w.signal);
+    w.abort();
+    await expect(q).rejects.toThrow(/withdrawn/);
+    expect(asks.answer(5, { kind: "approve" })).toBe(false);
+  });
+});
+
+describe("AgentTaskSession (the host's TaskSession)", () => {
+  it("runs a task end to end through the host's interface", async () => {
+    dir = realpathSync(mkdtempSync(nodePath.join(tmpdir(), "toolgate-session-")));
+    model = await startScriptedModel([
+      { steps: [{ tool: "write_to_file", args: { path: "out.txt", content: "from the session" }, chunks: 3 }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "written" } }] },
+    ]);
+    const m = model;
+    const executor = new ToolExecutor({ createGate: realGateFactory({ settings: () => settingsFrom({}) }), roots: () => [dir!] });
+    const fs = new NodeFs();
+    const agent = new AgentTaskSession("s1", {
+      executor,
+      provider: () => makeProvider("openai", m),
+      env: { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore") },
+    });
+    // Compile-time: the agent's session satisfies the host's interface.
+    const session: TaskSession = agent;
+    const view: TaskMessage[] = [];
+    const states: SessionState[] = [];
+    session.onDelta((d) => {
+      applyDelta(view, d);
+      const ask = view.find((x) => x.askState === "pending");
+      if (d.type === "patch" && ask && d.id === ask.id && d.patch.askState === "pending") {
+        queueMicrotask(() => {
+          expect(session.answerAsk(ask.id, { kind: "approve" })).toBe(true);
+          expect(session.answerAsk(ask.id, { kind: "approve" })).toBe(false);
+        });
+      }
+    });
+    session.onStateChange((s) => states.push(s));
+    session.start("write out.txt");
+    for (let i = 0; i < 500 && session.state !== "done"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(session.state).toBe("done");
+    expect(readFileSync(nodePath.join(dir, "out.txt"), "utf8")).toBe("from the session");
+    expect(view[0]).toMatchObject({ kind: "user", text: "write out.txt" });
+    expect(states).toEqual(["waiting", "running", "waiting", "running", "done"]);
+    // The mirror built from deltas equals the snapshot.
+    expect(view).toEqual(session.snapshot());
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The webview root: a pure view of host state plus the person's intents. Two tabs (Chat, MCP), the
+ * Restricted Mode banner, error toasts, and the in-webview shortcut that toggles auto-approve.
+ */
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { WebviewBootstrap } from "../../src/shared/protocol";
+import { ChatView } from "./chat/ChatView";
+import { Button, Icon } from "./components";
+import { McpView } from "./mcp/McpView";
+import type { Bridge } from "./state/bridge";
+import { BridgeContext } from "./state/context";
+import type { Store } from "./state/store";
+import { isToggleShortcut } from "./util/shortcut";
+
+type Tab = "chat" | "mcp";
+
+interface UiState {
+  tab: Tab;
+  menuOpen: boolean;
+}
+
+export function App({ store, bridge }: { readonly store: Store; readonly bridge: Bridge; readonly bootstrap?: WebviewBootstrap }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const saved = bridge.getUiState<UiState>();
+  const [tab, setTabState] = useState<Tab>(saved.tab === "mcp" ? "mcp" : "chat");
+  const [menuOpen, setMenuOpenState] = useState(saved.menuOpen === true);
+  const [focusInputSeq, setFocusInputSeq] = useState(0);
+  const [errors, setErrors] = useState<string[]>([]);
+
+  const setTab = (t: Tab) => {
+    setTabState(t);
+    bridge.setUiState({ tab: t });
+  };
+  const setMenuOpen = (o: boolean) => {
+    setMenuOpenState(o);
+    bridge.setUiState({ menuOpen: o });
+  };
+
+  useEffect(() => bridge.onError((e) => setErrors((list) => [...list.slice(-2), e])), [bridge]);
+
+  // The host revealing a part of the panel (status bar click, palette commands).
+  useEffect(() => {
+    const r = state.reveal;
+    if (!r) return;
+    if (r.target === "mcp") setTab("mcp");
+    else {
+      setTab("chat");
+      if (r.target === "autoApprove") setMenuOpen(true);
+      else setFocusInputSeq((n) => n + 1);
+    }
+  }, [state.reveal?.seq]);
+
+  // The toggle shortcut while focus is inside the webview. It writes the absolute value it shows, so if the
+  // workbench's keybinding also fired for the same key press, both write the same value.
+  const settings = state.settings;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!settings || !isToggleShortcut(e)) return;
+      e.preventDefault();
+      void bridge.request({ type: "setSetting", change: { key: "autoApprove.enabled", value: !settings.autoApprove.enabled } });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [bridge, settings]);
+
+  if (!state.connected || !settings || !state.mcp) {
+    return (
+      <div className="tg-loading" role="status">
+        <Icon name="loading" spin /> Connecting to Toolgate…
+      </div>
+    );
+  }
+
+  return (
+    <BridgeContext.Provider value={bridge}>
+      <div className="tg-app">
+        <div className="tg-tabs" role="tablist" aria-label="Toolgate">
+          {(["chat", "mcp"] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`tg-tab-${t}`}
+              aria-selected={tab === t}
+              aria-controls={`tg-panel-${t}`}
+              tabIndex={tab === t ? 0 : -1}
+              className="tg-tab"
+              onClick={() => setTab(t)}
+              onKeyDown={(e) => {
+                if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+                  const next = t === "chat" ? "mcp" : "chat";
+                  setTab(next);
+                  document.getElementById(`tg-tab-${next}`)?.focus();
+                }
+              }}
+            >
+              <Icon name={t === "chat" ? "comment-discussion" : "server"} /> {t === "chat" ? "Chat" : "MCP servers"}
+            </button>
+          ))}
+        </div>
+        {!settings.workspaceTrusted ? (
+          <div className="tg-restricted" role="note">
+            <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool call asks.
+          </div>
+        ) : null}
+        {settings.errors.length ? (
+          <div className="tg-danger tg-settings-errors" role="alert">
+            <div>
+              <Icon name="error" /> Your Toolgate settings have {settings.errors.length === 1 ? "an error" : "errors"}, so nothing is auto-approved until {settings.errors.length === 1 ? "it is" : "they are"} fixed:
+            </div>
+            <ul>
+              {settings.errors.map((e, i) => (
+                <li key={i}>{e}</li>
+              ))}
+            </ul>
+            <Button appearance="secondary" icon="gear" onClick={() => bridge.post({ type: "openSettings" })}>
+              Open settings
+            </Button>
+          </div>
+        ) : null}
+        {settings.ignoredWorkspaceKeys.length ? (
+          <div className="tg-note" role="note">
+            <Icon name="info" /> This workspace&rsquo;s settings try to set {settings.ignoredWorkspaceKeys.join(", ")}. Toolgate ignores them: a workspace may only add deny and ask rules.
+          </div>
+        ) : null}
+        {errors.length ? (
+          <div className="tg-toasts" role="alert">
+            {errors.map((e, i) => (
+              <div key={i} className="tg-toast">
+                <Icon name="error" /> <span>{e}</span>
+              </div>
+            ))}
+            <Button appearance="icon" icon="close" label="Dismiss" onClick={() => setErrors([])} />
+          </div>
+        ) : null}
+        <div role="tabpanel" id={`tg-panel-${tab}`} aria-labelledby={`tg-tab-${tab}`} className="tg-panel">
+          {tab === "chat" ? (
+            <ChatView
+              task={state.task}
+              settings={settings}
+              agentAvailable={state.agentAvailable}
+              menuOpen={menuOpen}
+              onMenuOpenChange={setMenuOpen}
+              focusInputSeq={focusInputSeq}
+            />
+          ) : (
+            <McpView mcp={state.mcp} useMcp={settings.autoApprove.actions.useMcp} />
+          )}
+        </div>
+      </div>
+    </BridgeContext.Provider>
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * The approval card for a pending tool call. It shows exactly what will run (invisible and control
+ * characters made visible), why the gate asks, Approve / Reject with optional feedback for the model, and
+ * "always allow / always deny" with a scope and the exact rule that will be saved.
+ *
+ * Nothing here decides: the answer is an intent; the host's task accepts it exactly once and the card
+ * disappears when the ask stops being pending. While the call's arguments are still streaming, Approve is
+ * disabled: a person can only approve what they can see in full.
+ */
+import { useId, useState } from "react";
+import type { AskResponse, TaskMessage, ToolInfo } from "../../../src/shared/messages";
+import type { RememberRule, RuleScope } from "../../../src/shared/protocol";
+import { Button, Icon, RadioGroup, TextArea } from "../components";
+import { OpenDiffButton } from "../rows/ToolRow";
+import { prettyArguments, toolBody, toolSummary, type ToolFamily } from "../rows/toolSummary";
+import { COMMAND_VISIBILITY, VisibleText } from "../rows/VisibleText";
+import { useBridge } from "../state/context";
+import { hasHiddenCharacters } from "../util/visibleText";
+
+const QUESTION: Record<ToolFamily, string> = {
+  read: "Allow this read?",
+  edit: "Allow this edit?",
+  command: "Run this command?",
+  mcp: "Call this MCP tool?",
+  fetch: "Fetch this page?",
+  other: "Allow this call?",
+};
+
+/** Pretty-printed JSON has our own line breaks: mark look-alikes, not newlines (those inside strings stay escaped). */
+const ARGUMENT_VISIBILITY = { markNonAscii: true } as const;
+
+const SCOPES = [
+  { value: "task", label: "This task" },
+  { value: "workspace", label: "This workspace" },
+  { value: "user", label: "Always" },
+] as const;
+
+/** Which user setting an "always" rule goes to; mirrors the host's ruleTarget. */
+export function ruleSettingKey(toolName: string, rule: string, effect: "allow" | "deny"): string {
+  const isCommandTool = toolName === "execute_command" || toolName === "attempt_completion";
+  const permission = !isCommandTool || /^[A-Za-z_][\w-]*\(.*\)$/s.test(rule);
+  return `toolgate.${permission ? "permissions" : "commands"}.${effect}`;
+}
+
+export function whereSaved(scope: RuleScope, toolName: string, rule: string): string {
+  switch (scope) {
+    case "task":
+      return "kept for this task only";
+    case "workspace":
+      return "saved for this workspace in Toolgate's own storage, not in the repository";
+    case "user":
+      return `saved in your user settings (${ruleSettingKey(toolName, rule, "allow")} or ${ruleSettingKey(toolName, rule, "deny")})`;
+  }
+}
+
+function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonly tool: ToolInfo }) {
+  const body = toolBody(message);
+  const s = toolSummary(tool, body);
+  const p = tool.params;
+  // attempt_completion asks only about its command (in params); the result is its body.
+  const payload = tool.name === "attempt_completion" ? (p.command ?? "") : (s.subject ?? "");
+  const args = tool.name === "use_mcp_tool" ? body : "";
+  const hidden = hasHiddenCharacters(payload) || hasHiddenCharacters(args);
+  return (
+    <div className="tg-what">
+      <div className="tg-label">
+        <Icon name={s.icon} /> {s.title}
+      </div>
+      <pre className="tg-command" aria-label="Exactly what will run">
+        <VisibleText text={payload} options={COMMAND_VISIBILITY} />
+      </pre>
+      {tool.name === "use_mcp_tool" ? (
+        <>
+          <div className="tg-label">Arguments</div>
+          <pre className="tg-pre">
+            <VisibleText text={prettyArguments(args)} options={ARGUMENT_VISIBILITY} />
+          </pre>
+        </>
+      ) : null}
+      {s.family === "edit" ? <OpenDiffButton messageId={message.id} /> : null}
+      {hidden ? (
+        <div className="tg-warning" role="note">
+          <Icon name="warning" /> This contains invisible, control or look-alike characters. They are shown as marked symbols; hover one to see what it is.
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
+  const bridge = useBridge();
+  const titleId = useId();
+  const tool = message.tool!;
+  const [feedback, setFeedback] = useState("");
+  const [scope, setScope] = useState<RuleScope>("task");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const streaming = tool.status === "streaming";
+  const suggestion = tool.decision?.suggestion?.trim();
+  const family = toolSummary(tool, toolBody(message)).family;
+
+  const answer = async (kind: AskResponse["kind"], remember?: RememberRule) => {
+    setBusy(true);
+    setError(undefined);
+    const text = feedback.trim();
+    const response: AskResponse = text ? { kind, text } : { kind };
+    const result = await bridge.request({ type: "answerAsk", messageId: message.id, response, ...(remember ? { remember } : {}) });
+    setBusy(false);
+    if (!result.ok) setError(result.error ?? "The answer was not accepted.");
+  };
+
+  return (
+    <section className="tg-card tg-approval" aria-labelledby={titleId}>
+      <h2 id={titleId} className="tg-card-title">
+        <Icon name="shield" /> {QUESTION[family]}
+      </h2>
+      <WhatWillRun message={message} tool={tool} />
+      <div className="tg-why">
+        <span className="tg-label">Why it asks</span>
+        <span>{tool.decision?.reason ?? "No rule allows this call without asking."}</span>
+        {tool.decision ? <span className="tg-muted tg-rule">rule: {tool.decision.rule}</span> : null}
+      </div>
+      {streaming ? (
+        <div className="tg-note">
+          <Icon name="loading" spin /> Still receiving the call. You can approve once it is complete.
+        </div>
+      ) : null}
+      <TextArea label="Feedback for the agent (optional, sent with either answer)" placeholder="Feedback for the agent (optional)" value={feedback} onChange={setFeedback} rows={1} />
+      <div className="tg-actions">
+        <Button onClick={() => void answer("approve")} disabled={busy || streaming}>
+          Approve
+        </Button>
+        <Button appearance="secondary" onClick={() => void answer("reject")} disabled={busy}>
+          Reject
+        </Button>
+      </div>
+      {suggestion ? (
+        <fieldset className="tg-always">
+          <legend>Remember this decision</legend>
+          <RadioGroup label="For" value={scope} options={SCOPES} onChange={setScope} />
+          <div className="tg-rule-preview">
+            <span className="tg-label">Rule</span>
+            <code className="tg-visible">
+              <VisibleText text={suggestion} options={COMMAND_VISIBILITY} />
+            </code>
+            <span className="tg-muted">{whereSaved(scope, tool.name, suggestion)}</span>
+          </div>
+          <div className="tg-actions">
+            <Button appearance="secondary" icon="check-all" onClick={() => void answer("approve", { effect: "allow", scope })} disabled={busy || streaming}>
+              Always allow
+            </Button>
+            <Button appearance="secondary" icon="circle-slash" onClick={() => void answer("reject", { effect: "deny", scope })} disabled={busy}>
+              Always deny
+            </Button>
+          </div>
+        </fieldset>
+      ) : (
+        <div className="tg-muted tg-small">No narrower rule would allow just this call, so it will ask again next time.</div>
+      )}
+      {error ? (
+        <div className="tg-error-text" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The input under the chat: starts a task, answers a follow-up question, or (while the agent works) offers
+ * Cancel. Enter sends, Shift+Enter adds a line. The draft survives a webview reload (webview UI state).
+ */
+import { useEffect, useRef, useState } from "react";
+import type { TaskMessage } from "../../../src/shared/messages";
+import type { TaskState, TaskView } from "../../../src/shared/protocol";
+import { answersByText } from "./AskDock";
+import { Button, TextArea } from "../components";
+import { useBridge } from "../state/context";
+
+const IDLE: readonly TaskState[] = ["done", "cancelled", "error"];
+
+export interface TaskInputProps {
+  readonly task: TaskView | null;
+  readonly ask: TaskMessage | undefined;
+  readonly agentAvailable: boolean;
+  /** Bumped when the host asks to focus the input. */
+  readonly focusSeq: number;
+}
+
+export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProps) {
+  const bridge = useBridge();
+  const [draft, setDraftState] = useState(() => bridge.getUiState<{ draft: string }>().draft ?? "");
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const setDraft = (v: string) => {
+    setDraftState(v);
+    bridge.setUiState({ draft: v });
+  };
+
+  useEffect(() => {
+    if (focusSeq > 0) ref.current?.focus();
+  }, [focusSeq]);
+
+  const idle = task !== null && IDLE.includes(task.state);
+  const working = task !== null && !idle;
+  const answering = answersByText(ask);
+  const blockedByAsk = ask !== undefined && !answering;
+  const canType = answering || (!working && agentAvailable);
+
+  const placeholder = !agentAvailable && !working
+    ? "The agent runtime is not connected yet."
+    : answering
+      ? ask?.kind === "completion"
+        ? "Reply to continue the task…"
+        : "Type your answer…"
+      : blockedByAsk
+        ? "Answer the request above first."
+        : working
+          ? "The agent is working…"
+          : task
+            ? "Reply to continue this task, or start a new one…"
+            : "Describe a task…";
+
+  const send = async () => {
+    const text = draft.trim();
+    if (!text || busy || !canType) return;
+    setBusy(true);
+    const r = answering
+      ? await bridge.request({ type: "answerAsk", messageId: ask!.id, response: { kind: "message", text } })
+      : idle
+        ? await bridge.request({ type: "sendMessage", text })
+        : await bridge.request({ type: "newTask", text });
+    setBusy(false);
+    if (r.ok) setDraft("");
+  };
+
+  return (
+    <div className="tg-input">
+      <TextArea
+        ref={ref}
+        label={answering ? "Your answer" : "Task"}
+        placeholder={placeholder}
+        value={draft}
+        onChange={setDraft}
+        disabled={!canType}
+        rows={2}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <div className="tg-input-actions">
+        {working ? (
+          <Button appearance="secondary" icon="debug-stop" onClick={() => void bridge.request({ type: "cancelTask" })}>
+            Cancel
+          </Button>
+        ) : null}
+        {idle ? (
+          <Button
+            appearance="secondary"
+            icon="add"
+            onClick={() => {
+              void bridge.request({ type: "clearTask" });
+              ref.current?.focus();
+            }}
+          >
+            New task
+          </Button>
+        ) : null}
+        <Button icon="send" onClick={() => void send()} disabled={!canType || busy || draft.trim() === ""}>
+          {answering ? "Answer" : "Send"}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * One message of the task, by kind. Memoised on the message object: the store replaces only the messages a
+ * delta touched, so while one row streams the others do not re-render.
+ */
+import { memo } from "react";
+import type { TaskMessage } from "../../../src/shared/messages";
+import { Icon, Tag } from "../components";
+import { textTail } from "../state/store";
+import { LongText } from "./LongText";
+import { ToolRow } from "./ToolRow";
+import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
+
+function Head({ icon, title, spin, children }: { readonly icon: string; readonly title: string; readonly spin?: boolean; readonly children?: React.ReactNode }) {
+  return (
+    <div className="tg-row-head">
+      <Icon name={icon} spin={spin} />
+      <span className="tg-title">{title}</span>
+      {children}
+    </div>
+  );
+}
+
+function AskState({ message }: { readonly message: TaskMessage }) {
+  if (message.askState === "pending") return <Tag tone="warn">Waiting for you</Tag>;
+  if (message.askState === "answered") return <Tag tone="ok">Answered</Tag>;
+  return null;
+}
+
+function usd(n: number): string {
+  return n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
+}
+
+export function rowLabel(m: TaskMessage): string {
+  switch (m.kind) {
+    case "user":
+      return "Your message";
+    case "text":
+      return "Agent";
+    case "reasoning":
+      return "Agent reasoning";
+    case "tool":
+      return m.tool ? `Tool call ${m.tool.name}, ${m.tool.status}` : "Tool call";
+    case "command_output":
+      return "Command output";
+    case "followup":
+      return "Question from the agent";
+    case "completion":
+      return "Task result";
+    case "api_request":
+      return "Model request";
+    case "limit":
+      return "Auto-approve limit reached";
+    case "error":
+      return "Error";
+    case "info":
+      return "Notice";
+  }
+}
+
+function RowImpl({ message: m }: { readonly message: TaskMessage }) {
+  switch (m.kind) {
+    case "user":
+      return (
+        <div className="tg-row tg-user">
+          <Head icon="account" title="You" />
+          <LongText text={m.text} className="tg-prose" />
+        </div>
+      );
+    case "text":
+      return (
+        <div className="tg-row tg-text">
+          <LongText text={m.text} className="tg-prose" />
+          {m.partial ? <span className="tg-cursor" aria-hidden="true" /> : null}
+        </div>
+      );
+    case "reasoning":
+      return (
+        <details className="tg-row tg-reasoning">
+          <summary>
+            <Icon name="lightbulb" spin={false} /> Reasoning{m.partial ? "…" : ""}
+          </summary>
+          <LongText text={m.text} className="tg-prose tg-muted" />
+        </details>
+      );
+    case "tool":
+      return <ToolRow message={m} />;
+    case "command_output":
+      return (
+        <div className="tg-row tg-command-output">
+          <Head icon="output" title="Output" spin={false}>
+            {m.partial ? (
+              <Tag tone="info">
+                <Icon name="loading" spin /> live
+              </Tag>
+            ) : null}
+          </Head>
+          <LongText text={m.text} tail={textTail(m)} keep="tail" className="tg-output" />
+        </div>
+      );
+    case "followup":
+      return (
+        <div className="tg-row tg-followup">
+          <Head icon="comment-discussion" title="Question">
+            <AskState message={m} />
+          </Head>
+          <LongText text={m.text} className="tg-prose" />
+          {m.options?.length ? (
+            <ul className="tg-options-list" aria-label="Suggested answers">
+              {m.options.map((o, i) => (
+                <li key={i}>{o}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      );
+    case "completion":
+      return (
+        <div className="tg-row tg-completion">
+          <Head icon="check-all" title="Task completed" />
+          <LongText text={m.text} className="tg-prose" />
+          {m.tool?.params.command ? (
+            <pre className="tg-command">
+              <VisibleText text={m.tool.params.command} options={COMMAND_VISIBILITY} />
+            </pre>
+          ) : null}
+        </div>
+      );
+    case "api_request":
+      return (
+        <div className="tg-row tg-api">
+          <Head icon={m.partial ? "loading" : "pulse"} spin={m.partial} title={m.partial ? "Waiting for the model…" : "Model request"}>
+            {m.usage ? (
+              <span className="tg-muted">
+                {m.usage.inputTokens.toLocaleString("en-US")} in · {m.usage.outputTokens.toLocaleString("en-US")} out · {usd(m.usage.costUsd)}
+              </span>
+            ) : null}
+          </Head>
+        </div>
+      );
+    case "limit":
+      return (
+        <div className="tg-row tg-limit">
+          <Head icon="warning" title="Auto-approve limit reached">
+            <AskState message={m} />
+          </Head>
+          <div className="tg-prose">{m.text}</div>
+        </div>
+      );
+    case "error":
+      return (
+        <div className="tg-row tg-error">
+          <Head icon="error" title="Error" />
+          <LongText text={m.text} className="tg-prose" />
+        </div>
+      );
+    case "info":
+      return (
+        <div className="tg-row tg-info">
+          <Icon name="info" /> <span className="tg-muted">{m.text}</span>
+        </div>
+      );
+  }
+}
+
+export const Row = memo(RowImpl);

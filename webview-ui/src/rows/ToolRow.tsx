@@ -1,0 +1,102 @@
+/**
+ * A tool call row (say or ask). It shows what the call does and its status; approving happens in the
+ * approval card docked under the list, so it stays visible however far the list is scrolled.
+ */
+import type { TaskMessage, ToolInfo } from "../../../src/shared/messages";
+import { Button, Icon } from "../components";
+import { useBridge } from "../state/context";
+import { LongText } from "./LongText";
+import { StatusTag } from "./StatusTag";
+import { prettyArguments, toolBody, toolSummary } from "./toolSummary";
+import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
+
+export function OpenDiffButton({ messageId }: { readonly messageId: number }) {
+  const bridge = useBridge();
+  return (
+    <Button appearance="secondary" icon="diff" onClick={() => bridge.post({ type: "openDiff", messageId })}>
+      Open diff
+    </Button>
+  );
+}
+
+function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly tool: ToolInfo }) {
+  const p = tool.params;
+  const body = toolBody(message);
+  switch (tool.name) {
+    case "execute_command":
+      return (
+        <>
+          <pre className="tg-command">
+            <VisibleText text={body} options={COMMAND_VISIBILITY} />
+          </pre>
+          {p.requires_approval === "true" ? <div className="tg-note">The model marked this command as needing approval.</div> : null}
+          {tool.result ? <LongText text={tool.result} keep="tail" className="tg-output" /> : null}
+        </>
+      );
+    case "write_to_file":
+    case "replace_in_file": {
+      const lines = body ? body.split("\n").length : 0;
+      return (
+        <div className="tg-edit">
+          <div className="tg-actions">
+            <OpenDiffButton messageId={message.id} />
+            <span className="tg-muted">{tool.name === "write_to_file" ? `${lines} lines` : `${lines} diff lines`}</span>
+          </div>
+          {body ? (
+            <details>
+              <summary>{tool.name === "write_to_file" ? "Content" : "Changes"}</summary>
+              <LongText text={body} />
+            </details>
+          ) : null}
+        </div>
+      );
+    }
+    case "use_mcp_tool":
+      return (
+        <div className="tg-mcp">
+          <div className="tg-label">Arguments</div>
+          <pre className="tg-pre">
+            <VisibleText text={prettyArguments(body)} />
+          </pre>
+          {tool.result ? <ResultDetails result={tool.result} /> : null}
+        </div>
+      );
+    case "new_task":
+      return <LongText text={body} />;
+    default:
+      return tool.result ? <ResultDetails result={tool.result} /> : null;
+  }
+}
+
+function ResultDetails({ result }: { readonly result: string }) {
+  return (
+    <details>
+      <summary>Result</summary>
+      <LongText text={result} />
+    </details>
+  );
+}
+
+export function ToolRow({ message }: { readonly message: TaskMessage }) {
+  const tool = message.tool;
+  if (!tool) return <div className="tg-row tg-muted">{message.text}</div>;
+  const s = toolSummary(tool, toolBody(message));
+  const showSubject = s.subject !== undefined && tool.name !== "execute_command";
+  const refused = (tool.status === "denied" || tool.status === "rejected") && tool.decision;
+  return (
+    <div className={`tg-row tg-tool tg-family-${s.family}${message.role === "ask" ? " tg-ask" : ""}`}>
+      <div className="tg-row-head">
+        <Icon name={s.icon} />
+        <span className="tg-title">{s.title}</span>
+        {showSubject ? <VisibleText className="tg-subject" text={s.subject!} options={s.family === "fetch" ? COMMAND_VISIBILITY : undefined} /> : null}
+        <StatusTag tool={tool} />
+      </div>
+      <ToolBody message={message} tool={tool} />
+      {refused ? (
+        <div className="tg-reason" role="note">
+          <Icon name="info" /> {tool.decision!.reason}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+import "./support/shims";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { HostState } from "../../src/shared/protocol";
+import { App } from "../src/App";
+import { Bridge } from "../src/state/bridge";
+import { Store } from "../src/state/store";
+import { fakeApi, message, settingsView, tool } from "./support/render";
+
+afterEach(cleanup);
+
+function mount() {
+  const { api, posted } = fakeApi();
+  const store = new Store((fn) => fn());
+  const bridge = new Bridge(api, store);
+  render(<App store={store} bridge={bridge} />);
+  const host = (m: Parameters<Store["receive"]>[0]) => act(() => store.receive(m));
+  return { api, posted, store, host };
+}
+
+function state(over: Partial<HostState> = {}): HostState {
+  return { task: null, settings: settingsView(), mcp: { servers: [], live: false }, agentAvailable: true, ...over };
+}
+
+describe("app", () => {
+  it("shows 'connecting' until the host's snapshot arrives", () => {
+    const { host } = mount();
+    expect(screen.getByRole("status").textContent).toContain("Connecting");
+    host({ type: "state", state: state() });
+    expect(screen.getByRole("tab", { name: /Chat/ }).getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("renders a task with a pending ask from a snapshot (what a reload brings back)", () => {
+    const { host } = mount();
+    const ask = message({ kind: "tool", role: "ask", askState: "pending", tool: tool("execute_command", { command: "make deploy" }, { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } }) });
+    host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [message({ kind: "user", text: "deploy" }), ask] } }) });
+    expect(screen.getByText("Run this command?")).toBeTruthy();
+    expect(screen.getByText("Approval needed: Run command make deploy.")).toBeTruthy();
+  });
+
+  it("says in Restricted Mode that nothing is auto-approved", () => {
+    const { host } = mount();
+    host({ type: "state", state: state({ settings: settingsView({ workspaceTrusted: false }) }) });
+    expect(screen.getByText(/Restricted Mode: this workspace is not trusted, so nothing is auto-approved/)).toBeTruthy();
+  });
+
+  it("a reveal from the status bar opens the dropdown; another switches to MCP", () => {
+    const { host } = mount();
+    host({ type: "state", state: state() });
+    host({ type: "reveal", target: "autoApprove" });
+    expect(screen.getByRole("region", { name: "Auto-approve settings" })).toBeTruthy();
+    host({ type: "reveal", target: "mcp" });
+    expect(screen.getByRole("tab", { name: /MCP servers/ }).getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("tabs work with arrow keys", () => {
+    const { host } = mount();
+    host({ type: "state", state: state() });
+    fireEvent.keyDown(screen.getByRole("tab", { name: /Chat/ }), { key: "ArrowRight" });
+    expect(screen.getByRole("tab", { name: /MCP servers/ }).getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement?.id).toBe("tg-tab-mcp");
+  });
+
+  it("the shortcut toggles auto-approve by writing the opposite of what it shows", () => {
+    const { host, posted } = mount();
+    host({ type: "state", state: state() });
+    const mac = /Mac/.test(navigator.platform);
+    fireEvent.keyDown(window, { code: "KeyA", altKey: true, ctrlKey: !mac, metaKey: mac });
+    expect(posted.at(-1)).toMatchObject({ type: "setSetting", change: { key: "autoApprove.enabled", value: false } });
+  });
+
+  it("shows the host's error for a failed request", async () => {
+    const { host, posted } = mount();
+    host({ type: "state", state: state({ agentAvailable: true }) });
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "do it" } });
+    fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
+    const req = posted.at(-1) as { type: string; requestId: number; text: string };
+    expect(req).toMatchObject({ type: "newTask", text: "do it" });
+    await act(async () => host({ type: "result", requestId: req.requestId, ok: false, error: "A task is still running. Cancel it first." }));
+    expect(screen.getByRole("alert").textContent).toContain("A task is still running");
+  });
+
+  it("without an agent runtime the input says so and cannot send", () => {
+    const { host } = mount();
+    host({ type: "state", state: state({ agentAvailable: false }) });
+    expect(screen.getAllByText(/agent runtime is not connected yet/).length).toBeGreaterThan(0);
+    expect((screen.getByLabelText("Task") as HTMLTextAreaElement).disabled).toBe(true);
+  });
+
+  it("settings errors: the panel says nothing is auto-approved until they are fixed", () => {
+    const { host } = mount();
+    host({ type: "state", state: state({ settings: settingsView({ errors: ["user settings: `toolgate.mode` must be \"normal\", \"plan\" or \"auto\", got \"yolo\""], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] }) }) });
+    expect(screen.getByText(/nothing is auto-approved until it is fixed/)).toBeTruthy();
+    expect(screen.getByText(/got "yolo"/)).toBeTruthy();
+    expect(screen.getByText(/This workspace’s settings try to set toolgate.autoApprove.all/)).toBeTruthy();
+  });
+
+  it("an idle task continues with a follow-up message; New task clears it", () => {
+    const { host, posted } = mount();
+    host({ type: "state", state: state({ task: { id: "t", state: "done", messages: [message({ kind: "user", text: "x" })] } }) });
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "also add docs" } });
+    fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
+    expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "also add docs" });
+    fireEvent.click(screen.getByText("New task"));
+    expect(posted.at(-1)).toMatchObject({ type: "clearTask" });
+  });
+
+  it("a follow-up question is answered from the input", () => {
+    const { host, posted } = mount();
+    const q = message({ kind: "followup", role: "ask", askState: "pending", text: "Which branch?" });
+    host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [q] } }) });
+    fireEvent.change(screen.getByLabelText("Your answer"), { target: { value: "main" } });
+    fireEvent.click(screen.getByText("Answer"));
+    expect(posted.at(-1)).toMatchObject({ type: "answerAsk", messageId: q.id, response: { kind: "message", text: "main" } });
+  });
+});

@@ -1,0 +1,100 @@
+// @vitest-environment jsdom
+import "./support/shims";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import type { McpServerView, McpView as Model } from "../../src/shared/protocol";
+import { McpView } from "../src/mcp/McpView";
+import { setup } from "./support/render";
+
+afterEach(cleanup);
+
+const github: McpServerView = {
+  name: "github",
+  status: "connected",
+  alwaysAllowAll: false,
+  tools: [
+    { name: "search_issues", description: "Search issues.", readOnlyHint: true, alwaysAllow: true, enabled: true },
+    { name: "delete_branch", description: "Delete a branch.", destructiveHint: true, alwaysAllow: false, enabled: false },
+  ],
+};
+const broken: McpServerView = { name: "everything", status: "error", error: "spawn npx ENOENT", alwaysAllowAll: false, tools: [] };
+const off: McpServerView = { name: "fs", status: "disabled", alwaysAllowAll: true, tools: [] };
+const model = (servers: McpServerView[], live = true): Model => ({ servers, live });
+
+const section = (name: string) => screen.getByRole("region", { name });
+
+describe("MCP view", () => {
+  it("shows each server's status, and an error with its message", () => {
+    setup().view(<McpView mcp={model([github, broken, off])} useMcp />);
+    expect(within(section("github")).getByText("connected")).toBeTruthy();
+    expect(within(section("everything")).getByText("error")).toBeTruthy();
+    expect(within(section("everything")).getByText("spawn npx ENOENT")).toBeTruthy();
+    expect(within(section("fs")).getByText("disabled")).toBeTruthy();
+  });
+
+  it("shows a server that is connecting, and a disconnected one with the hub's message", () => {
+    setup().view(<McpView mcp={model([{ ...broken, name: "a", status: "connecting" }, { ...broken, name: "b", status: "disconnected", error: "exited; reconnecting in 4 s" }])} useMcp />);
+    expect(within(section("a")).getByText(/connecting/)).toBeTruthy();
+    expect(within(section("b")).getByText("disconnected")).toBeTruthy();
+    expect(within(section("b")).getByText("exited; reconnecting in 4 s")).toBeTruthy();
+  });
+
+  it("lists tools with descriptions and read-only / destructive badges", () => {
+    setup().view(<McpView mcp={model([github])} useMcp />);
+    const search = screen.getByRole("listitem", { name: "Tool search_issues" });
+    expect(within(search).getByText("Search issues.")).toBeTruthy();
+    expect(within(search).getByText("read-only")).toBeTruthy();
+    expect(within(search).queryByText("destructive")).toBeNull();
+    const del = screen.getByRole("listitem", { name: "Tool delete_branch" });
+    expect(within(del).getByText("destructive")).toBeTruthy();
+  });
+
+  it("per-tool 'always allow' and 'enabled' are intents for the host to rewrite toolgate.mcpServers", () => {
+    const s = setup();
+    s.view(<McpView mcp={model([github])} useMcp />);
+    const search = screen.getByRole("listitem", { name: "Tool search_issues" });
+    const del = screen.getByRole("listitem", { name: "Tool delete_branch" });
+    expect((within(search).getByRole("checkbox", { name: "Always allow" }) as HTMLElement & { checked: boolean }).checked).toBe(true);
+    fireEvent.click(within(search).getByRole("checkbox", { name: "Always allow" }));
+    fireEvent.click(within(del).getByRole("checkbox", { name: "Enabled" }));
+    expect(s.intents()).toEqual([
+      { type: "mcpChange", change: { kind: "toolAlwaysAllow", server: "github", tool: "search_issues", value: false } },
+      { type: "mcpChange", change: { kind: "toolEnabled", server: "github", tool: "delete_branch", value: true } },
+    ]);
+  });
+
+  it("server-level 'always allow all tools' and 'enabled'", () => {
+    const s = setup();
+    s.view(<McpView mcp={model([github, off])} useMcp />);
+    fireEvent.click(within(section("github")).getByRole("checkbox", { name: "Always allow all tools" }));
+    fireEvent.click(within(section("fs")).getByRole("checkbox", { name: "Server enabled" }));
+    expect(s.intents()).toEqual([
+      { type: "mcpChange", change: { kind: "serverAlwaysAllowAll", server: "github", value: true } },
+      { type: "mcpChange", change: { kind: "serverEnabled", server: "fs", value: true } },
+    ]);
+  });
+
+  it("warns past 60 enabled tools, counting only enabled tools of enabled servers", () => {
+    const many = (n: number, name: string, status: McpServerView["status"] = "connected"): McpServerView => ({
+      name,
+      status,
+      alwaysAllowAll: false,
+      tools: Array.from({ length: n }, (_, i) => ({ name: `t${i}`, alwaysAllow: false, enabled: true })),
+    });
+    setup().view(<McpView mcp={model([many(60, "a"), many(10, "b", "disabled")])} useMcp />);
+    expect(screen.queryByText(/tools are enabled/)).toBeNull();
+    cleanup();
+    setup().view(<McpView mcp={model([many(40, "a"), many(21, "b")])} useMcp />);
+    expect(screen.getByText(/61 tools are enabled. Past 60/)).toBeTruthy();
+  });
+
+  it("'Add server' opens the setting; says when servers come from settings only and when useMcp is off", () => {
+    const s = setup();
+    s.view(<McpView mcp={model([], false)} useMcp={false} />);
+    fireEvent.click(screen.getByText("Add server"));
+    expect(s.posted).toEqual([{ type: "addMcpServer" }]);
+    expect(screen.getByText(/servers below come from your settings/)).toBeTruthy();
+    expect(screen.getByText(/auto-approval is off, so every MCP call asks/)).toBeTruthy();
+    expect(screen.getByText(/No MCP servers configured yet/)).toBeTruthy();
+  });
+});
