@@ -201,8 +201,16 @@ class Run {
   private command(c: SimpleCommand, depth: number): void {
     const prefix = c.words.length > 0;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
-    for (const r of c.redirects) this.redirect(r);
-    if (prefix) this.simple(c.words, depth, { prefix: 0 });
+    let stdin: Word | undefined;
+    for (const r of c.redirects) {
+      this.redirect(r);
+      // The last input redirect wins: a here-document or here-string gives the text; a file, nothing known.
+      if (r.fd === undefined || r.fd === 0) {
+        if (r.op === "<<" || r.op === "<<-" || r.op === "<<<") stdin = r.target;
+        else if (r.op === "<" || r.op === "<>" || r.op === "<&") stdin = undefined;
+      }
+    }
+    if (prefix) this.simple(c.words, depth, { prefix: 0, stdin });
   }
 
   assignment(name: string, value: Word, _prefix: boolean): void {
@@ -316,7 +324,7 @@ class Run {
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
-  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean }): void {
+  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word }): void {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
     const program = words[0]!;
     let argv = words;
@@ -346,7 +354,7 @@ class Run {
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
-      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, true));
+      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, opts.stdin, true));
       return;
     }
 
@@ -363,7 +371,7 @@ class Run {
       return this.flagUnsafe(`\`${base}\` is not in your allow list`, "commands:not-allowed", true);
     }
 
-    const fx = new CommandEffects(this, depth, ruleArgv, allowed);
+    const fx = new CommandEffects(this, depth, ruleArgv, allowed, opts.stdin);
     check(argv, fx);
     const name_ = fx.labelName || base;
     if (fx.danger !== undefined) return this.flagUnsafe(fx.danger, label("catalogue: ", name_));
@@ -448,6 +456,7 @@ class CommandEffects implements Effects {
     private readonly depth: number,
     private readonly ruleArgv: readonly Word[],
     private readonly allowed: boolean,
+    readonly stdin: Word | undefined,
     /** Only following nested commands to find denied ones. */
     private readonly guess = false,
   ) {}
@@ -470,11 +479,12 @@ class CommandEffects implements Effects {
   }
   nested(argv: readonly Word[], opts: NestedOptions): void {
     if (argv.length === 0) return;
-    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true });
+    const stdin = opts.extraArgs ? undefined : this.stdin;
+    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true, stdin });
     // An allow rule for the outer command that reaches into the nested one licenses it (`sudo apt update`).
     const outer = this.run.rules.allow.match(this.ruleArgv, this.ruleArgv[0]!.value);
     const outerAllowed = this.allowed && outer.match === "yes" && outer.rule!.words.length > opts.prefix;
-    this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed });
+    this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed, stdin });
   }
   payload(script: Word, what: string): void {
     if (this.guess) this.run.guessPayload(script.value.replaceAll(UNKNOWN, " _ "), this.depth);

@@ -17,7 +17,7 @@
  */
 import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type Word } from "./model";
 import { MAX_COMMANDS, MAX_DEPTH } from "./parse";
-import { addUnquotedText, decodeAnsiC, unescapeDouble, WordBuilder } from "./words";
+import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 /** Words that are syntax in command position and not handled here (or read differently by tree-sitter). */
 const UNSUPPORTED_KEYWORDS = new Set(["then", "else", "elif", "fi", "do", "done", "case", "esac", "function", "select", "in", "coproc", "export", "declare", "typeset", "local", "readonly", "unset", "}", ".", "source"]);
@@ -65,6 +65,8 @@ interface PendingHeredoc {
   readonly delimiter: string;
   readonly strip: boolean;
   readonly expand: boolean;
+  /** Its redirect, whose target becomes the body once read. */
+  readonly redirect: { target: Word };
 }
 
 class FastParser {
@@ -120,7 +122,9 @@ class FastParser {
       let lineText = s.slice(this.i, end);
       if (h.strip) lineText = lineText.replace(/^\t+/, "");
       if (lineText === h.delimiter) {
-        if (h.expand && HEREDOC_SUBSTITUTION.test(s.slice(bodyStart, this.i))) fallback();
+        const body = s.slice(bodyStart, this.i);
+        if (h.expand && HEREDOC_SUBSTITUTION.test(body)) fallback();
+        h.redirect.target = heredocWord(body, h.strip, h.expand);
         this.i = end;
         return;
       }
@@ -479,8 +483,9 @@ class FastParser {
       const word = this.word();
       const raw = s.slice(start, this.i);
       if (!word.literal || word.value === "" || /[$`]/.test(raw)) fallback();
-      this.heredocs.push({ delimiter: word.value, strip: op === "<<-", expand: !/['"\\]/.test(raw) });
-      out.push({ op, fd, target: literalWord("") });
+      const redirect = { op, fd, target: literalWord("") };
+      this.heredocs.push({ delimiter: word.value, strip: op === "<<-", expand: !/['"\\]/.test(raw), redirect });
+      out.push(redirect);
       return;
     }
     // tree-sitter: a here-string after another redirect is a syntax error to it.

@@ -10,7 +10,7 @@
  */
 import type { Parser, Tree, TreeCursor } from "web-tree-sitter";
 import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type SimpleCommand, type Word } from "./model";
-import { addUnquotedText, decodeAnsiC, unescapeDouble, WordBuilder } from "./words";
+import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 export const MAX_NODES = 20_000;
 export const MAX_DEPTH = 64;
@@ -329,10 +329,15 @@ class Walker {
     }
     if (n.type === "heredoc_redirect") {
       const op = n.children.find((c) => !c.named && (c.type === "<<" || c.type === "<<-"));
-      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: literalWord("") });
       const start = n.children.find((c) => c.type === "heredoc_start");
       // A quoted delimiter makes the body literal; otherwise it is expanded like a double-quoted string.
       const expanded = start !== undefined && !/['"\\]/.test(this.src(start));
+      // The body runs from the line after the command line to the line of the delimiter.
+      const body = n.children.find((c) => c.type === "heredoc_body");
+      const end = n.children.find((c) => c.type === "heredoc_end");
+      const lineStart = (pos: number): number => this.text.lastIndexOf("\n", pos - 1) + 1;
+      const text = body && end ? this.text.slice(lineStart(body.start), lineStart(end.start)) : "";
+      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: heredocWord(text, op?.type === "<<-", expanded) });
       for (const c of n.children) {
         if (!c.named) continue;
         if (c.type === "heredoc_body") {

@@ -209,6 +209,15 @@ export function addUnquotedText(text: string, b: WordBuilder): string | undefine
   return undefined;
 }
 
+/**
+ * The text a here-document feeds, as a word (a shell reading it runs it). Literal when nothing in it
+ * expands: a quoted delimiter, or no `$`, backquote or backslash. `<<-` strips leading tabs.
+ */
+export function heredocWord(body: string, strip: boolean, expand: boolean): Word {
+  const value = strip ? body.replace(/^\t+/gm, "") : body;
+  return { value, literal: !expand || !/[$`\\]/.test(value), splits: false, glob: false, tilde: undefined, pipe: false };
+}
+
 /** Removes the backslashes bash removes inside double quotes (before `$`, `` ` ``, `"`, `\`, newline). */
 export function unescapeDouble(text: string): string {
   if (!text.includes("\\")) return text;
