@@ -331,6 +331,11 @@ class Run {
     if (opts.extraArgs) argv = [...words, unknownWord()];
     if (opts.assignments) for (const a of opts.assignments) this.assignment(a.name, a.value, true);
     if (!program.literal) {
+      // `/???/rm`: the program's own name is still plain text, and a denied one is still denied.
+      if (program.glob && !program.value.includes(UNKNOWN)) {
+        const base = baseName(program.value);
+        if (!/[*?[\]{}]/.test(base) && this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base))) return;
+      }
       if (opts.guess) return;
       return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
     }

@@ -52,6 +52,14 @@ export const find: ProgramCheck = (argv, fx) => {
     }
     const v = w.value;
     if (NO_ARG.has(v)) continue;
+    if (v === "-name" || v === "-iname" || v === "-path" || v === "-ipath" || v === "-wholename") {
+      // A plain name (`-name .env`) picks that file: check it under each start point like a path.
+      const pattern = argv[++i];
+      if (pattern?.literal && !/[*?[\]]/.test(pattern.value)) {
+        for (const s of starts) fx.read(v.endsWith("name") && !v.endsWith("wholename") ? joinPath(s, pattern.value) : pattern, "names");
+      }
+      continue;
+    }
     if (TESTS_WITH_ARG.has(v) || /^-newer[aBcmt][aBcmt]$/.test(v)) {
       i++;
       continue;
@@ -101,6 +109,11 @@ export const find: ProgramCheck = (argv, fx) => {
     fx.dangerous(`\`${v}\` is not a \`find\` expression Toolgate knows`);
   }
 };
+
+function joinPath(dir: Word, name: string): Word {
+  if (!dir.literal) return dir;
+  return literalWord(dir.value.endsWith("/") ? dir.value + name : `${dir.value}/${name}`);
+}
 
 function substitute(w: Word, start: Word): Word {
   if (!start.literal) return { ...start };

@@ -316,7 +316,12 @@ function config(args: readonly Word[], fx: Effects, base: Word | undefined): voi
       if (f && v !== "--blob") fx.read(f, "content", base);
     } else if (v.startsWith("--type=") || v.startsWith("--default=") || v.startsWith("--file=") || CONFIG_MODIFIERS.has(v)) continue;
   }
-  if (reading) return;
+  if (reading) {
+    // Listing or reading global or system configuration reads files outside the workspace.
+    if (args.some((a) => a.value === "--global")) fx.read({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" }, "content");
+    if (args.some((a) => a.value === "--system")) fx.read(literalWord("/etc/gitconfig"), "content");
+    return;
+  }
   fx.notReadOnly("`git config` without a read action changes configuration");
   if (args.some((a) => a.value === "--global")) fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);

@@ -216,7 +216,29 @@ const su: ProgramCheck = (argv, fx) => {
   });
 };
 
+/** `trap ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap` print. */
+const trap: ProgramCheck = (argv, fx) => {
+  fx.label("trap");
+  const action = argv[1];
+  if (!action || (action.literal && /^-[lp]$/.test(action.value))) return;
+  fx.notReadOnly("`trap` sets a command to run later");
+  if (!(action.literal && (action.value === "-" || action.value === ""))) fx.payload(action, "`trap`");
+};
+
+/** `alias NAME=VALUE` makes NAME run VALUE in later commands; `alias` alone prints. */
+const alias: ProgramCheck = (argv, fx) => {
+  fx.label("alias");
+  for (const w of argv.slice(1)) {
+    if (w.literal && w.value === "-p") continue;
+    fx.notReadOnly("`alias` changes what later commands run");
+    const eq = w.value.indexOf("=");
+    if (eq > 0) fx.payload(sliceWord(w, eq + 1), "`alias`");
+  }
+};
+
 export const SHELL: Readonly<Record<string, ProgramCheck>> = {
+  trap,
+  alias,
   cd,
   pushd,
   popd,
