@@ -45,6 +45,7 @@ export const MAX_CWDS = 8;
 const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 const READABLE_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/fd/0"]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+const INVISIBLE_OR_CONTROL = new RegExp(`${INVISIBLE.source}|[\\u0000-\\u001f\\u007f-\\u009f]`);
 
 interface Finding {
   readonly reason: string;
@@ -214,6 +215,7 @@ class Run {
   }
 
   assignment(name: string, value: Word, _prefix: boolean): void {
+    if (this.blocked) return;
     const problem = assignmentProblem(name, value);
     if (problem) this.flagUnsafe(problem, "commands:environment");
   }
@@ -242,6 +244,12 @@ class Run {
 
   /** Checks one file effect with the path gate, in every possible working directory. */
   path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
+    // Once something other than a missing allow rule blocks the line, a path can only add another reason
+    // to ask: skip the gate (deny rules, which still matter, never depend on paths).
+    if (this.blocked) {
+      if (access === "write") this.readOnly = false;
+      return;
+    }
     if (word.pipe) return;
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
     if (access === "write") this.readOnly = false;
@@ -340,8 +348,7 @@ class Run {
       return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
     }
     const name = program.value;
-    // eslint-disable-next-line no-control-regex -- control characters in a program name are the point
-    if (name === "" || INVISIBLE.test(name) || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    if (name === "" || INVISIBLE_OR_CONTROL.test(name)) {
       if (opts.guess) return;
       return this.flagUnparseable("the program name contains invisible or control characters");
     }

@@ -21,8 +21,13 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 export const INVISIBLE = /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
 
 /** Whole-line checks done before any parsing. Returns why the line is unparseable, or undefined. */
+// Either of the two above, so that the common case (neither) is one scan of the line.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_OR_BIDI = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 export function lineProblem(line: string): string | undefined {
   if (line.length > MAX_LINE_LENGTH) return `the command is longer than ${MAX_LINE_LENGTH} characters`;
+  if (!CONTROL_OR_BIDI.test(line)) return undefined;
   const c = CONTROL.exec(line);
   if (c) return `the command contains a control character (U+${hex(c[0])})`;
   const b = BIDI.exec(line);

@@ -177,9 +177,10 @@ const tee: ProgramCheck = (argv, fx) => {
   for (const p of positionals) if (!(p.literal && p.value === "-")) fx.write(p);
 };
 
+const SUMS_ALL: OptionSpec = { ...SUMS, flags: "bctwz", long: [...(SUMS.long ?? []), "check"] };
 const sums = (name: string): ProgramCheck => (argv, fx) => {
   fx.label(name);
-  const { positionals, seen } = parseArgs(argv, 1, { ...SUMS, flags: "bctwz", long: [...(SUMS.long ?? []), "check"] }, fx, name);
+  const { positionals, seen } = parseArgs(argv, 1, SUMS_ALL, fx, name);
   // `--check` reads the files named inside a list: names the gate cannot see.
   if (seen.has("-c") || seen.has("--check")) fx.notReadOnly(`\`${name} --check\` reads files named inside another file`);
   for (const p of positionals) readPositional(p, "content", fx);
