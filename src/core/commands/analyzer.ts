@@ -35,7 +35,15 @@ export interface BashAnalyzerOptions {
   readonly homeDir?: string;
   /** Parse simple lines without tree-sitter (default true; the equivalence test turns it off). */
   readonly fastPath?: boolean;
+  /** Parsed lines kept (default 256; 0 turns the cache off). Only parsing is cached, never a decision. */
+  readonly parseCacheSize?: number;
 }
+
+/** Options of a command that is not nested in another. */
+const TOP_LEVEL: NestedOptions = { prefix: 0 };
+
+/** Lines longer than this are not cached (memory stays bounded: 256 × 4 KB plus their models). */
+const MAX_CACHED_LINE = 4096;
 
 /** Nesting of shell payloads (`bash -c "eval '...'"`) beyond which the line is unparseable. */
 export const MAX_PAYLOAD_DEPTH = 8;
@@ -79,9 +87,13 @@ export class BashAnalyzer implements CommandAnalyzer {
   private readonly home: string;
   /** Milliseconds the grammar took to load, once loaded. */
   loadMs: number | undefined;
+  private readonly parseCacheSize: number;
+  private readonly parseCache: Map<string, Script> | undefined;
 
   constructor(private readonly options: BashAnalyzerOptions = {}) {
     this.home = options.homeDir ?? homedir();
+    this.parseCacheSize = options.parseCacheSize ?? 256;
+    this.parseCache = this.parseCacheSize > 0 ? new Map() : undefined;
   }
 
   ready(): Promise<void> {
@@ -108,17 +120,32 @@ export class BashAnalyzer implements CommandAnalyzer {
   }
 
   /** The flat model of one line (for tests and `toolgate explain`). */
-  parse(command: string, topLevel = true): Script {
+  /**
+   * The flat model of one line (also for tests and `toolgate explain`). Parsing is a pure function of the
+   * text, so results are kept in a small LRU cache (`parseCacheSize`); callers never modify a script.
+   */
+  parse(command: string): Script {
+    const cache = this.parseCache;
+    if (cache) {
+      const hit = cache.get(command);
+      if (hit) {
+        // Refresh its place in the LRU order.
+        cache.delete(command);
+        cache.set(command, hit);
+        return hit;
+      }
+    }
     const problem = lineProblem(command);
     if (problem) return { commands: [], risks: [], unparseable: problem };
     let script = this.options.fastPath === false ? undefined : fastParse(command);
     if (!script) {
+      // Not cached: once the grammar is loaded the answer would differ.
       if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
       script = parseWithTreeSitter(this.parser, command);
     }
-    if (topLevel) {
-      const history = historyRisk(command);
-      if (history) script.risks.push(history);
+    if (cache && command.length <= MAX_CACHED_LINE) {
+      if (cache.size >= this.parseCacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(command, script);
     }
     return script;
   }
@@ -137,6 +164,8 @@ export class BashAnalyzer implements CommandAnalyzer {
   private analyzePosix(command: string, ctx: CommandContext): CommandAnalysis {
     const rules: CompiledRules = { allow: this.rules(ctx.allow, false), deny: this.rules(ctx.deny, true), ask: this.rules(ctx.ask, true) };
     const run = new Run(this, ctx, rules, this.home);
+    const history = historyRisk(command);
+    if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
     if (!run.deny && run.unparseable) {
       const denied = lexicalDeny(command, rules.deny);
@@ -171,7 +200,7 @@ class Run {
     this.cwds = [ctx.cwd];
   }
 
-  private flagUnsafe(reason: string, rule: string, needsAllow = false): void {
+  flagUnsafe(reason: string, rule: string, needsAllow = false): void {
     this.unsafe ??= { reason, rule };
     if (!needsAllow) this.blocked = true;
     this.readOnly = false;
@@ -211,7 +240,7 @@ class Run {
         else if (r.op === "<" || r.op === "<>" || r.op === "<&") stdin = undefined;
       }
     }
-    if (prefix) this.simple(c.words, depth, { prefix: 0, stdin });
+    if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
   }
 
   assignment(name: string, value: Word, _prefix: boolean): void {
@@ -312,7 +341,7 @@ class Run {
 
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
-    if (word.literal) return this.script(this.analyzer.parse(word.value, false), depth + 1);
+    if (word.literal) return this.script(this.analyzer.parse(word.value), depth + 1);
     this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
@@ -322,7 +351,7 @@ class Run {
   guessPayload(text: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return;
     const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
-    guess.script(this.analyzer.parse(text, false), depth + 1);
+    guess.script(this.analyzer.parse(text), depth + 1);
     if (!guess.deny && guess.unparseable) {
       const denied = lexicalDeny(text, this.rules.deny);
       if (denied) guess.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };

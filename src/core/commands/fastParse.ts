@@ -52,8 +52,9 @@ const DUP_TARGET = /(?:\d+|-)(?=[\s;&|<>)]|$)/y;
 const HEREDOC_SUBSTITUTION = /(^|[^\\])(\\\\)*(`|\$[({[])/;
 
 const NO_TERMS: ReadonlySet<string> = new Set();
-/** Shared by every command without redirects (never written to: a command with one gets its own array). */
+/** Shared by every command without redirects or assignments (never written to: others get their own). */
 const NO_REDIRECTS: Redirect[] = [];
+const NO_ASSIGNMENTS: Assignment[] = [];
 const THEN = new Set(["then"]);
 const AFTER_THEN = new Set(["elif", "else", "fi"]);
 const FI = new Set(["fi"]);
@@ -389,7 +390,7 @@ class FastParser {
   }
 
   private simple(): void {
-    const assignments: Assignment[] = [];
+    let assignments: Assignment[] = NO_ASSIGNMENTS;
     const words: Word[] = [];
     let redirects: Redirect[] = NO_REDIRECTS;
     const s = this.s;
@@ -423,6 +424,7 @@ class FastParser {
           const text = m[0];
           const name = text.endsWith("+=") ? text.slice(0, -2) : text.slice(0, -1);
           this.i += text.length;
+          if (assignments === NO_ASSIGNMENTS) assignments = [];
           assignments.push({ name, value: this.word() });
           continue;
         }

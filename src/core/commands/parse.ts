@@ -556,6 +556,10 @@ class Walker {
   }
 
   private functionDefinition(n: TNode): void {
+    // A function outlives the line in the agent's shell and can shadow any program (`cd() {...}` would
+    // make every later `cd` go elsewhere than the analysis assumes), so defining one is never safe.
+    const name = n.children.find((c) => c.type === "word");
+    this.script.risks.push(`defining the shell function \`${name ? this.src(name) : "?"}\` changes what later commands run`);
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named || c.type === "word") continue;

@@ -60,9 +60,9 @@ describe("path effects", () => {
     expect(a.analyze("cd \"$d\"; cat /ws/a.txt", context()).verdict).toBe("safe");
   });
 
-  it("checks loop and function bodies after everything else (they may run later)", () => {
-    const calls = gateCalls("f() { cat x; }; cd sub; f");
-    expect(calls.map((c) => c.cwd)).toEqual(["/ws", "/ws/sub"]);
+  it("checks loop bodies after everything else, against every directory seen", () => {
+    const calls = gateCalls("while read l; do cat x; done < list.txt; cd sub");
+    expect(calls.map((c) => `${c.path}@${c.cwd}`)).toEqual(["list.txt@/ws", "x@/ws", "x@/ws/sub"]);
   });
 
   it("gives up on too many directory changes", () => {

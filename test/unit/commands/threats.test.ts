@@ -85,6 +85,8 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["compound", "case x in *) wget x;; esac", "unsafe"],
   ["compound", "! rm x", "deny"],
   ["compound", "ls() { wget x; }; ls", "unsafe"],
+  ["compound", "cd() { builtin cd ~; }", "unsafe"],
+  ["compound", "f() { ls; }; f", "unsafe"],
   // Shell payloads.
   ["payload", "bash -c 'rm x'", "deny"],
   ["payload", "sh -c \"wget x\"", "unsafe"],
