@@ -101,8 +101,12 @@ class FastParser {
     for (;;) {
       const c = this.code();
       if (c === 32 || c === 9) this.i++;
-      else if (c === 92 && this.code(this.i + 1) === 10) this.i += 2;
-      else return;
+      else if (c === 92 && this.code(this.i + 1) === 10) {
+        // tree-sitter: a line continuation not after a blank is refused by the walker (see parse.ts).
+        const before = this.code(this.i - 1);
+        if (this.i > 0 && before !== 32 && before !== 9) fallback();
+        this.i += 2;
+      } else return;
     }
   }
 
@@ -245,6 +249,9 @@ class FastParser {
       const c = this.code();
       if (c !== 32 && c !== 9) fallback();
       this.blanks();
+      // tree-sitter misreads `! {`, `! if`, `! while`...: the walker refuses those.
+      const next = this.peekWord();
+      if (next === "{" || next === "if" || next === "for" || next === "while" || next === "until" || next === "!") fallback();
     }
     let pipes = 0;
     this.command();
@@ -543,7 +550,7 @@ class FastParser {
       switch (c) {
         case "\\": {
           const next = s[this.i + 1];
-          if (next === undefined) fallback();
+          if (next === undefined || next === "\n") fallback(); // tree-sitter splits `a\<newline>b`
           run += c + next;
           this.i += 2;
           continue;

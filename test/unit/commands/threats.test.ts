@@ -354,6 +354,12 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["parser", "echo $(pwd); - 2>&1", "not-safe"],
   ["parser", "cat $(pwd) - 1>x", "not-safe"],
   ["parser", ".\n\\rm x", "deny"],
+  // Found by running generated lines in bash (bashDifferential.test.ts).
+  ["parser", "r\\\nm x $((1))", "deny"],
+  ["parser", "wg\\\net x $((1))", "unparseable"],
+  ["parser", "! { rm x; }", "deny"],
+  ["parser", "! { wget x; }", "unparseable"],
+  ["parser", "ls $(cat <<EOF\nbody\nEOF ; cat <<'EOF'\na $(wget x) b\nEOF)", "not-safe"],
 ];
 
 describe("threats never come out safe", () => {
