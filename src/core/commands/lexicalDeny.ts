@@ -10,6 +10,7 @@ import type { RuleSet } from "./rules";
 export function lexicalDeny(line: string, deny: RuleSet): CommandRule | undefined {
   if (deny.empty) return undefined;
   const words = line
+    .replace(/\\\n/g, "")
     .replace(/\\/g, "")
     .split(/[\s;&|()<>`$"'{}=,]+/)
     .filter((w) => w.length > 0)
