@@ -25,6 +25,11 @@ beforeAll(async () => {
   a = await loadedAnalyzer();
   root = mkdtempSync(join(tmpdir(), "toolgate-bash-"));
   mkdirSync(join(root, "bin"));
+  // `bash` and `sh` are the real bash (with the same stub-only PATH), so payloads run too.
+  for (const sh of ["bash", "sh"]) {
+    writeFileSync(join(root, "bin", sh), `#!/bin/sh\nexec ${bashPath} --norc --noprofile "$@"\n`);
+    chmodSync(join(root, "bin", sh), 0o755);
+  }
   for (const p of PROGRAMS) {
     const stub = join(root, "bin", p);
     // One record per run, written in one append (pipeline members run at once): fields end in \x1f, the
@@ -66,8 +71,31 @@ function matches(argv: string[], words: readonly Word[]): boolean {
   return words.length === argv.length || words.slice(argv.length).some((x) => x.splits);
 }
 
-function known(script: Script, argv: string[]): boolean {
-  return script.commands.some((c) => c.words.length > 0 && matches(argv, c.words));
+/**
+ * The commands of a script, with the payloads of `bash -c`/`sh -c`/`eval` parsed in (as the analyzer does);
+ * undefined when a payload is unparseable (the analyzer then refuses the whole line).
+ */
+function allCommands(script: Script, depth = 0): (readonly Word[])[] | undefined {
+  if (script.unparseable) return undefined;
+  const out: (readonly Word[])[] = [];
+  for (const c of script.commands) {
+    if (c.words.length === 0) continue;
+    out.push(c.words);
+    const [p, flag, payload] = c.words;
+    let text: string | undefined;
+    if ((p?.value === "bash" || p?.value === "sh") && flag?.value === "-c" && payload?.literal) text = payload.value;
+    if (p?.value === "eval" && c.words.slice(1).every((w) => w.literal)) text = c.words.slice(1).map((w) => w.value).join(" ");
+    if (text !== undefined && depth < 4) {
+      const nested = allCommands(a.parse(text), depth + 1);
+      if (!nested) return undefined;
+      out.push(...nested);
+    }
+  }
+  return out;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 const word = fc.constantFrom("-la", "src", "a.txt", "--", "x=y", "'a b'", '"c d"', "\\rm", "r\\m", "'rm'", '"$HOME"', "$HOME", "a\\ b", "$'\\x41'", "''", "é", "{}", "%s", "~", "~/x", "*.none", "a,b", "a\\\nb", "$'a\\nb'", '"x\ny"', "{a,b}", "#c", "a#b", "${HOME}", '"$(ls)"', "$(cat a.txt)", "`ls`", "${X:-d}", "$((1+2))", "[x]");
@@ -87,6 +115,8 @@ const { statement } = fc.letrec<{ statement: string; list: string }>((tie) => ({
     { arbitrary: fc.tuple(program, word).map(([p, w]) => `${p} <<< ${w}`), weight: 1 },
     { arbitrary: fc.tuple(tie("list"), tie("list")).map(([c, b]) => `while ${c}; do ${b}; break; done`), weight: 1 },
     { arbitrary: tie("statement").map((s) => `! ${s}`), weight: 1 },
+    { arbitrary: fc.tuple(fc.constantFrom("bash -c ", "sh -c ", "eval "), tie("list")).map(([w, l]) => w + shellQuote(l)), weight: 2 },
+    { arbitrary: fc.tuple(fc.constantFrom("bash -c ", "eval "), tie("list")).map(([w, l]) => `${w}"${l.replace(/[\\"$`]/g, "\\$&")}"`), weight: 1 },
   ),
   list: fc.tuple(fc.array(fc.tuple(tie("statement"), fc.constantFrom(" ; ", " && ", " | ", "\n", " & ", " || ", " |& ", "\n\n", " &&\n", ";\n", " # note\n")), { maxLength: 3 }), tie("statement")).map(([pairs, last]) => pairs.map(([s, o]) => s + o).join("") + last),
 }));
@@ -97,17 +127,18 @@ describe.skipIf(!bash)("against bash", () => {
     expect(ran).toHaveLength(4);
     expect(ran).toEqual(expect.arrayContaining([["git", "x"], ["ls", "-la"], ["rm", "a b"], ["cat", "out"]]));
     // A model that lacks a command is caught.
-    const script = a.parse("ls -la");
-    expect(known(script, ["rm", "-rf", "x"])).toBe(false);
-    expect(known(script, ["ls", "-la"])).toBe(true);
+    const commands = allCommands(a.parse("ls -la && bash -c 'cat a'"))!;
+    expect(commands.some((w) => matches(["rm", "-rf", "x"], w))).toBe(false);
+    expect(commands.some((w) => matches(["ls", "-la"], w))).toBe(true);
+    expect(commands.some((w) => matches(["cat", "a"], w))).toBe(true);
   });
 
   it("every command bash runs is in the model (fast parser and tree-sitter walker)", () => {
     fc.assert(
       fc.property(statement, (line) => {
-        const script = a.parse(line);
-        if (script.unparseable) return;
-        for (const argv of runInBash(line)) expect(known(script, argv), `${JSON.stringify(line)} ran ${JSON.stringify(argv)}`).toBe(true);
+        const commands = allCommands(a.parse(line));
+        if (!commands) return;
+        for (const argv of runInBash(line)) expect(commands.some((words) => matches(argv, words)), `${JSON.stringify(line)} ran ${JSON.stringify(argv)}`).toBe(true);
       }),
       { numRuns: Number(process.env.BASH_RUNS ?? 200) },
     );
