@@ -21,11 +21,13 @@ class BenchPathGate implements PathGate {
   }
 }
 
-// Deterministic pseudo-random numbers, so every run measures the same lines.
+// Deterministic pseudo-random numbers (mulberry32), so every run measures the same lines.
 let seed = 42;
 function rand(n: number): number {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed % n;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) % n;
 }
 function pick<T>(xs: readonly T[]): T {
   return xs[rand(xs.length)]!;
@@ -211,7 +213,8 @@ function summarise(label: string, us: readonly number[]): void {
 async function main(): Promise<void> {
   const dist = process.env.TOOLGATE_DIST;
   if (!dist) throw new Error("TOOLGATE_DIST is not set (run through `npm run bench commands`)");
-  const analyzer = new BashAnalyzer({ grammarDir: dist, homeDir: "/home/dev" });
+  // The parse cache is off for the main figures; a second analyzer with it on is measured at the end.
+  const analyzer = new BashAnalyzer({ grammarDir: dist, homeDir: "/home/dev", parseCacheSize: 0 });
   const t0 = process.hrtime.bigint();
   await analyzer.ready();
   const loadWallMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -220,12 +223,24 @@ async function main(): Promise<void> {
   const fast = lines.filter((l) => fastParse(l.text) !== undefined).length;
   console.log(`lines: ${lines.length} (${lines.filter((l) => l.kind === "adversarial").length} adversarial, ${lines.filter((l) => l.kind === "everyday").length} everyday, ${lines.filter((l) => l.kind === "long").length} of 1-2 KB); fast parser takes ${((100 * fast) / lines.length).toFixed(0)}%`);
 
+  let current = analyzer;
   const measure = (): number[] =>
     lines.map((l) => {
       const s = process.hrtime.bigint();
-      analyzer.analyze(l.text, ctx);
+      current.analyze(l.text, ctx);
       return Number(process.hrtime.bigint() - s) / 1000;
     });
+  // This machine is shared: a single timing also measures other processes' preemption. For each line, the
+  // least of its timings over k whole passes filters that out, while every other line still runs in
+  // between (no warm caches for a repeated line). Each figure is still one full analyze().
+  const measureMin = (k: number): number[] => {
+    const best = lines.map(() => Infinity);
+    for (let r = 0; r < k; r++) {
+      const pass = measure();
+      for (let i = 0; i < best.length; i++) best[i] = Math.min(best[i]!, pass[i]!);
+    }
+    return best;
+  };
 
   const cold = measure();
   summarise("first pass (cold JIT)", cold);
@@ -237,7 +252,17 @@ async function main(): Promise<void> {
   const warm = measure();
   summarise("warm, all", warm);
   for (const kind of ["everyday", "adversarial", "long"] as const) summarise(`warm, ${kind}`, warm.filter((_, i) => lines[i]!.kind === kind));
+  const best = measureMin(5);
+  summarise("least of 5 passes", best);
+  for (const kind of ["everyday", "adversarial", "long"] as const) summarise(`least of 5, ${kind}`, best.filter((_, i) => lines[i]!.kind === kind));
   console.log(`verdicts: ${[...verdicts.entries()].sort().map(([k, n]) => `${k}=${n}`).join(" ")}`);
+
+  // With the default parse cache (256 lines, parsing only; decisions are never cached).
+  current = new BashAnalyzer({ grammarDir: dist, homeDir: "/home/dev" });
+  await current.ready();
+  measure();
+  summarise("parse cache on, warm", measure());
+  summarise("parse cache on, least of 5", measureMin(5));
 }
 
 main().catch((e: unknown) => {

@@ -12,7 +12,7 @@ import { posix } from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess } from "./types";
-import { parseCommandRules, type CommandRule } from "./prefixRules";
+import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
 import { fastParse } from "./fastParse";
@@ -22,7 +22,7 @@ import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
 import { assignmentProblem } from "./envVars";
-import { baseName, bestMatch, exactProgram, looseProgram } from "./rules";
+import { baseName, RuleSet } from "./rules";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 
@@ -35,7 +35,15 @@ export interface BashAnalyzerOptions {
   readonly homeDir?: string;
   /** Parse simple lines without tree-sitter (default true; the equivalence test turns it off). */
   readonly fastPath?: boolean;
+  /** Parsed lines kept (default 256; 0 turns the cache off). Only parsing is cached, never a decision. */
+  readonly parseCacheSize?: number;
 }
+
+/** Options of a command that is not nested in another. */
+const TOP_LEVEL: NestedOptions = { prefix: 0 };
+
+/** Lines longer than this are not cached (memory stays bounded: 256 × 4 KB plus their models). */
+const MAX_CACHED_LINE = 4096;
 
 /** Nesting of shell payloads (`bash -c "eval '...'"`) beyond which the line is unparseable. */
 export const MAX_PAYLOAD_DEPTH = 8;
@@ -45,6 +53,7 @@ export const MAX_CWDS = 8;
 const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 const READABLE_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/fd/0"]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+const INVISIBLE_OR_CONTROL = new RegExp(`${INVISIBLE.source}|[\\u0000-\\u001f\\u007f-\\u009f]`);
 
 interface Finding {
   readonly reason: string;
@@ -52,22 +61,39 @@ interface Finding {
 }
 
 interface CompiledRules {
-  readonly allow: readonly CommandRule[];
-  readonly deny: readonly CommandRule[];
-  readonly ask: readonly CommandRule[];
+  readonly allow: RuleSet;
+  readonly deny: RuleSet;
+  readonly ask: RuleSet;
+}
+
+const labelCache = new Map<string, Map<string, string>>();
+/** `prefix + name`, one string per distinct label (a label is formatted on every decision). */
+function label(prefix: string, name: string): string {
+  let byName = labelCache.get(prefix);
+  if (!byName) labelCache.set(prefix, (byName = new Map()));
+  let l = byName.get(name);
+  if (l === undefined) {
+    l = prefix + name;
+    if (byName.size < 4096) byName.set(name, l);
+  }
+  return l;
 }
 
 export class BashAnalyzer implements CommandAnalyzer {
   private parser: Parser | undefined;
   private loading: Promise<void> | undefined;
   private readonly exact = new ExactMatchAnalyzer();
-  private readonly ruleCache = new WeakMap<readonly string[], CommandRule[]>();
+  private readonly ruleCache = new WeakMap<readonly string[], { loose: RuleSet; exact: RuleSet }>();
   private readonly home: string;
   /** Milliseconds the grammar took to load, once loaded. */
   loadMs: number | undefined;
+  private readonly parseCacheSize: number;
+  private readonly parseCache: Map<string, Script> | undefined;
 
   constructor(private readonly options: BashAnalyzerOptions = {}) {
     this.home = options.homeDir ?? homedir();
+    this.parseCacheSize = options.parseCacheSize ?? 256;
+    this.parseCache = this.parseCacheSize > 0 ? new Map() : undefined;
   }
 
   ready(): Promise<void> {
@@ -94,33 +120,52 @@ export class BashAnalyzer implements CommandAnalyzer {
   }
 
   /** The flat model of one line (for tests and `toolgate explain`). */
-  parse(command: string, topLevel = true): Script {
+  /**
+   * The flat model of one line (also for tests and `toolgate explain`). Parsing is a pure function of the
+   * text, so results are kept in a small LRU cache (`parseCacheSize`); callers never modify a script.
+   */
+  parse(command: string): Script {
+    const cache = this.parseCache;
+    if (cache) {
+      const hit = cache.get(command);
+      if (hit) {
+        // Refresh its place in the LRU order.
+        cache.delete(command);
+        cache.set(command, hit);
+        return hit;
+      }
+    }
     const problem = lineProblem(command);
     if (problem) return { commands: [], risks: [], unparseable: problem };
     let script = this.options.fastPath === false ? undefined : fastParse(command);
     if (!script) {
+      // Not cached: once the grammar is loaded the answer would differ.
       if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
       script = parseWithTreeSitter(this.parser, command);
     }
-    if (topLevel) {
-      const history = historyRisk(command);
-      if (history) script.risks.push(history);
+    if (cache && command.length <= MAX_CACHED_LINE) {
+      if (cache.size >= this.parseCacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(command, script);
     }
     return script;
   }
 
-  private rules(list: readonly string[]): CommandRule[] {
+  /** Rules compiled once per settings array (the gate passes the same arrays until settings change). */
+  private rules(list: readonly string[], loose: boolean): RuleSet {
     let compiled = this.ruleCache.get(list);
     if (!compiled) {
-      compiled = parseCommandRules(list);
+      const parsed = parseCommandRules(list);
+      compiled = { loose: new RuleSet(parsed, true), exact: new RuleSet(parsed, false) };
       this.ruleCache.set(list, compiled);
     }
-    return compiled;
+    return loose ? compiled.loose : compiled.exact;
   }
 
   private analyzePosix(command: string, ctx: CommandContext): CommandAnalysis {
-    const rules: CompiledRules = { allow: this.rules(ctx.allow), deny: this.rules(ctx.deny), ask: this.rules(ctx.ask) };
+    const rules: CompiledRules = { allow: this.rules(ctx.allow, false), deny: this.rules(ctx.deny, true), ask: this.rules(ctx.ask, true) };
     const run = new Run(this, ctx, rules, this.home);
+    const history = historyRisk(command);
+    if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
     if (!run.deny && run.unparseable) {
       const denied = lexicalDeny(command, rules.deny);
@@ -155,7 +200,7 @@ class Run {
     this.cwds = [ctx.cwd];
   }
 
-  private flagUnsafe(reason: string, rule: string, needsAllow = false): void {
+  flagUnsafe(reason: string, rule: string, needsAllow = false): void {
     this.unsafe ??= { reason, rule };
     if (!needsAllow) this.blocked = true;
     this.readOnly = false;
@@ -178,18 +223,28 @@ class Run {
     // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
     if (s.commands.some((c) => c.repeated && c.words.some((w) => w.value === "cd" || w.value === "pushd" || w.value === "popd"))) this.cwds = undefined;
     // Loop and function bodies may run after everything else: check them last, against every directory seen.
-    for (const c of s.commands) if (!c.repeated) this.command(c, depth);
-    for (const c of s.commands) if (c.repeated) this.command(c, depth);
+    // A deny is final: once found, the rest cannot change the answer.
+    for (const c of s.commands) if (!c.repeated && !this.deny) this.command(c, depth);
+    for (const c of s.commands) if (c.repeated && !this.deny) this.command(c, depth);
   }
 
   private command(c: SimpleCommand, depth: number): void {
     const prefix = c.words.length > 0;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
-    for (const r of c.redirects) this.redirect(r);
-    if (prefix) this.simple(c.words, depth, { prefix: 0 });
+    let stdin: Word | undefined;
+    for (const r of c.redirects) {
+      this.redirect(r);
+      // The last input redirect wins: a here-document or here-string gives the text; a file, nothing known.
+      if (r.fd === undefined || r.fd === 0) {
+        if (r.op === "<<" || r.op === "<<-" || r.op === "<<<") stdin = r.target;
+        else if (r.op === "<" || r.op === "<>" || r.op === "<&") stdin = undefined;
+      }
+    }
+    if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
   }
 
   assignment(name: string, value: Word, _prefix: boolean): void {
+    if (this.blocked) return;
     const problem = assignmentProblem(name, value);
     if (problem) this.flagUnsafe(problem, "commands:environment");
   }
@@ -218,6 +273,12 @@ class Run {
 
   /** Checks one file effect with the path gate, in every possible working directory. */
   path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
+    // Once something other than a missing allow rule blocks the line, a path can only add another reason
+    // to ask: skip the gate (deny rules, which still matter, never depend on paths).
+    if (this.blocked) {
+      if (access === "write") this.readOnly = false;
+      return;
+    }
     if (word.pipe) return;
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
     if (access === "write") this.readOnly = false;
@@ -280,7 +341,7 @@ class Run {
 
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
-    if (word.literal) return this.script(this.analyzer.parse(word.value, false), depth + 1);
+    if (word.literal) return this.script(this.analyzer.parse(word.value), depth + 1);
     this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
@@ -290,7 +351,7 @@ class Run {
   guessPayload(text: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return;
     const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
-    guess.script(this.analyzer.parse(text, false), depth + 1);
+    guess.script(this.analyzer.parse(text), depth + 1);
     if (!guess.deny && guess.unparseable) {
       const denied = lexicalDeny(text, this.rules.deny);
       if (denied) guess.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
@@ -300,19 +361,23 @@ class Run {
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
-  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean }): void {
+  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word }): void {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
     const program = words[0]!;
     let argv = words;
     if (opts.extraArgs) argv = [...words, unknownWord()];
-    for (const a of opts.assignments ?? []) this.assignment(a.name, a.value, true);
+    if (opts.assignments) for (const a of opts.assignments) this.assignment(a.name, a.value, true);
     if (!program.literal) {
+      // `/???/rm`: the program's own name is still plain text, and a denied one is still denied.
+      if (program.glob && !program.value.includes(UNKNOWN)) {
+        const base = baseName(program.value);
+        if (!/[*?[\]{}]/.test(base) && this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base))) return;
+      }
       if (opts.guess) return;
       return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
     }
     const name = program.value;
-    // eslint-disable-next-line no-control-regex -- control characters in a program name are the point
-    if (name === "" || INVISIBLE.test(name) || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    if (name === "" || INVISIBLE_OR_CONTROL.test(name)) {
       if (opts.guess) return;
       return this.flagUnparseable("the program name contains invisible or control characters");
     }
@@ -323,54 +388,59 @@ class Run {
     let ruleArgv: readonly Word[] = ruleProgram === name ? argv : [{ ...program, value: ruleProgram }, ...argv.slice(1)];
     if (systemPath && base === "git") ruleArgv = gitRuleArgv(ruleArgv);
 
-    for (const candidate of ruleArgv === argv ? [argv] : [argv, ruleArgv]) {
-      const d = bestMatch(candidate, this.rules.deny, looseProgram(name));
-      if (d.match === "yes") {
-        this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
-        return;
-      }
-      if (d.match === "maybe") this.flagUnsafe(`\`${display(candidate)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
-    }
-    const a = bestMatch(ruleArgv, this.rules.ask, looseProgram(name));
+    const looseKey = this.rules.deny.key(name);
+    if (this.checkDeny(argv, looseKey) || (ruleArgv !== argv && this.checkDeny(ruleArgv, looseKey))) return;
+    const a = this.rules.ask.match(ruleArgv, looseKey);
     if (a.match !== "no") this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
-      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, true));
+      entry?.(argv, new CommandEffects(this, depth, ruleArgv, false, opts.stdin, true));
       return;
     }
 
-    const allowRule = bestMatch(ruleArgv, this.rules.allow, exactProgram(ruleProgram));
+    const allowRule = this.rules.allow.match(ruleArgv, ruleProgram);
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
       if (allowed) {
         this.readOnly = false;
-        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${base}`);
+        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", base));
         return;
       }
       this.notAllowed.push(ruleArgv);
       return this.flagUnsafe(`\`${base}\` is not in your allow list`, "commands:not-allowed", true);
     }
 
-    const fx = new CommandEffects(this, depth, ruleArgv, allowed);
+    const fx = new CommandEffects(this, depth, ruleArgv, allowed, opts.stdin);
     check(argv, fx);
-    const label = fx.labelName || base;
-    if (fx.dangers.length > 0) return this.flagUnsafe(fx.dangers[0]!, `catalogue: ${label}`);
-    if (fx.deleteReasons.length > 0) {
+    const name_ = fx.labelName || base;
+    if (fx.danger !== undefined) return this.flagUnsafe(fx.danger, label("catalogue: ", name_));
+    if (fx.deletion !== undefined) {
       this.deletes = true;
-      return this.flagUnsafe(fx.deleteReasons[0]!, `catalogue: ${label}`);
+      return this.flagUnsafe(fx.deletion, label("catalogue: ", name_));
     }
-    if (fx.notReadOnlyReasons.length > 0) {
+    if (fx.notReadOnlyReason !== undefined) {
       this.readOnly = false;
       if (allowed) {
-        this.labels.push(allowRule.rule ? `commands.allow: ${allowRule.rule.source}` : `allowed: ${label}`);
+        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name_));
         return;
       }
       this.notAllowed.push(ruleArgv);
-      return this.flagUnsafe(`\`${label}\` is not in your allow list (${fx.notReadOnlyReasons[0]})`, "commands:not-allowed", true);
+      return this.flagUnsafe(`\`${name_}\` is not in your allow list (${fx.notReadOnlyReason})`, "commands:not-allowed", true);
     }
-    this.labels.push(`catalogue: ${label}`);
+    this.labels.push(label("catalogue: ", name_));
+  }
+
+  /** Deny rules against one spelling of the command; true when denied. */
+  private checkDeny(argv: readonly Word[], key: string): boolean {
+    const d = this.rules.deny.match(argv, key);
+    if (d.match === "yes") {
+      this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
+      return true;
+    }
+    if (d.match === "maybe") this.flagUnsafe(`\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
+    return false;
   }
 
   result(): CommandAnalysis {
@@ -382,8 +452,14 @@ class Run {
       const suggestion = this.blocked ? undefined : suggestFor(this.notAllowed);
       return { verdict: "unsafe", ...this.unsafe, readOnly: false, deletes, ...(suggestion ? { suggestion } : {}) };
     }
-    const unique = [...new Set(this.labels)];
-    const rule = unique.length === 0 ? "catalogue: empty" : unique.length <= 3 ? unique.join(", ") : `${unique.slice(0, 3).join(", ")}, …`;
+    const labels = this.labels;
+    let rule: string;
+    if (labels.length === 0) rule = "catalogue: empty";
+    else if (labels.length === 1) rule = labels[0]!;
+    else {
+      const unique = [...new Set(labels)];
+      rule = unique.length <= 3 ? unique.join(", ") : `${unique.slice(0, 3).join(", ")}, …`;
+    }
     return {
       verdict: "safe",
       reason: this.readOnly ? "every part is a read-only command" : "every part is allowed and its file effects stay inside the workspace",
@@ -400,15 +476,20 @@ function suggestFor(notAllowed: readonly (readonly Word[])[]): string | undefine
   if (!first) return undefined;
   const suggestion = suggestRule(first);
   if (!suggestion) return undefined;
-  const rule = parseCommandRules([suggestion]);
-  for (const argv of notAllowed) if (bestMatch(argv, rule, exactProgram(argv[0]!.value)).match !== "yes") return undefined;
+  // The suggestion has no globs: each part must start with exactly its words.
+  const words = suggestion.split(" ");
+  for (const argv of notAllowed) {
+    if (argv.length < words.length) return undefined;
+    for (let i = 0; i < words.length; i++) if (!argv[i]!.literal || argv[i]!.value !== words[i]) return undefined;
+  }
   return suggestion;
 }
 
 class CommandEffects implements Effects {
-  readonly dangers: string[] = [];
-  readonly deleteReasons: string[] = [];
-  readonly notReadOnlyReasons: string[] = [];
+  /** The first reason of each kind (the analysis reports the first). */
+  danger: string | undefined;
+  deletion: string | undefined;
+  notReadOnlyReason: string | undefined;
   labelName = "";
 
   constructor(
@@ -416,19 +497,20 @@ class CommandEffects implements Effects {
     private readonly depth: number,
     private readonly ruleArgv: readonly Word[],
     private readonly allowed: boolean,
+    readonly stdin: Word | undefined,
     /** Only following nested commands to find denied ones. */
     private readonly guess = false,
   ) {}
 
   dangerous(reason: string): void {
-    this.dangers.push(reason);
+    this.danger ??= reason;
   }
   deletes(reason: string): void {
-    this.deleteReasons.push(reason);
+    this.deletion ??= reason;
     if (!this.guess) this.run.noteDeletion(reason, "commands:deletes");
   }
   notReadOnly(reason: string): void {
-    this.notReadOnlyReasons.push(reason);
+    this.notReadOnlyReason ??= reason;
   }
   read(path: Word, kind: ReadKind, base?: Word): void {
     if (!this.guess) this.run.path(path, "read", kind, base);
@@ -438,11 +520,12 @@ class CommandEffects implements Effects {
   }
   nested(argv: readonly Word[], opts: NestedOptions): void {
     if (argv.length === 0) return;
-    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true });
+    const stdin = opts.extraArgs ? undefined : this.stdin;
+    if (this.guess) return this.run.simple(argv, this.depth + 1, { ...opts, guess: true, stdin });
     // An allow rule for the outer command that reaches into the nested one licenses it (`sudo apt update`).
-    const outer = bestMatch(this.ruleArgv, this.run.rules.allow, exactProgram(this.ruleArgv[0]!.value));
+    const outer = this.run.rules.allow.match(this.ruleArgv, this.ruleArgv[0]!.value);
     const outerAllowed = this.allowed && outer.match === "yes" && outer.rule!.words.length > opts.prefix;
-    this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed });
+    this.run.simple(argv, this.depth + 1, { ...opts, outerAllowed, stdin });
   }
   payload(script: Word, what: string): void {
     if (this.guess) this.run.guessPayload(script.value.replaceAll(UNKNOWN, " _ "), this.depth);

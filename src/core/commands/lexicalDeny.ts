@@ -5,18 +5,20 @@
  */
 import { literalWord } from "./model";
 import type { CommandRule } from "./prefixRules";
-import { matchRule, looseProgram } from "./rules";
+import type { RuleSet } from "./rules";
 
-export function lexicalDeny(line: string, deny: readonly CommandRule[]): CommandRule | undefined {
-  if (deny.length === 0) return undefined;
+export function lexicalDeny(line: string, deny: RuleSet): CommandRule | undefined {
+  if (deny.empty) return undefined;
   const words = line
+    .replace(/\\\n/g, "")
     .replace(/\\/g, "")
     .split(/[\s;&|()<>`$"'{}=,]+/)
     .filter((w) => w.length > 0)
     .map(literalWord);
   for (let i = 0; i < words.length; i++) {
     const argv = words.slice(i);
-    for (const rule of deny) if (matchRule(argv, rule, looseProgram(argv[0]!.value)) === "yes") return rule;
+    const m = deny.match(argv, deny.key(argv[0]!.value));
+    if (m.match === "yes") return m.rule;
   }
   return undefined;
 }

@@ -38,7 +38,7 @@ export interface Redirect {
   readonly op: RedirectOp;
   /** Explicit descriptor (`2>`), if any. */
   readonly fd: number | undefined;
-  /** File, descriptor number, `-`, here-string word; here-documents have an empty literal word. */
+  /** File, descriptor number, `-`, here-string word, or the text of a here-document (see `heredocWord`). */
   readonly target: Word;
 }
 

@@ -10,7 +10,7 @@
  */
 import type { Parser, Tree, TreeCursor } from "web-tree-sitter";
 import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type SimpleCommand, type Word } from "./model";
-import { addUnquotedText, decodeAnsiC, unescapeDouble, WordBuilder } from "./words";
+import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 export const MAX_NODES = 20_000;
 export const MAX_DEPTH = 64;
@@ -30,6 +30,7 @@ class CapError extends Error {}
 /** Nodes whose whole text the walker reads itself (so text between their children is accounted for). */
 const READ_WHOLE = new Set(["string", "heredoc_body", "expansion", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_end"]);
 const BLANK = /^(?:[ \t\n]|\\\n)*$/;
+const SCOPES = new Set(["command_substitution", "process_substitution"]);
 
 /**
  * Copies the tree into plain objects in one cursor pass (each cursor step is a call into wasm), and checks
@@ -39,9 +40,32 @@ const BLANK = /^(?:[ \t\n]|\\\n)*$/;
 function toPlain(tree: Tree, text: string): TNode {
   const cursor: TreeCursor = tree.walk();
   let covered = 0;
+  const checkGap = (from: number, to: number): void => {
+    if (to <= from) return;
+    const gap = text.slice(from, to);
+    if (!BLANK.test(gap)) throw new CapError("the parser skipped part of the command");
+    // `a\<newline>b` is the one word `ab` to bash; tree-sitter makes two words of it (`r\<newline>m x`
+    // would hide `rm`). A line continuation is only a separator after a blank.
+    if (gap.startsWith("\\\n") && from > 0) throw new CapError("a line continuation inside a word cannot be analysed");
+  };
   const cover = (n: TNode): void => {
-    if (n.start > covered && !BLANK.test(text.slice(covered, n.start))) throw new CapError("the parser skipped part of the command");
+    checkGap(covered, n.start);
     if (n.end > covered) covered = n.end;
+  };
+  // Substitutions are checked on their own, even inside a string or expansion whose text counts as read.
+  const scopes: { node: TNode; saved: number }[] = [];
+  const enter = (n: TNode): void => {
+    if (SCOPES.has(n.type)) {
+      scopes.push({ node: n, saved: covered });
+      covered = n.start;
+    } else if (READ_WHOLE.has(n.type)) cover(n);
+  };
+  const leave = (n: TNode): void => {
+    const top = scopes[scopes.length - 1];
+    if (top?.node !== n) return;
+    scopes.pop();
+    checkGap(covered, n.end);
+    covered = Math.max(top.saved, n.end);
   };
   try {
     const make = (): TNode => {
@@ -53,7 +77,7 @@ function toPlain(tree: Tree, text: string): TNode {
         missing: cursor.nodeIsMissing,
         children: [],
       };
-      if (READ_WHOLE.has(n.type)) cover(n);
+      enter(n);
       return n;
     };
     const root = make();
@@ -70,7 +94,7 @@ function toPlain(tree: Tree, text: string): TNode {
       // A leaf.
       cover(stack[stack.length - 1]!);
       for (;;) {
-        stack.pop();
+        leave(stack.pop()!);
         if (stack.length === 0) break outer;
         if (cursor.gotoNextSibling()) {
           const sibling = make();
@@ -143,6 +167,7 @@ const WORDS = new Set([
   "brace_expression",
 ]);
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+const RESERVED_WORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "function", "in", "[[", "]]"]);
 const REDIRECT_OPS = new Set<string>([">", ">>", ">|", "&>", "&>>", "<", "<>", ">&", "<&"]);
 
 class Walker {
@@ -265,8 +290,9 @@ class Walker {
     if (tail !== body && tail?.type === "command" && last >= 0) {
       // tree-sitter hangs `a | b > f x` as `(a | b) > f x` (also for `&&`, `||`); in bash the redirect and
       // `x` belong to `b`.
-      const target = this.script.commands[last]!;
-      this.script.commands[last] = { ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] };
+      // It runs after the substitutions in what was just read: move it after them.
+      const target = this.script.commands.splice(last, 1)[0]!;
+      this.script.commands.push({ ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] });
     } else {
       if (extraWords.length > 0) this.fail("unexpected redirect");
       this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
@@ -302,6 +328,8 @@ class Walker {
       else if (c.type === "command_name") {
         const parts = c.children.filter((x) => x.named);
         if (parts.length !== 1) this.fail("unexpected program name");
+        // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
+        if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0]))) this.fail("the parser misread a reserved word as a program");
         for (const p of parts) words.push(this.word(p));
       } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
       else if (WORDS.has(c.type)) words.push(this.word(c));
@@ -328,10 +356,25 @@ class Walker {
     }
     if (n.type === "heredoc_redirect") {
       const op = n.children.find((c) => !c.named && (c.type === "<<" || c.type === "<<-"));
-      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: literalWord("") });
       const start = n.children.find((c) => c.type === "heredoc_start");
       // A quoted delimiter makes the body literal; otherwise it is expanded like a double-quoted string.
       const expanded = start !== undefined && !/['"\\]/.test(this.src(start));
+      // The body runs from the line after the command line to the line of the delimiter.
+      const body = n.children.find((c) => c.type === "heredoc_body");
+      const end = n.children.find((c) => c.type === "heredoc_end");
+      const lineStart = (pos: number): number => this.text.lastIndexOf("\n", pos - 1) + 1;
+      const text = body && end ? this.text.slice(lineStart(body.start), lineStart(end.start)) : "";
+      // bash ends the body only at a line that is exactly the delimiter; where tree-sitter ends it elsewhere
+      // (`EOF ; ls` or inside `$( )`), what bash expands is not what tree-sitter shows.
+      if (start && end) {
+        const strip = (l: string): string => (op?.type === "<<-" ? l.replace(/^\t+/, "") : l);
+        const delimiter = this.src(start).replace(/['"\\]/g, "");
+        const endLineStart = lineStart(end.start);
+        const endLineEnd = this.text.indexOf("\n", end.start);
+        const endLine = strip(this.text.slice(endLineStart, endLineEnd < 0 ? this.text.length : endLineEnd));
+        if (endLine !== delimiter || text.split("\n").some((l) => strip(l).startsWith(delimiter))) this.fail("a here-document ends where bash would not end it");
+      }
+      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: heredocWord(text, op?.type === "<<-", expanded) });
       for (const c of n.children) {
         if (!c.named) continue;
         if (c.type === "heredoc_body") {
@@ -550,6 +593,10 @@ class Walker {
   }
 
   private functionDefinition(n: TNode): void {
+    // A function outlives the line in the agent's shell and can shadow any program (`cd() {...}` would
+    // make every later `cd` go elsewhere than the analysis assumes), so defining one is never safe.
+    const name = n.children.find((c) => c.type === "word");
+    this.script.risks.push(`defining the shell function \`${name ? this.src(name) : "?"}\` changes what later commands run`);
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named || c.type === "word") continue;

@@ -3,20 +3,27 @@
  * be anything, so against a rule word it is a "maybe": enough to refuse auto-approval, never enough to
  * deny. Program names in deny and ask rules match by base name and case-insensitively (`/bin/RM` is `rm`
  * on a case-insensitive file system); allow rules match the program as the analyzer normalised it.
+ * Rules are indexed by program, so a decision looks only at the rules for its programs.
  */
 import { matchesWord, type CommandRule } from "./prefixRules";
 import type { Word } from "./model";
 
 export type Match = "yes" | "maybe" | "no";
 
+export interface RuleMatch {
+  readonly match: Match;
+  readonly rule?: CommandRule;
+}
+
+const NO: RuleMatch = { match: "no" };
+
 export function baseName(program: string): string {
   const slash = program.lastIndexOf("/");
   return slash >= 0 ? program.slice(slash + 1) : program;
 }
 
-/** `program` is compared by the caller's convention; the other words literally (with `*` globs). */
-export function matchRule(argv: readonly Word[], rule: CommandRule, programMatches: (ruleWord: string) => boolean): Match {
-  if (argv.length === 0 || !programMatches(rule.words[0]!)) return "no";
+/** Words after the program: literal words compare (with `*` globs); unknown words are a "maybe". */
+function matchTail(argv: readonly Word[], rule: CommandRule): Match {
   let result: Match = "yes";
   for (let i = 1; i < rule.words.length; i++) {
     const w = argv[i];
@@ -33,24 +40,51 @@ export function matchRule(argv: readonly Word[], rule: CommandRule, programMatch
   return result;
 }
 
-/** The strongest match among `rules` ("yes" beats "maybe"), with the rule. */
-export function bestMatch(argv: readonly Word[], rules: readonly CommandRule[], programMatches: (ruleWord: string) => boolean): { match: Match; rule?: CommandRule } {
-  let maybe: CommandRule | undefined;
-  for (const rule of rules) {
-    const m = matchRule(argv, rule, programMatches);
-    if (m === "yes") return { match: "yes", rule };
-    if (m === "maybe") maybe ??= rule;
+export class RuleSet {
+  private readonly byProgram = new Map<string, CommandRule[]>();
+  private readonly globbed: { rule: CommandRule; program: string }[] = [];
+  readonly empty: boolean;
+
+  /** `loose`: programs by lower-case base name (deny, ask); otherwise exactly (allow). */
+  constructor(
+    rules: readonly CommandRule[],
+    private readonly loose: boolean,
+  ) {
+    for (const rule of rules) {
+      const program = this.key(rule.words[0]!);
+      if (program.includes("*")) this.globbed.push({ rule, program });
+      else {
+        const list = this.byProgram.get(program);
+        if (list) list.push(rule);
+        else this.byProgram.set(program, [rule]);
+      }
+    }
+    this.empty = rules.length === 0;
   }
-  return maybe ? { match: "maybe", rule: maybe } : { match: "no" };
-}
 
-/** Deny/ask convention: base names, case-insensitive, globs allowed. */
-export function looseProgram(program: string): (ruleWord: string) => boolean {
-  const base = baseName(program).toLowerCase();
-  return (ruleWord) => matchesWord(baseName(ruleWord).toLowerCase(), base);
-}
+  /** The program as this set compares it. */
+  key(program: string): string {
+    return this.loose ? baseName(program).toLowerCase() : program;
+  }
 
-/** Allow convention: exactly the normalised program (globs allowed). */
-export function exactProgram(program: string): (ruleWord: string) => boolean {
-  return (ruleWord) => matchesWord(ruleWord, program);
+  /** The strongest match ("yes" beats "maybe"); `program` must be `key(argv[0])`. */
+  match(argv: readonly Word[], program: string): RuleMatch {
+    if (this.empty || argv.length === 0) return NO;
+    let maybe: CommandRule | undefined;
+    const exact = this.byProgram.get(program);
+    if (exact) {
+      for (const rule of exact) {
+        const m = matchTail(argv, rule);
+        if (m === "yes") return { match: "yes", rule };
+        if (m === "maybe") maybe ??= rule;
+      }
+    }
+    for (const g of this.globbed) {
+      if (!matchesWord(g.program, program)) continue;
+      const m = matchTail(argv, g.rule);
+      if (m === "yes") return { match: "yes", rule: g.rule };
+      if (m === "maybe") maybe ??= g.rule;
+    }
+    return maybe ? { match: "maybe", rule: maybe } : NO;
+  }
 }

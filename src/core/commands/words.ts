@@ -21,8 +21,13 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 export const INVISIBLE = /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
 
 /** Whole-line checks done before any parsing. Returns why the line is unparseable, or undefined. */
+// Either of the two above, so that the common case (neither) is one scan of the line.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_OR_BIDI = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 export function lineProblem(line: string): string | undefined {
   if (line.length > MAX_LINE_LENGTH) return `the command is longer than ${MAX_LINE_LENGTH} characters`;
+  if (!CONTROL_OR_BIDI.test(line)) return undefined;
   const c = CONTROL.exec(line);
   if (c) return `the command contains a control character (U+${hex(c[0])})`;
   const b = BIDI.exec(line);
@@ -41,6 +46,7 @@ export function hex(ch: string): string {
  * substitution of the previous command. Conservative: comments and here-document bodies count too.
  */
 export function historyRisk(line: string): string | undefined {
+  if (line.indexOf("!") < 0 && line.indexOf("^") < 0) return undefined;
   let quote: "'" | '"' | "$'" | undefined;
   let lineStart = true;
   let escapedAt = -1;
@@ -81,29 +87,42 @@ export function historyRisk(line: string): string | undefined {
 
 const NAME_START = /[A-Za-z_]/;
 
+// Unquoted characters that matter after quote removal: globs, braces, the tilde.
+const SPECIAL = new Uint8Array(128);
+for (const c of "*?[]{},~") SPECIAL[c.charCodeAt(0)] = 1;
+
 /** Accumulates one word from literal, quoted and unknown pieces. */
 export class WordBuilder {
   private value = "";
-  /** One char per char of `value`: `u` unquoted literal, `q` quoted literal, `x` unknown. */
-  private mask = "";
+  private parts = 0;
+  /** Positions in `value` of unquoted special characters (rare: most words have none). */
+  private specials: number[] | undefined;
+  /** `value[1]` is an unquoted slash (for `~/...`). */
+  private slashAt1 = false;
   private unquotedExpansion = false;
   private unknown = false;
   private pipe = false;
 
   unquoted(text: string): void {
+    const base = this.value.length;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 128 && SPECIAL[c] === 1) (this.specials ??= []).push(base + i);
+      else if (c === 47 && base + i === 1) this.slashAt1 = true;
+    }
     this.value += text;
-    this.mask += "u".repeat(text.length);
+    this.parts++;
   }
 
   quoted(text: string): void {
     this.value += text;
-    this.mask += "q".repeat(text.length);
+    this.parts++;
   }
 
   /** An expansion or substitution whose value is not known here. */
   expansion(quoted: boolean): void {
     this.value += UNKNOWN;
-    this.mask += "x";
+    this.parts++;
     this.unknown = true;
     if (!quoted) this.unquotedExpansion = true;
   }
@@ -114,16 +133,16 @@ export class WordBuilder {
   }
 
   get isEmpty(): boolean {
-    return this.mask.length === 0;
+    return this.parts === 0;
   }
 
   build(): Word {
-    const { value, mask } = this;
-    const glob = hasGlob(value, mask);
+    const { value, specials } = this;
+    let glob = false;
     let tilde: Word["tilde"];
-    if (value[0] === "~" && mask[0] === "u") {
-      const next = value[1];
-      tilde = next === undefined || (next === "/" && mask[1] === "u") ? "home" : "other";
+    if (specials) {
+      glob = hasGlob(value, specials);
+      if (specials[0] === 0 && value[0] === "~") tilde = value.length === 1 || this.slashAt1 ? "home" : "other";
     }
     return {
       value,
@@ -131,26 +150,29 @@ export class WordBuilder {
       splits: this.unquotedExpansion || glob,
       glob,
       tilde,
-      pipe: this.pipe && mask.length === 1,
+      pipe: this.pipe && this.parts === 1,
     };
   }
 }
 
-function hasGlob(value: string, mask: string): boolean {
-  let open = -1;
+/**
+ * Unquoted `*` or `?`, `[` ... `]`, or `{` ... (`,` or `..`) ... `}`. Over-approximates on purpose (a quoted
+ * `..` inside unquoted braces counts): a glob only makes the analysis stricter.
+ */
+function hasGlob(value: string, specials: readonly number[]): boolean {
+  let open = false;
   let brace = -1;
   let braceSep = false;
-  for (let i = 0; i < value.length; i++) {
-    if (mask[i] !== "u") continue;
+  for (const i of specials) {
     const ch = value[i];
     if (ch === "*" || ch === "?") return true;
-    if (ch === "[") open = i;
-    else if (ch === "]" && open >= 0) return true;
+    if (ch === "[") open = true;
+    else if (ch === "]" && open) return true;
     else if (ch === "{") {
       brace = i;
       braceSep = false;
-    } else if (brace >= 0 && (ch === "," || (ch === "." && value[i + 1] === "." && mask[i + 1] === "u"))) braceSep = true;
-    else if (ch === "}" && brace >= 0 && braceSep) return true;
+    } else if (ch === "," && brace >= 0) braceSep = true;
+    else if (ch === "}" && brace >= 0 && (braceSep || value.slice(brace, i).includes(".."))) return true;
   }
   return false;
 }
@@ -190,6 +212,15 @@ export function addUnquotedText(text: string, b: WordBuilder): string | undefine
     b.unquoted(run);
   }
   return undefined;
+}
+
+/**
+ * The text a here-document feeds, as a word (a shell reading it runs it). Literal when nothing in it
+ * expands: a quoted delimiter, or no `$`, backquote or backslash. `<<-` strips leading tabs.
+ */
+export function heredocWord(body: string, strip: boolean, expand: boolean): Word {
+  const value = strip ? body.replace(/^\t+/gm, "") : body;
+  return { value, literal: !expand || !/[$`\\]/.test(value), splits: false, glob: false, tilde: undefined, pipe: false };
 }
 
 /** Removes the backslashes bash removes inside double quotes (before `$`, `` ` ``, `"`, `\`, newline). */

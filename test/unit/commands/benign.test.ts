@@ -130,6 +130,8 @@ const benign: [string, boolean][] = [
   ["cut -d: -f1 passwd.txt", true],
   ["md5sum package.json", true],
   ["true", true],
+  ["bash <<'EOF'\nls -la\ngit status\nEOF", true],
+  ["bash -s <<< 'git log -1'", true],
 ];
 
 describe("benign commands stay auto-approvable", () => {

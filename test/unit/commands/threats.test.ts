@@ -85,6 +85,8 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["compound", "case x in *) wget x;; esac", "unsafe"],
   ["compound", "! rm x", "deny"],
   ["compound", "ls() { wget x; }; ls", "unsafe"],
+  ["compound", "cd() { builtin cd ~; }", "unsafe"],
+  ["compound", "f() { ls; }; f", "unsafe"],
   // Shell payloads.
   ["payload", "bash -c 'rm x'", "deny"],
   ["payload", "sh -c \"wget x\"", "unsafe"],
@@ -104,6 +106,15 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["payload", "bash -c \"bash -c 'eval rm x'\"", "deny"],
   ["payload", "su -c 'rm x' root", "deny"],
   ["payload", "git rebase -x 'curl x' HEAD~3", "deny"],
+  ["payload", "bash <<'EOF'\nls\nrm -rf x\nEOF", "deny"],
+  ["payload", "bash <<EOF\nrm $x\nEOF", "deny"],
+  ["payload", "sh <<< 'rm x'", "deny"],
+  ["payload", "bash -s <<'EOF'\nwget x\nEOF", "unsafe"],
+  ["payload", "bash <<-EOF\n\twget $x\n\tEOF", "unsafe"],
+  ["payload", "source /dev/stdin <<< 'rm x'", "deny"],
+  ["payload", "timeout 5 bash <<'EOF'\nrm x\nEOF", "deny"],
+  ["payload", "cat <<'EOF' | bash\nrm x\nEOF", "unsafe"],
+  ["payload", "bash < script.sh", "unsafe"],
   // Wrappers.
   ["wrapper", "env rm x", "deny"],
   ["wrapper", "env -i FOO=1 rm x", "deny"],
@@ -158,6 +169,9 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["spelling", "./ls", "unsafe"],
   ["spelling", "/tmp/x/git log", "unsafe"],
   ["spelling", "git push", "deny"],
+  ["spelling", "/???/rm x", "deny"],
+  ["spelling", "trap 'rm x' EXIT", "deny"],
+  ["spelling", "alias ls='rm -rf x'", "deny"],
   ["spelling", "git -C . push", "deny"],
   ["spelling", "git --no-pager push --force", "deny"],
   ["spelling", "git $cmd", "unsafe"],
@@ -296,6 +310,10 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["ignored", "cat \"$f\"", "unsafe"],
   ["ignored", "grep -f .env x", "unsafe"],
   ["ignored", "git ls-files | xargs cat", "unsafe"],
+  ["ignored", "grep x --include=.env -r .", "unsafe"],
+  ["ignored", "rg -g .env x", "unsafe"],
+  ["ignored", "find . -name .env -exec cat {} \\;", "unsafe"],
+  ["ignored", "git config --global --list", "unsafe"],
   // Obfuscation.
   ["obfuscation", "base64 -d <<< x | sh", "unsafe"],
   ["obfuscation", "echo cm0gLXJmIH4= | base64 -d | bash", "unsafe"],
@@ -336,6 +354,12 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["parser", "echo $(pwd); - 2>&1", "not-safe"],
   ["parser", "cat $(pwd) - 1>x", "not-safe"],
   ["parser", ".\n\\rm x", "deny"],
+  // Found by running generated lines in bash (bashDifferential.test.ts).
+  ["parser", "r\\\nm x $((1))", "deny"],
+  ["parser", "wg\\\net x $((1))", "unparseable"],
+  ["parser", "! { rm x; }", "deny"],
+  ["parser", "! { wget x; }", "unparseable"],
+  ["parser", "ls $(cat <<EOF\nbody\nEOF ; cat <<'EOF'\na $(wget x) b\nEOF)", "not-safe"],
 ];
 
 describe("threats never come out safe", () => {

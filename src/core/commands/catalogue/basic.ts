@@ -4,7 +4,7 @@
  * programs whose path arguments are known (so an allow rule for `cp` still cannot write `~/.bashrc`).
  * Option tables follow GNU coreutils; an option missing here only costs an allow rule, never safety.
  */
-import type { Word } from "../model";
+import { literalWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
 import { parseArgs, type OptionSpec } from "./options";
 
@@ -15,11 +15,15 @@ function readPositional(w: Word, role: Role, fx: Effects): void {
   fx.read(w, role);
 }
 
-/** A program that reads its positionals (or treats them as data) and writes nothing. */
-export function reader(program: string, spec: OptionSpec, role: Role): ProgramCheck {
+/**
+ * A program that reads its positionals (or treats them as data) and writes nothing. `dot`: with no
+ * positional it reads the working directory (`ls`, `du`, `tree`).
+ */
+export function reader(program: string, spec: OptionSpec, role: Role, dot = false): ProgramCheck {
   return (argv, fx) => {
     fx.label(program);
     const { positionals } = parseArgs(argv, 1, spec, fx, program);
+    if (dot && positionals.length === 0) fx.read(literalWord("."), "names");
     for (const p of positionals) readPositional(p, role, fx);
   };
 }
@@ -173,9 +177,10 @@ const tee: ProgramCheck = (argv, fx) => {
   for (const p of positionals) if (!(p.literal && p.value === "-")) fx.write(p);
 };
 
+const SUMS_ALL: OptionSpec = { ...SUMS, flags: "bctwz", long: [...(SUMS.long ?? []), "check"] };
 const sums = (name: string): ProgramCheck => (argv, fx) => {
   fx.label(name);
-  const { positionals, seen } = parseArgs(argv, 1, { ...SUMS, flags: "bctwz", long: [...(SUMS.long ?? []), "check"] }, fx, name);
+  const { positionals, seen } = parseArgs(argv, 1, SUMS_ALL, fx, name);
   // `--check` reads the files named inside a list: names the gate cannot see.
   if (seen.has("-c") || seen.has("--check")) fx.notReadOnly(`\`${name} --check\` reads files named inside another file`);
   for (const p of positionals) readPositional(p, "content", fx);
@@ -257,8 +262,8 @@ function deleter(program: string, spec: OptionSpec): ProgramCheck {
 }
 
 export const BASIC: Readonly<Record<string, ProgramCheck>> = {
-  ls: reader("ls", LS, "names"),
-  dir: reader("dir", LS, "names"),
+  ls: reader("ls", LS, "names", true),
+  dir: reader("dir", LS, "names", true),
   cat: reader("cat", CAT, "content"),
   tac: reader("tac", { flags: "br", shortArgs: { s: "data" }, long: [...HELP, "before", "regex"], longArgs: { separator: "data" } }, "content"),
   rev: reader("rev", SIMPLE_TEXT, "content"),
@@ -274,13 +279,13 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   cmp,
   file: reader("file", FILE, "names"),
   stat: reader("stat", STAT, "names"),
-  du: reader("du", DU, "names"),
+  du: reader("du", DU, "names", true),
   df: reader("df", DF, "names"),
   realpath: reader("realpath", REALPATH, "names"),
   readlink: reader("readlink", READLINK, "names"),
   basename: reader("basename", BASENAME, "data"),
   dirname: reader("dirname", DIRNAME, "data"),
-  tree: reader("tree", TREE, "names"),
+  tree: reader("tree", TREE, "names", true),
   md5sum: sums("md5sum"),
   sha1sum: sums("sha1sum"),
   sha256sum: sums("sha256sum"),

@@ -14,6 +14,8 @@ import type { Word } from "../model";
 export type ReadKind = "content" | "names";
 
 export interface Effects {
+  /** The text on the command's standard input when the line gives it (a here-document or here-string). */
+  readonly stdin: Word | undefined;
   dangerous(reason: string): void;
   deletes(reason: string): void;
   notReadOnly(reason: string): void;
@@ -39,7 +41,7 @@ export interface Effects {
 export interface NestedOptions {
   /** How many words of the outer command precede `argv`. */
   readonly prefix: number;
-  /** It also receives words not known here (xargs input). */
+  /** It also receives words not known here (xargs input); it then reads no here-document either. */
   readonly extraArgs?: boolean;
   /** Environment assignments for it only (`env NAME=value cmd`). */
   readonly assignments?: readonly { name: string; value: Word }[];

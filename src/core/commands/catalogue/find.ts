@@ -52,6 +52,14 @@ export const find: ProgramCheck = (argv, fx) => {
     }
     const v = w.value;
     if (NO_ARG.has(v)) continue;
+    if (v === "-name" || v === "-iname" || v === "-path" || v === "-ipath" || v === "-wholename") {
+      // A plain name (`-name .env`) picks that file: check it under each start point like a path.
+      const pattern = argv[++i];
+      if (pattern?.literal && !/[*?[\]]/.test(pattern.value)) {
+        for (const s of starts) fx.read(v.endsWith("name") && !v.endsWith("wholename") ? joinPath(s, pattern.value) : pattern, "names");
+      }
+      continue;
+    }
     if (TESTS_WITH_ARG.has(v) || /^-newer[aBcmt][aBcmt]$/.test(v)) {
       i++;
       continue;
@@ -85,7 +93,7 @@ export const find: ProgramCheck = (argv, fx) => {
       let end = i + 1;
       while (end < argv.length && !(argv[end]!.literal && (argv[end]!.value === ";" || (argv[end]!.value === "+" && argv[end - 1]!.value === "{}")))) end++;
       const inner = argv.slice(i + 1, end);
-      if (inner.length === 0) fx.notReadOnly(`\`find ${v}\` without a command`);
+      if (inner.length === 0) fx.dangerous(`\`find ${v}\` without a command`);
       else {
         // `{}` stands for each file found under the start points: check the command once per start point.
         for (const s of starts) {
@@ -93,13 +101,19 @@ export const find: ProgramCheck = (argv, fx) => {
           fx.nested(substituted, { prefix: i + 1 });
         }
       }
-      if (end >= argv.length) fx.notReadOnly(`\`find ${v}\` is not terminated by \`;\` or \`+\``);
+      if (end >= argv.length) fx.dangerous(`\`find ${v}\` is not terminated by \`;\` or \`+\``);
       i = end;
       continue;
     }
-    fx.notReadOnly(`\`${v}\` is not a \`find\` expression Toolgate knows`);
+    // An expression this table does not know could be an action (find's actions run, write or delete).
+    fx.dangerous(`\`${v}\` is not a \`find\` expression Toolgate knows`);
   }
 };
+
+function joinPath(dir: Word, name: string): Word {
+  if (!dir.literal) return dir;
+  return literalWord(dir.value.endsWith("/") ? dir.value + name : `${dir.value}/${name}`);
+}
 
 function substitute(w: Word, start: Word): Word {
   if (!start.literal) return { ...start };

@@ -31,9 +31,11 @@ const DANGEROUS: Readonly<Record<string, string>> = {
 };
 const SAFE_EXACT = new Set(["output-indicator-new", "output-indicator-old", "output-indicator-context", "no-ext-diff", "no-textconv", "text", "no-filters", "exec-path"]);
 
+const DANGEROUS_LIST = Object.entries(DANGEROUS);
+
 function dangerousLong(name: string): string | undefined {
-  if (SAFE_EXACT.has(name)) return undefined;
-  for (const [full, why] of Object.entries(DANGEROUS)) if (name.length >= 2 && full.startsWith(name)) return `\`--${full}\` ${why}`;
+  if (name.length < 2 || SAFE_EXACT.has(name)) return undefined;
+  for (const [full, why] of DANGEROUS_LIST) if (full.startsWith(name)) return `\`--${full}\` ${why}`;
   return undefined;
 }
 
@@ -314,7 +316,12 @@ function config(args: readonly Word[], fx: Effects, base: Word | undefined): voi
       if (f && v !== "--blob") fx.read(f, "content", base);
     } else if (v.startsWith("--type=") || v.startsWith("--default=") || v.startsWith("--file=") || CONFIG_MODIFIERS.has(v)) continue;
   }
-  if (reading) return;
+  if (reading) {
+    // Listing or reading global or system configuration reads files outside the workspace.
+    if (args.some((a) => a.value === "--global")) fx.read({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" }, "content");
+    if (args.some((a) => a.value === "--system")) fx.read(literalWord("/etc/gitconfig"), "content");
+    return;
+  }
   fx.notReadOnly("`git config` without a read action changes configuration");
   if (args.some((a) => a.value === "--global")) fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);

@@ -32,10 +32,20 @@ export interface OptionSpec {
   readonly optionsHarmless?: boolean;
 }
 
+/** Options seen, in canonical form (`-e`, `--regexp`). A list: usually empty or tiny. */
+export class Seen {
+  private list: string[] | undefined;
+  add(option: string): void {
+    (this.list ??= []).push(option);
+  }
+  has(option: string): boolean {
+    return this.list !== undefined && this.list.includes(option);
+  }
+}
+
 export interface ParsedArgs {
   readonly positionals: Word[];
-  /** Options seen, as written in canonical form (`-e`, `--regexp`). */
-  readonly seen: Set<string>;
+  readonly seen: Seen;
 }
 
 /** `w.value.slice(from)` as a word: literal only if `w` was. */
@@ -54,7 +64,7 @@ export function mayBeOption(w: Word): boolean {
 
 export function parseArgs(argv: readonly Word[], start: number, spec: OptionSpec, fx: Effects, program: string): ParsedArgs {
   const positionals: Word[] = [];
-  const seen = new Set<string>();
+  const seen = new Seen();
   let optionsDone = false;
   const takeValue = (kind: ArgKind, value: Word | undefined): void => {
     if (!value) return;

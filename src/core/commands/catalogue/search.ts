@@ -3,9 +3,9 @@
  * files or directories read for their content (`rg` and `grep -r` default to the working directory).
  * ripgrep's `--pre` and `--hostname-bin` run programs.
  */
-import type { ProgramCheck } from "./effects";
-import { parseArgs, type OptionSpec } from "./options";
-import { literalWord } from "../model";
+import type { Effects, ProgramCheck } from "./effects";
+import { parseArgs, sliceWord, type OptionSpec } from "./options";
+import { literalWord, type Word } from "../model";
 
 const HELP = ["help", "version"];
 
@@ -18,10 +18,28 @@ const GREP: OptionSpec = {
   numeric: true,
 };
 
+/**
+ * `--include=.env` or `-g .env` names a file as a pattern: a pattern that is a plain name is checked like
+ * that path (a pattern with wildcards cannot be, like a directory that is searched recursively).
+ */
+function checkNamePatterns(argv: readonly Word[], options: readonly string[], fx: Effects): void {
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    for (const o of options) {
+      let value: Word | undefined;
+      if (w.value === o) value = argv[i + 1];
+      else if (o.startsWith("--") && w.value.startsWith(`${o}=`)) value = sliceWord(w, o.length + 1);
+      else if (!o.startsWith("--") && w.value.startsWith(o) && w.value.length > o.length) value = sliceWord(w, o.length);
+      if (value?.literal && !/[*?[\]{}!]/.test(value.value)) fx.read(value, "names");
+    }
+  }
+}
+
 export const grep =
   (program: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(program);
+    checkNamePatterns(argv, ["--include"], fx);
     const { positionals, seen } = parseArgs(argv, 1, GREP, fx, program);
     let files = positionals;
     if (!seen.has("-e") && !seen.has("--regexp") && !seen.has("-f") && !seen.has("--file")) {
@@ -53,6 +71,7 @@ const RG: OptionSpec = {
 
 export const rg: ProgramCheck = (argv, fx) => {
   fx.label("rg");
+  checkNamePatterns(argv, ["-g", "--glob", "--iglob"], fx);
   const { positionals, seen } = parseArgs(argv, 1, RG, fx, "rg");
   let paths = positionals;
   const patternGiven = ["-e", "--regexp", "-f", "--file", "--files", "--type-list", "--pcre2-version"].some((o) => seen.has(o));

@@ -148,6 +148,7 @@ const source =
   (argv, fx) => {
     fx.label(name);
     const file = argv[1];
+    if (file?.literal && (file.value === "/dev/stdin" || file.value === "/dev/fd/0") && fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
     fx.notReadOnly(`\`${name}\` runs the script ${file ? `\`${file.value.replaceAll(UNKNOWN, "…")}\`` : "named at run time"}`);
   };
 
@@ -159,6 +160,7 @@ const shell =
   (argv, fx) => {
     fx.label(name);
     let command = false;
+    let stdinScript = false;
     let i = 1;
     for (; i < argv.length; i++) {
       const w = argv[i]!;
@@ -185,7 +187,7 @@ const shell =
       for (const c of v.slice(1)) {
         if (c === "c") command = true;
         else if (c === "i") fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
-        else if (c === "s") fx.notReadOnly(`\`${name} -s\` runs commands from its input`);
+        else if (c === "s") stdinScript = true;
         else if (!SHELL_FLAGS.has(c)) fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
       }
     }
@@ -194,7 +196,11 @@ const shell =
       if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
       return fx.payload(first, `\`${name} -c\``);
     }
-    if (!first) return fx.notReadOnly(`\`${name}\` runs the commands it reads from its input`);
+    if (!first || stdinScript) {
+      // Commands from standard input: known when it is a here-document or here-string of this line.
+      if (fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
+      return fx.notReadOnly(`\`${name}\` runs the commands it reads from its input`);
+    }
     fx.notReadOnly(`\`${name}\` runs the script \`${first.value.replaceAll(UNKNOWN, "…")}\``);
   };
 
@@ -210,7 +216,29 @@ const su: ProgramCheck = (argv, fx) => {
   });
 };
 
+/** `trap ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap` print. */
+const trap: ProgramCheck = (argv, fx) => {
+  fx.label("trap");
+  const action = argv[1];
+  if (!action || (action.literal && /^-[lp]$/.test(action.value))) return;
+  fx.notReadOnly("`trap` sets a command to run later");
+  if (!(action.literal && (action.value === "-" || action.value === ""))) fx.payload(action, "`trap`");
+};
+
+/** `alias NAME=VALUE` makes NAME run VALUE in later commands; `alias` alone prints. */
+const alias: ProgramCheck = (argv, fx) => {
+  fx.label("alias");
+  for (const w of argv.slice(1)) {
+    if (w.literal && w.value === "-p") continue;
+    fx.notReadOnly("`alias` changes what later commands run");
+    const eq = w.value.indexOf("=");
+    if (eq > 0) fx.payload(sliceWord(w, eq + 1), "`alias`");
+  }
+};
+
 export const SHELL: Readonly<Record<string, ProgramCheck>> = {
+  trap,
+  alias,
   cd,
   pushd,
   popd,
