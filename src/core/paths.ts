@@ -1,9 +1,11 @@
 import * as nodePath from "node:path";
-import { lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 
 /** The file-system questions the gate asks. The CLI and tests use node's fs; a remote host can supply its own. */
 export interface FsProbe {
+  /** The realpath of a path that exists (one system call for the whole chain), or undefined. */
+  realpath(path: string): string | undefined;
   /** What is at `path` itself (not following a final symlink). */
   entry(path: string): "missing" | "link" | "other";
   /** The target of a symlink as stored, or undefined if it cannot be read. */
@@ -11,6 +13,15 @@ export interface FsProbe {
 }
 
 export const nodeFsProbe: FsProbe = {
+  realpath(path) {
+    // existsSync first: a failed realpath throws, and an exception costs more than the check.
+    if (!existsSync(path)) return undefined;
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return undefined;
+    }
+  },
   entry(path) {
     try {
       const st = lstatSync(path, { throwIfNoEntry: false });
@@ -135,18 +146,18 @@ export class WorkspacePaths {
   }
 
   /**
-   * Realpath of `abs`, one component at a time so every prefix is cached: an existing component is its
-   * parent's realpath plus its name unless it is a symlink, which is followed — dangling ones too, since
-   * writing through a dangling link creates its target. A missing component keeps its name, so a path that
-   * does not exist yet resolves through its nearest existing ancestor.
+   * Realpath of `abs`. An existing path resolves in one call. Otherwise it is its parent's realpath plus its
+   * name — unless the name is a dangling symlink, which is followed (writing through it creates its target).
+   * So a path that does not exist yet resolves through its nearest existing ancestor, and loops or unreadable
+   * links land on UNRESOLVABLE, which no root contains.
    */
   realpath(abs: string, hops = 0): string {
     const hit = this.cache.get(abs);
     if (hit !== undefined) return hit;
     const parent = nodePath.dirname(abs);
-    let real: string;
-    if (parent === abs) real = abs;
-    else {
+    let real: string | undefined = parent === abs ? abs : this.fs.realpath(abs);
+    if (real === undefined) {
+      // Missing, or a dangling link: walk from the parent, following a dangling link to where it points.
       const parentReal = this.realpath(parent, hops);
       const here = parentReal === UNRESOLVABLE ? UNRESOLVABLE : nodePath.join(parentReal, nodePath.basename(abs));
       if (here === UNRESOLVABLE || this.fs.entry(here) !== "link") real = here;

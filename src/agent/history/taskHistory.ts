@@ -94,8 +94,9 @@ export class TaskHistory {
     const entry: TaskIndexEntry = { id: snap.id, ...(snap.parentId ? { parentId: snap.parentId } : {}), title: snap.title, createdAt: snap.createdAt, updatedAt: snap.updatedAt, state: snap.state, costUsd: snap.usage.costUsd };
     index.set(snap.id, entry);
     if (prev && prev.state === entry.state && prev.title === entry.title && prev.costUsd === entry.costUsd) return;
-    // The list only needs to be exact once a task stops; in between, index changes are batched too.
-    if (entry.state === "completed" || entry.state === "cancelled" || entry.state === "failed") await this.writeIndex();
+    // A new task and a task waiting on the person must be findable at once: a window reload right after an
+    // ask appears restores the task from the index. Other changes (cost, title) are batched.
+    if (!prev || entry.state === "waiting" || entry.state === "completed" || entry.state === "cancelled" || entry.state === "failed") await this.writeIndex();
     else {
       this.indexTimer ??= setTimeout(() => void this.writeIndex(), this.debounceMs);
       this.indexTimer.unref?.();

@@ -61,6 +61,13 @@ describe("task history", () => {
       before = await new TaskHistory(dir).load(h.task.id);
     }
     expect(before!.state).toBe("waiting");
+    // The index a reload restores from lists the waiting task at once, not after the batched index write.
+    let listed = await new TaskHistory(dir).list();
+    for (let i = 0; i < 100 && listed[0]?.state !== "waiting"; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      listed = await new TaskHistory(dir).list();
+    }
+    expect(listed).toMatchObject([{ id: h.task.id, state: "waiting" }]);
     const pendingMsg = before!.messages.find((m) => m.id === ask.messageId)!;
     expect(pendingMsg.askState).toBe("pending");
     expect(pendingMsg.text).toBe("survives a reload");

@@ -3,7 +3,7 @@ import { parseRule, ruleMatches } from "../../../src/core/rules";
 import { repairMcpToolName } from "../../../src/core/mcp";
 import { WorkspacePaths } from "../../../src/core/paths";
 
-const paths = new WorkspacePaths(["/ws"], { entry: () => "other", readlink: () => undefined });
+const paths = new WorkspacePaths(["/ws"], { realpath: (p) => p, entry: () => "other", readlink: () => undefined });
 const at = (p: string) => {
   const r = paths.resolve(p);
   if (!r.ok) throw new Error(r.reason);

@@ -8,11 +8,16 @@ import { Button } from "../components";
 import { ApprovalCard } from "./ApprovalCard";
 import { AskCard, AskError, useAnswer } from "./AskCard";
 
-/** The ask waiting for the person, if any (the newest pending one). */
+/**
+ * The ask waiting for the person, if any (the newest one): pending, or a tool call whose arguments are still
+ * streaming toward an ask — shown at once, so the person reads what is coming; its card keeps Approve
+ * disabled until the call is complete and the ask becomes pending.
+ */
 export function pendingAsk(messages: readonly TaskMessage[]): TaskMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === "ask" && m.askState === "pending") return m;
+    if (m.role !== "ask" || m.askState === "answered") continue;
+    if (m.askState === "pending" || m.tool?.status === "streaming") return m;
   }
   return undefined;
 }

@@ -1,0 +1,51 @@
+/**
+ * The Toolgate panel as a person reaches it: the activity-bar icon opens the view container, the webview
+ * connects to the extension host, and the auto-approve dropdown sits at the bottom of the chat.
+ * Selectors are roles and names the UI (webview-ui/) gives its elements.
+ */
+import type { Frame, Page } from "playwright-core";
+import type { Session } from "./session";
+import { toolgateFrame } from "./webview";
+import { activityBarItem } from "./workbench";
+
+/** Opens the Toolgate view container and returns its webview frame once the app has connected. */
+export async function openPanel(session: Session): Promise<Frame> {
+  const page = session.page;
+  const icon = activityBarItem(page, "Toolgate").first();
+  await icon.waitFor({ timeout: 30_000 });
+  // Clicking the icon of the container already shown hides the side bar, and right after a reload the
+  // workbench may still be restoring it: click only while the side bar does not show our container.
+  const sidebarTitle = page.locator(".part.sidebar .composite.title");
+  const ours = async () => (await sidebarTitle.isVisible()) && (await sidebarTitle.innerText().catch(() => "")).includes("Toolgate");
+  for (let attempt = 0; !(await ours()); attempt++) {
+    if (attempt === 3) throw new Error("the Toolgate side bar did not open from its activity-bar icon");
+    await icon.click();
+    await page.waitForTimeout(1000);
+  }
+  const frame = await toolgateFrame(page);
+  // Until the host answered the webview's ready message the app shows only a "Connecting…" status.
+  await frame.getByRole("tablist", { name: "Toolgate" }).waitFor({ timeout: 30_000 });
+  return frame;
+}
+
+/** Opens the auto-approve dropdown (its toggle bar is labelled "Auto-approve: …"). */
+export async function openAutoApproveMenu(frame: Frame) {
+  const region = frame.getByRole("region", { name: "Auto-approve settings" });
+  if (!(await region.isVisible())) {
+    await frame.getByRole("button", { name: /^Auto-approve:/ }).first().click();
+    await region.waitFor({ timeout: 10_000 });
+  }
+  return region;
+}
+
+/** Polls `probe` until it returns a value other than undefined. */
+export async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000, page?: Page): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    if (page) await page.waitForTimeout(200);
+    else await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Runs scenarios one after another and reports each as PASSED, FAILED or SKIPPED (with the reason).
+ * Invariants: a scenario is PASSED only if its `run` ran to the end without throwing; one whose features
+ * are absent or whose body is not written is SKIPPED; one whose feature is broken FAILS. Every session and
+ * deferred cleanup of a scenario is closed before the next one starts, whatever happened.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Features } from "./features";
+import type { RunInfo, Scenario, ScenarioContext } from "./scenario";
+import { DEFAULT_SESSION, Session, type SessionEnv } from "./session";
+
+export type Status = "passed" | "failed" | "skipped";
+
+export interface Outcome {
+  readonly id: string;
+  readonly title: string;
+  readonly status: Status;
+  readonly reason?: string;
+  readonly seconds: number;
+  readonly log: readonly string[];
+}
+
+/** The scenario ran to its end but recorded failed soft checks. */
+class SoftFailures extends Error {}
+
+const indent = (text: string, pad = "          "): string => text.split("\n").map((l) => pad + l).join("\n");
+
+function verdictBeforeRunning(s: Scenario, features: Features): { status: "failed" | "skipped"; reason: string } | undefined {
+  const brokenOnes = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok && st.kind === "broken");
+  if (brokenOnes.length > 0) return { status: "failed", reason: brokenOnes.map(([f, st]) => `${f}: ${st.ok ? "" : st.reason}`).join("\n") };
+  const missing = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok);
+  // Name root causes only: "panel: needs the installed VSIX" adds nothing when vsix is listed too.
+  const roots = missing.filter(([, st]) => st.ok || !st.after || features[st.after].ok);
+  if (missing.length > 0) return { status: "skipped", reason: roots.map(([f, st]) => `needs ${f}: ${st.ok ? "" : st.reason}`).join("\n") };
+  if (!s.run) return { status: "skipped", reason: "its features are present but this scenario's body is not written yet (TODO in test/e2e/scenarios)" };
+  return undefined;
+}
+
+export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo, env: SessionEnv, runDir: string): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const s of scenarios) {
+    const t0 = Date.now();
+    const log: string[] = [];
+    const early = verdictBeforeRunning(s, info.features);
+    if (early) {
+      outcomes.push(report({ id: s.id, title: s.title, ...early, seconds: 0, log: early.status === "skipped" ? s.plan.map((p) => `would check: ${p}`) : [] }));
+      continue;
+    }
+    console.log(`[e2e] RUN      ${s.id}  ${s.title}`);
+    const sessions: Session[] = [];
+    const deferred: Array<() => Promise<void> | void> = [];
+    const softFailures: string[] = [];
+    const ctx: ScenarioContext = {
+      info,
+      openSession: async (options) => {
+        const dir = join(runDir, s.id, `session-${sessions.length + 1}`);
+        mkdirSync(dir, { recursive: true });
+        const session = new Session(env, dir, sessions.length === 0 ? s.id : `${s.id}-${sessions.length + 1}`, { ...DEFAULT_SESSION, ...options });
+        sessions.push(session);
+        await session.start();
+        return session;
+      },
+      defer: (fn) => void deferred.push(fn),
+      log: (m) => {
+        log.push(m);
+        console.log(`[e2e]          ${s.id}: ${m}`);
+      },
+      softCheck: (ok, failure) => {
+        if (ok) return;
+        softFailures.push(failure);
+        log.push(`CHECK FAILED: ${failure}`);
+        console.log(`[e2e]          ${s.id}: CHECK FAILED: ${failure}`);
+      },
+    };
+    let status: Status = "passed";
+    let reason: string | undefined;
+    const timeoutMs = s.timeoutMs ?? 180_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        s.run!(ctx),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+        }),
+      ]);
+      if (softFailures.length > 0) throw new SoftFailures(softFailures.join("\n"));
+    } catch (e) {
+      status = "failed";
+      // Soft failures first (they happened earlier), then what stopped the scenario, if anything else did.
+      const stopped = e instanceof SoftFailures ? [] : [e instanceof Error ? (e.stack ?? e.message) : String(e)];
+      reason = [...softFailures, ...stopped].join("\n");
+      for (const session of sessions) {
+        try {
+          log.push(`failure screenshot: ${await session.screenshot("FAILURE")}`);
+        } catch {
+          // page already gone
+        }
+        log.push(`code-server log: ${session.codeServerLog}`);
+      }
+    } finally {
+      clearTimeout(timer);
+      for (const fn of deferred.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          log.push(`cleanup failed: ${String(e)}`);
+        }
+      }
+      for (const session of sessions) {
+        try {
+          await session.close();
+        } catch (e) {
+          log.push(`closing a session failed: ${String(e)}`);
+        }
+      }
+    }
+    outcomes.push(report({ id: s.id, title: s.title, status, reason, seconds: (Date.now() - t0) / 1000, log }));
+  }
+  return outcomes;
+}
+
+function report(o: Outcome): Outcome {
+  const head = { passed: "PASSED ", failed: "FAILED ", skipped: "SKIPPED" }[o.status];
+  console.log(`[e2e] ${head}  ${o.id}  ${o.title}${o.status === "skipped" ? "" : `  (${o.seconds.toFixed(1)} s)`}`);
+  if (o.reason) console.log(indent(`reason: ${o.reason}`));
+  if (o.status !== "passed") for (const l of o.log) console.log(indent(l));
+  return o;
+}
+
+export function printSummary(outcomes: readonly Outcome[]): { passed: number; failed: number; skipped: number } {
+  const count = (st: Status) => outcomes.filter((o) => o.status === st).length;
+  const c = { passed: count("passed"), failed: count("failed"), skipped: count("skipped") };
+  console.log("\n[e2e] ──── summary ────");
+  for (const o of outcomes) {
+    const head = { passed: "PASSED ", failed: "FAILED ", skipped: "SKIPPED" }[o.status];
+    const why = o.reason ? ` — ${o.reason.split("\n")[0]}` : "";
+    console.log(`[e2e] ${head}  ${o.id.padEnd(4)} ${o.title}${o.status === "skipped" || o.status === "failed" ? why : ""}`);
+  }
+  if (c.skipped > 0) console.log(`[e2e] ${c.skipped} scenario(s) SKIPPED: they did not run and prove nothing (reasons above).`);
+  return c;
+}

@@ -1,0 +1,178 @@
+/**
+ * One scenario's world: a fresh user-data folder with our user settings.json, a fresh workspace folder,
+ * a code-server on loopback, and a browser page showing the workbench. The extensions folder (with the
+ * VSIX installed once per run) is shared across sessions of a run; nothing else is.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { extensionHostLog, startCodeServer, type CodeServer, type Toolchain } from "./codeServer";
+import { escapeRegExp, runCommand, THEMES, waitForTheme, waitForWorkbench, type Theme } from "./workbench";
+
+export type Settings = Record<string, unknown>;
+
+export interface SessionOptions {
+  /** false: the folder opens in Restricted Mode (workspace trust on, no start-up prompt). */
+  readonly trusted: boolean;
+  readonly theme: Theme;
+  /** Extra user settings (Toolgate's keys, MCP servers, model endpoint). */
+  readonly settings: Settings;
+  /** Files to create in the workspace folder, relative path → content. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export const DEFAULT_SESSION: SessionOptions = { trusted: true, theme: "dark", settings: {}, files: {} };
+
+/** Every workspace gets this file, so "the explorer shows the folder" is something we can wait for. */
+export const MARKER_FILE = "TOOLGATE_E2E.md";
+
+/** User settings that keep the workbench quiet and deterministic; scenario settings are merged on top. */
+function baseSettings(o: SessionOptions): Settings {
+  return {
+    "security.workspace.trust.enabled": !o.trusted,
+    "security.workspace.trust.startupPrompt": "never",
+    "security.workspace.trust.untrustedFiles": "open",
+    "workbench.colorTheme": THEMES[o.theme].setting,
+    "workbench.startupEditor": "none",
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "workbench.tips.enabled": false,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "extensions.ignoreRecommendations": true,
+    "git.enabled": false,
+  };
+}
+
+export interface SessionEnv {
+  readonly toolchain: Toolchain;
+  readonly browser: Browser;
+  readonly extensionsDir: string;
+  /** Where screenshots go (test-results/e2e). */
+  readonly resultsDir: string;
+}
+
+export class Session {
+  readonly userDataDir: string;
+  readonly workspace: string;
+  readonly settingsPath: string;
+  private server?: CodeServer;
+  private context?: BrowserContext;
+  private pageRef?: Page;
+
+  constructor(
+    private readonly env: SessionEnv,
+    readonly dir: string,
+    readonly name: string,
+    readonly options: SessionOptions,
+  ) {
+    this.userDataDir = join(dir, "user-data");
+    this.workspace = join(dir, "workspace");
+    this.settingsPath = join(this.userDataDir, "User", "settings.json");
+  }
+
+  get page(): Page {
+    if (!this.pageRef) throw new Error("session not started");
+    return this.pageRef;
+  }
+
+  get codeServerLog(): string {
+    return join(this.dir, "home", "code-server.log");
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.workspace, { recursive: true });
+    const files = { [MARKER_FILE]: "# Toolgate e2e workspace\n", ...this.options.files };
+    for (const [rel, content] of Object.entries(files)) {
+      const p = join(this.workspace, rel);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, content);
+    }
+    this.writeUserSettings({ ...baseSettings(this.options), ...this.options.settings });
+    this.server = await startCodeServer(this.env.toolchain, {
+      userDataDir: this.userDataDir,
+      extensionsDir: this.env.extensionsDir,
+      home: join(this.dir, "home"),
+      folder: this.workspace,
+    });
+    this.context = await this.env.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    this.pageRef = await this.context.newPage();
+    await this.pageRef.goto(this.server.folderUrl(this.workspace));
+    await waitForWorkbench(this.pageRef, MARKER_FILE);
+    await waitForTheme(this.pageRef, this.options.theme);
+  }
+
+  readUserSettings(): Settings {
+    return JSON.parse(readFileSync(this.settingsPath, "utf8")) as Settings;
+  }
+
+  /**
+   * Writes the whole user settings.json. Only before start(): code-server's running workbench does not
+   * notice outside edits of the user settings file (verified: workspace files are watched, the user
+   * settings file is not), so live changes go through the workbench (Settings editor, palette, our UI).
+   */
+  writeUserSettings(settings: Settings): void {
+    if (this.pageRef) throw new Error("writeUserSettings after start: change settings through the workbench instead");
+    mkdirSync(dirname(this.settingsPath), { recursive: true });
+    writeFileSync(this.settingsPath, JSON.stringify(settings, null, 2) + "\n");
+  }
+
+  /** Picks the theme in "Preferences: Color Theme", as a person does; VS Code saves it to user settings. */
+  async setTheme(theme: Theme): Promise<void> {
+    const page = this.page;
+    if (await page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`).count()) return;
+    await runCommand(page, "Preferences: Color Theme");
+    const input = page.locator(".quick-input-widget input");
+    await input.fill(THEMES[theme].label);
+    await page.locator(".quick-input-list .monaco-list-row.focused .label-name", { hasText: new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`) }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press("Enter");
+    await waitForTheme(page, theme);
+    await page.waitForTimeout(300); // let webviews repaint with the new theme variables
+  }
+
+  /** Saves a PNG under the results folder; returns its path. */
+  async screenshot(label: string): Promise<string> {
+    const path = join(this.env.resultsDir, `${this.name}-${label}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** One screenshot per theme (light, then dark); the theme is left at dark. */
+  async screenshotBothThemes(label: string, prepare?: () => Promise<void>): Promise<string[]> {
+    const shots: string[] = [];
+    for (const theme of ["light", "dark"] as const) {
+      await this.setTheme(theme);
+      if (prepare) await prepare();
+      shots.push(await this.screenshot(`${label}-${theme}`));
+    }
+    return shots;
+  }
+
+  /** Reloads the browser window (what "Developer: Reload Window" amounts to in code-server). */
+  async reload(): Promise<void> {
+    await this.page.reload();
+    // The side bar comes back with whatever container was open (often ours), so not the explorer: wait for
+    // the workbench parts and the theme instead.
+    await this.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
+    await this.page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
+    await this.page.locator(".monaco-workbench.vs, .monaco-workbench.vs-dark, .monaco-workbench.hc-black, .monaco-workbench.hc-light").first().waitFor({ timeout: 60_000 });
+  }
+
+  extensionHostLog(): string {
+    return extensionHostLog(this.userDataDir);
+  }
+
+  /** Idempotent: a scenario may close a session early and the runner closes it again. */
+  async close(): Promise<void> {
+    const context = this.context;
+    const server = this.server;
+    this.context = undefined;
+    this.server = undefined;
+    try {
+      await context?.close();
+    } finally {
+      await server?.stop();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Driving the VS Code workbench in the page the way a person does: the command palette, the Settings
+ * editor, the activity bar, themes. Selectors are VS Code's own (1.139) and roles where it has them.
+ */
+import type { Page } from "playwright-core";
+
+export type Theme = "light" | "dark";
+/** `setting`: the workbench.colorTheme value; `label`: the name the theme picker shows (VS Code 1.139). */
+export const THEMES: Record<Theme, { setting: string; label: string; bodyClass: string }> = {
+  light: { setting: "Default Light Modern", label: "Light Modern", bodyClass: "vscode-theme-defaults-themes-light_modern-json" },
+  dark: { setting: "Default Dark Modern", label: "Dark Modern", bodyClass: "vscode-theme-defaults-themes-dark_modern-json" },
+};
+
+/** Waits until the workbench has rendered and the explorer shows `markerFile` from the opened folder. */
+export async function waitForWorkbench(page: Page, markerFile: string, timeoutMs = 60_000): Promise<void> {
+  await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: timeoutMs });
+  await page.getByRole("treeitem", { name: new RegExp(`^${escapeRegExp(markerFile)}`) }).first().waitFor({ timeout: timeoutMs });
+}
+
+/** The theme is applied some seconds after the workbench appears (settings are read asynchronously). */
+export async function waitForTheme(page: Page, theme: Theme, timeoutMs = 20_000): Promise<void> {
+  await page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`).waitFor({ timeout: timeoutMs });
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Runs a command through the palette, choosing the row whose label is exactly `label`. F1 first; when
+ * keyboard focus is inside a webview (which keeps F1 to itself) the title bar's command center is clicked.
+ */
+export async function runCommand(page: Page, label: string): Promise<void> {
+  const input = page.locator(".quick-input-widget input");
+  await page.keyboard.press("F1");
+  try {
+    await input.waitFor({ state: "visible", timeout: 1500 });
+  } catch {
+    await page.locator(".part.titlebar .command-center .action-item").first().click();
+    await input.waitFor({ state: "visible", timeout: 5000 });
+  }
+  await input.fill(`>${label}`);
+  const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+  await row.first().waitFor({ timeout: 10_000 });
+  await row.first().click();
+}
+
+/** Opens the Settings editor and searches; returns the editor's locator. */
+export async function openSettingsUi(page: Page, query: string) {
+  const editor = page.locator(".settings-editor");
+  if (!(await editor.isVisible())) {
+    await runCommand(page, "Preferences: Open User Settings");
+    await editor.waitFor({ timeout: 15_000 });
+  }
+  await searchSettings(page, query);
+  return editor;
+}
+
+export async function searchSettings(page: Page, query: string): Promise<void> {
+  const search = page.locator(".settings-editor .settings-header .suggest-input-container .monaco-editor").first();
+  await search.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type(query);
+  // The result count ("13 Settings Found") updates once the search has run.
+  await page.locator(".settings-editor .settings-count-widget", { hasText: /Setting/ }).waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(400);
+}
+
+/** The Settings editor opens as a modal over the workbench; Escape leaves the search box, then closes it. */
+export async function closeSettingsUi(page: Page): Promise<void> {
+  const editor = page.locator(".settings-editor");
+  for (let i = 0; i < 3 && (await editor.isVisible()); i++) {
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(300);
+  }
+  if (await editor.isVisible()) await runCommand(page, "View: Close Editor");
+  await editor.waitFor({ state: "hidden", timeout: 5000 });
+}
+
+/** The Settings editor row of one setting key (its control carries the key as aria-label for simple types). */
+export function settingRow(page: Page, key: string) {
+  return page.locator(".settings-editor-tree .setting-item", { has: page.locator(`[aria-label="${key}"], [data-key="${key}"]`) });
+}
+
+/** The activity-bar entry of a view container, by its title (as a person sees it on hover). */
+export function activityBarItem(page: Page, title: string) {
+  return page.locator(".part.activitybar .action-item a.action-label, .part.activitybar .action-item .action-label").and(page.locator(`[aria-label^="${title}"]`));
+}
+
+/** The status bar shows Restricted Mode when the folder is not trusted. */
+export function restrictedModeIndicator(page: Page) {
+  return page.locator(".part.statusbar", { hasText: "Restricted Mode" });
+}
+
+/**
+ * Edits the user settings.json in VS Code's own editor, as a person would: "Preferences: Open User
+ * Settings (JSON)" (a modal editor in 1.139), Find/Replace all `find` with `replace`, save, close.
+ * (Writing the file from outside is not noticed by code-server's running workbench.) The caller checks
+ * the file on disk.
+ */
+export async function replaceInUserSettingsJson(page: Page, find: string, replace: string): Promise<void> {
+  await runCommand(page, "Preferences: Open User Settings (JSON)");
+  const editor = page.locator('.monaco-editor[data-uri$="/User/settings.json"]').first();
+  await editor.waitFor({ timeout: 10_000 });
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+H");
+  const widget = editor.locator(".find-widget.visible");
+  await widget.waitFor({ timeout: 5000 });
+  await widget.locator(".find-part textarea, .find-part input").first().fill(find);
+  await widget.locator(".replace-part textarea, .replace-part input").first().fill(replace);
+  await widget.locator(".replace-part [aria-label^='Replace All']").click();
+  await page.keyboard.press("Escape");
+  await editor.locator(".view-lines").click();
+  await page.keyboard.press("ControlOrMeta+S");
+  await page.waitForTimeout(500);
+  await closeModalEditor(page);
+}
+
+/** Closes the modal editor (settings.json, the Settings editor) with its own close button. */
+export async function closeModalEditor(page: Page): Promise<void> {
+  const modal = page.locator(".monaco-modal-editor-block");
+  if (!(await modal.isVisible())) return;
+  const close = modal.getByRole("button", { name: /^Close/ }).first();
+  if (await close.isVisible()) await close.click();
+  else await page.keyboard.press("Escape");
+  await modal.waitFor({ state: "hidden", timeout: 5000 });
+}

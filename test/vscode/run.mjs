@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm run test:vscode`: the @vscode/test-electron suite for desktop VS Code (test/vscode/suite).
+// It needs a desktop VS Code: VSCODE_EXECUTABLE=/path/to/code, or a machine that can download one.
+// On a machine without either (this one: no network but the npm registry and Debian) it says so in one
+// line and exits 0 without running anything. Not part of .ci/run; the same scenarios run in code-server
+// through `npm run test:e2e`.
+import { spawnSync } from "node:child_process";
+import { lookup } from "node:dns/promises";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DOWNLOAD_HOST = "update.code.visualstudio.com";
+
+async function canReachDownloads() {
+  try {
+    await Promise.race([lookup(DOWNLOAD_HOST), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 4000))]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const executable = process.env.VSCODE_EXECUTABLE;
+if (executable && !existsSync(executable)) {
+  console.error(`test:vscode: VSCODE_EXECUTABLE=${executable} does not exist`);
+  process.exit(1);
+}
+if (!executable && !(await canReachDownloads())) {
+  console.log(`test:vscode: VS Code cannot be downloaded here (no network: ${DOWNLOAD_HOST} does not resolve); run it on a desktop machine, or set VSCODE_EXECUTABLE=/path/to/code. Nothing ran.`);
+  process.exit(0);
+}
+if (!existsSync(join(repoRoot, "src", "extension.ts"))) {
+  console.log("test:vscode: src/extension.ts is not on this branch yet: there is no extension to test. Nothing ran.");
+  process.exit(0);
+}
+
+const b = spawnSync("npm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
+if (b.status !== 0) process.exit(b.status ?? 1);
+const outDir = join(repoRoot, "test-results", ".vscode-build");
+await build({
+  entryPoints: [join(repoRoot, "test", "vscode", "suite", "index.ts")],
+  outfile: join(outDir, "suite", "index.js"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: ["vscode"],
+  logLevel: "warning",
+});
+
+const { runTests } = await import("@vscode/test-electron");
+const scratch = mkdtempSync(join(tmpdir(), "toolgate-vscode-"));
+const workspace = join(scratch, "workspace");
+mkdirSync(workspace, { recursive: true });
+writeFileSync(join(workspace, "README.md"), "# Toolgate desktop test workspace\n");
+try {
+  await runTests({
+    ...(executable ? { vscodeExecutablePath: executable } : { version: "stable", timeout: 30_000 }),
+    extensionDevelopmentPath: repoRoot,
+    extensionTestsPath: join(outDir, "suite", "index.js"),
+    launchArgs: [workspace, "--disable-extensions", "--user-data-dir", join(scratch, "user-data"), "--disable-workspace-trust"],
+  });
+} catch (e) {
+  console.error(`test:vscode: failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
