@@ -8,28 +8,27 @@
  * a workspace only adds deny/ask lists. Reading goes through the gate's own `settingsFromInspect`, so the
  * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
  */
+import { ACTION_KEYS, SETTING_KEYS } from "../core/settings";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, SettingChange, SettingsView } from "../shared/protocol";
 
 export const SECTION = "toolgate";
 
-/** Keys relative to the `toolgate` section, exactly as in package.json `contributes.configuration`. */
-export const SettingKey = {
-  mode: "mode",
-  autoApproveEnabled: "autoApprove.enabled",
-  autoApproveAll: "autoApprove.all",
-  autoApproveActions: "autoApprove.actions",
-  maxRequests: "autoApprove.maxRequests",
-  maxCost: "autoApprove.maxCost",
-  commandsAllow: "commands.allow",
-  commandsDeny: "commands.deny",
-  permissionsAllow: "permissions.allow",
-  permissionsAsk: "permissions.ask",
-  permissionsDeny: "permissions.deny",
-  ignoreFile: "ignoreFile",
-  mcpServers: "mcpServers",
-} as const;
+type WithoutSection<K> = K extends `${typeof SECTION}.${infer Rest}` ? Rest : never;
+
+/** The same keys relative to the `toolgate` section (how `getConfiguration("toolgate")` names them). */
+function withoutSection<T extends Readonly<Record<string, string>>>(keys: T): { readonly [P in keyof T]: WithoutSection<T[P]> } {
+  const out: Record<string, string> = {};
+  for (const [name, key] of Object.entries(keys)) {
+    if (!key.startsWith(`${SECTION}.`)) throw new Error(`setting ${key} is outside the ${SECTION} section`);
+    out[name] = key.slice(SECTION.length + 1);
+  }
+  return out as { readonly [P in keyof T]: WithoutSection<T[P]> };
+}
+
+/** The gate's setting keys (core's SETTING_KEYS) relative to the `toolgate` section, as in package.json. */
+export const SettingKey = withoutSection(SETTING_KEYS);
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
 /** `ExtensionContext.workspaceState` keys. */
@@ -40,22 +39,14 @@ export const StorageKey = {
 
 /** `ExtensionContext.secrets` keys. API keys live only here. */
 export const SecretKey = {
-  // Same names as src/host/adapters/secrets.ts (`toolgate.apiKey.${provider}`), which the providers read.
+  // src/host/adapters/secrets.ts stores and reads the providers' keys under these names.
   openAiCompatible: "toolgate.apiKey.openai",
   anthropic: "toolgate.apiKey.anthropic",
 } as const;
 export type SecretKey = (typeof SecretKey)[keyof typeof SecretKey];
 
-export const AUTO_APPROVE_ACTIONS: readonly AutoApproveAction[] = [
-  "readFiles",
-  "readFilesExternally",
-  "editFiles",
-  "editFilesExternally",
-  "executeSafeCommands",
-  "executeAllCommands",
-  "useMcp",
-  "webFetch",
-];
+/** The gate's action keys, typed as the protocol's names (the compiler checks each is one). */
+export const AUTO_APPROVE_ACTIONS: readonly AutoApproveAction[] = ACTION_KEYS;
 
 export const MODES: readonly Mode[] = ["normal", "plan", "auto"];
 
@@ -135,15 +126,15 @@ export class SettingsBridge {
         if (!MODES.includes(change.value)) throw new Error(`Unknown mode: ${String(change.value)}`);
         return this.store.updateGlobal(SettingKey.mode, change.value);
       case "autoApprove.enabled":
-        return this.store.updateGlobal(SettingKey.autoApproveEnabled, requireBool(change.value));
+        return this.store.updateGlobal(SettingKey.enabled, requireBool(change.value));
       case "autoApprove.all":
-        return this.store.updateGlobal(SettingKey.autoApproveAll, requireBool(change.value));
+        return this.store.updateGlobal(SettingKey.all, requireBool(change.value));
       case "autoApprove.action": {
         if (!AUTO_APPROVE_ACTIONS.includes(change.action)) throw new Error(`Unknown action: ${String(change.action)}`);
         // Keep the user's other keys as they are (missing keys keep taking their defaults).
-        const current = this.store.inspect(SettingKey.autoApproveActions)?.globalValue;
+        const current = this.store.inspect(SettingKey.actions)?.globalValue;
         const next = { ...(isRecord(current) ? current : {}), [change.action]: requireBool(change.value) };
-        return this.store.updateGlobal(SettingKey.autoApproveActions, next);
+        return this.store.updateGlobal(SettingKey.actions, next);
       }
       case "autoApprove.maxRequests":
         return this.store.updateGlobal(SettingKey.maxRequests, requireLimit(change.value, true));

@@ -4,7 +4,7 @@
  * runtime is wired, and tests drive it with fakes.
  */
 import type { AskResponse, MessageDelta, TaskMessage } from "../shared/messages";
-import type { McpServerState, TaskState } from "../shared/protocol";
+import type { McpServerState, McpToolView, TaskState } from "../shared/protocol";
 
 export interface Disposable {
   dispose(): void;
@@ -63,14 +63,8 @@ export interface TaskSessionFactory {
   restore?(options: TaskSessionOptions): TaskSession | undefined;
 }
 
-export interface McpToolStatus {
-  readonly name: string;
-  readonly description?: string;
-  readonly readOnlyHint?: boolean;
-  readonly destructiveHint?: boolean;
-  readonly alwaysAllow: boolean;
-  readonly enabled: boolean;
-}
+/** A tool as the hub reports it: the same shape the panel shows (always-allow and enabled come from settings). */
+export type McpToolStatus = McpToolView;
 
 export interface McpServerStatus {
   readonly name: string;

@@ -8,16 +8,10 @@
  */
 import { readFile, rm } from "node:fs/promises";
 import * as nodePath from "node:path";
-import type { TaskPersistence, TaskSnapshot, TaskState } from "../task/snapshot";
+import type { TaskHeader, TaskPersistence, TaskSnapshot } from "../task/snapshot";
 import { writeFileAtomic, type WriteCounter } from "./atomicWrite";
 
-export interface TaskIndexEntry {
-  readonly id: string;
-  readonly parentId?: string;
-  readonly title: string;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly state: TaskState;
+export interface TaskIndexEntry extends TaskHeader {
   readonly costUsd: number;
 }
 

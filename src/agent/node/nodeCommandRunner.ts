@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { CommandResult, CommandRunner, CommandRunOptions } from "../env";
-import { OutputCapture } from "./outputCapture";
+import { RunControl } from "./runControl";
 
 const KILL_GRACE_MS = 2000;
 
@@ -23,9 +23,6 @@ export class NodeCommandRunner implements CommandRunner {
       const child = windows
         ? spawn(o.command, { cwd: o.cwd, shell: true, env: this.env, windowsHide: true, stdio: ["ignore", "pipe", "pipe"] })
         : spawn(posixShell(), ["-c", o.command], { cwd: o.cwd, env: this.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-      const capture = new OutputCapture(o.maxOutputBytes);
-      let killed: string | undefined;
-      let timedOut = false;
       let settled = false;
       let forceTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -38,33 +35,24 @@ export class NodeCommandRunner implements CommandRunner {
           // already gone
         }
       };
-      const stop = (why: string): void => {
-        if (killed || settled) return;
-        killed = why;
-        killTree("SIGTERM");
-        forceTimer = setTimeout(() => killTree("SIGKILL"), KILL_GRACE_MS);
-      };
-      const onAbort = (): void => stop("cancelled");
-      o.signal.addEventListener("abort", onAbort, { once: true });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stop("timeout");
-      }, o.timeoutMs);
+      const control = new RunControl(
+        o,
+        () => {
+          killTree("SIGTERM");
+          forceTimer = setTimeout(() => killTree("SIGKILL"), KILL_GRACE_MS);
+        },
+        () => settled,
+      );
 
       for (const stream of [child.stdout, child.stderr]) {
         const decoder = new TextDecoder();
-        stream.on("data", (b: Buffer) => {
-          const text = decoder.decode(b, { stream: true });
-          if (text === "") return;
-          capture.push(text);
-          o.onOutput?.(text);
-        });
+        stream.on("data", (b: Buffer) => control.output(decoder.decode(b, { stream: true })));
       }
       const finish = (exitCode: number | undefined, signal: string | undefined): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
-        o.signal.removeEventListener("abort", onAbort);
+        control.release();
+        const { killed, timedOut, capture } = control;
         // The shell is gone; make sure nothing it started outlives a kill.
         if (killed) killTree("SIGKILL");
         if (forceTimer) clearTimeout(forceTimer);
@@ -78,7 +66,7 @@ export class NodeCommandRunner implements CommandRunner {
         });
       };
       child.on("error", (e) => {
-        capture.push(`could not start the command: ${e.message}`);
+        control.capture.push(`could not start the command: ${e.message}`);
         finish(undefined, undefined);
       });
       // 'close' waits for stdio; a background process holding the pipes open must not hang the task, so the
@@ -87,7 +75,7 @@ export class NodeCommandRunner implements CommandRunner {
       child.on("exit", (code, signal) => {
         setTimeout(() => finish(code ?? undefined, signal ?? undefined), 500).unref();
       });
-      if (o.signal.aborted) onAbort();
+      if (o.signal.aborted) control.stop("cancelled");
     });
   }
 }

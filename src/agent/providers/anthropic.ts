@@ -5,18 +5,15 @@
  * `message_stop`, `ping`, and `error`.
  */
 import { anthropicTools } from "../tools/definitions";
-import { DEFAULT_RETRY, postJson, withRetries, type RetryPolicy } from "./http";
+import { postJson } from "./http";
+import { HttpStreamProvider, parseRecord, type HttpProviderOptions } from "./httpStreamProvider";
 import { readSse } from "./sse";
-import { contextWindowFor } from "./pricing";
-import { ProviderError, type ContentPart, type ConversationMessage, type ModelProvider, type ModelRequest, type StreamEvent } from "./types";
+import { ProviderError, type ContentPart, type ConversationMessage, type ModelRequest, type StreamEvent } from "./types";
 
-export interface AnthropicOptions {
+export interface AnthropicOptions extends HttpProviderOptions {
   readonly baseUrl?: string;
-  readonly model: string;
   readonly apiKey: string;
   readonly maxTokens?: number;
-  readonly contextWindow?: number;
-  readonly retry?: RetryPolicy;
 }
 
 interface AnthropicEvent {
@@ -39,22 +36,12 @@ interface AnthropicUsage {
 /** Anthropic error types that mean "try again later" (sent as an `error` event inside a 200 stream). */
 const ERROR_STATUS: Record<string, number> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500, timeout_error: 504 };
 
-export class AnthropicProvider implements ModelProvider {
-  readonly id: string;
-  readonly model: string;
-  readonly contextWindow: number;
-
+export class AnthropicProvider extends HttpStreamProvider {
   constructor(private readonly opts: AnthropicOptions) {
-    this.model = opts.model;
-    this.id = `anthropic:${opts.model}`;
-    this.contextWindow = opts.contextWindow ?? contextWindowFor(opts.model);
+    super("anthropic", opts);
   }
 
-  stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return withRetries(request, this.opts.retry ?? DEFAULT_RETRY, () => this.attempt(request));
-  }
-
-  private async *attempt(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  protected override async *attempt(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const body: Record<string, unknown> = {
       model: this.opts.model,
       max_tokens: this.opts.maxTokens ?? 8192,
@@ -71,12 +58,7 @@ export class AnthropicProvider implements ModelProvider {
     let stopReason = "end_turn";
     let stopped = false;
     for await (const sse of readSse(res.body!, request.signal)) {
-      let ev: AnthropicEvent;
-      try {
-        ev = JSON.parse(sse.data) as AnthropicEvent;
-      } catch {
-        throw new ProviderError(`the server sent an unreadable event: ${sse.data.slice(0, 200)}`, "protocol");
-      }
+      const ev = parseRecord<AnthropicEvent>(sse.data, "event");
       switch (ev.type) {
         case "message_start":
           if (ev.message?.usage) yield { type: "usage", usage: mapUsage(ev.message.usage) };

@@ -4,20 +4,17 @@
  * keyed by `index`, a final usage chunk when `stream_options.include_usage` is set, then `data: [DONE]`.
  */
 import { openAiTools } from "../tools/definitions";
-import { DEFAULT_RETRY, postJson, withRetries, type RetryPolicy } from "./http";
+import { postJson } from "./http";
+import { HttpStreamProvider, parseRecord, type HttpProviderOptions } from "./httpStreamProvider";
 import { readSse } from "./sse";
-import { contextWindowFor } from "./pricing";
-import { ProviderError, type ConversationMessage, type ModelProvider, type ModelRequest, type StreamEvent } from "./types";
+import { ProviderError, type ConversationMessage, type ModelRequest, type StreamEvent } from "./types";
 
-export interface OpenAiOptions {
+export interface OpenAiOptions extends HttpProviderOptions {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 */
   readonly baseUrl: string;
-  readonly model: string;
   readonly apiKey?: string;
   readonly maxTokens?: number;
-  readonly contextWindow?: number;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly retry?: RetryPolicy;
 }
 
 interface ChunkToolCall {
@@ -32,22 +29,12 @@ interface Chunk {
   error?: { message?: string; code?: number | string; type?: string } | string;
 }
 
-export class OpenAiCompatibleProvider implements ModelProvider {
-  readonly id: string;
-  readonly model: string;
-  readonly contextWindow: number;
-
+export class OpenAiCompatibleProvider extends HttpStreamProvider {
   constructor(private readonly opts: OpenAiOptions) {
-    this.model = opts.model;
-    this.id = `openai:${opts.model}`;
-    this.contextWindow = opts.contextWindow ?? contextWindowFor(opts.model);
+    super("openai", opts);
   }
 
-  stream(request: ModelRequest): AsyncIterable<StreamEvent> {
-    return withRetries(request, this.opts.retry ?? DEFAULT_RETRY, () => this.attempt(request));
-  }
-
-  private async *attempt(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  protected override async *attempt(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const body: Record<string, unknown> = {
       model: this.opts.model,
       messages: [{ role: "system", content: request.system }, ...toOpenAiMessages(request.messages)],
@@ -73,12 +60,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         sawDone = true;
         break;
       }
-      let chunk: Chunk;
-      try {
-        chunk = JSON.parse(sse.data) as Chunk;
-      } catch {
-        throw new ProviderError(`the server sent an unreadable chunk: ${sse.data.slice(0, 200)}`, "protocol");
-      }
+      const chunk = parseRecord<Chunk>(sse.data, "chunk");
       if (chunk.error) {
         const msg = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? "unknown error");
         throw new ProviderError(`the model service reported an error: ${msg}`, "api", inStreamErrorStatus(chunk.error));

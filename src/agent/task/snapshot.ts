@@ -22,14 +22,18 @@ export interface PendingTurn {
   outcome?: "completion" | "handover";
 }
 
-export interface TaskSnapshot {
-  readonly version: 1;
+/** What names a task and where it stands: the snapshot's head, and (with its cost) a history index entry. */
+export interface TaskHeader {
   readonly id: string;
   readonly parentId?: string;
   readonly title: string;
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly state: TaskState;
+}
+
+export interface TaskSnapshot extends TaskHeader {
+  readonly version: 1;
   readonly messages: readonly TaskMessage[];
   readonly conversation: readonly ConversationMessage[];
   /** Conversation trimming: messages before this index (after the first) are no longer sent. */

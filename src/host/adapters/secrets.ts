@@ -1,9 +1,13 @@
 /** API keys live only in SecretStorage (never in settings). The host's "set API key" command calls `promptForApiKey`. */
 import * as vscode from "vscode";
+import { SecretKey } from "../settings";
 
 export type KeyedProvider = "openai" | "anthropic";
 
-const keyName = (p: KeyedProvider) => `toolgate.apiKey.${p}`;
+/** The secret each provider's key is stored under; the names are declared once, in ../settings. */
+const KEY_NAMES: Readonly<Record<KeyedProvider, SecretKey>> = { openai: SecretKey.openAiCompatible, anthropic: SecretKey.anthropic };
+
+const keyName = (p: KeyedProvider): SecretKey => KEY_NAMES[p];
 
 export class ApiKeyStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}

@@ -7,7 +7,7 @@
 import * as vscode from "vscode";
 import type { CommandResult, CommandRunner, CommandRunOptions } from "../../agent/env";
 import { NodeCommandRunner } from "../../agent/node/nodeCommandRunner";
-import { OutputCapture } from "../../agent/node/outputCapture";
+import { RunControl } from "../../agent/node/runControl";
 
 const SHELL_INTEGRATION_WAIT_MS = 3000;
 const KILL_GRACE_MS = 2000;
@@ -61,11 +61,8 @@ export class VscodeTerminalRunner implements CommandRunner {
   }
 
   private async runIn(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, o: CommandRunOptions): Promise<CommandResult> {
-    const capture = new OutputCapture(o.maxOutputBytes);
     const quotedCwd = `'${o.cwd.replace(/'/g, `'\\''`)}'`;
     const execution = integration.executeCommand(`cd ${quotedCwd} && ${o.command}`);
-    let killed: string | undefined;
-    let timedOut = false;
     const ended = new Promise<number | undefined>((resolve) => {
       const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
         if (e.execution !== execution) return;
@@ -73,28 +70,15 @@ export class VscodeTerminalRunner implements CommandRunner {
         resolve(e.exitCode);
       });
     });
-    const stop = (why: string): void => {
-      if (killed) return;
-      killed = why;
+    const control = new RunControl(o, () => {
       terminal.sendText("\x03", false);
       setTimeout(() => {
         if (this.terminal === terminal) this.terminal = undefined;
         terminal.dispose();
       }, KILL_GRACE_MS);
-    };
-    const onAbort = (): void => stop("cancelled");
-    o.signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop("timeout");
-    }, o.timeoutMs);
+    });
     const reading = (async () => {
-      for await (const raw of execution.read()) {
-        const text = stripVt(raw);
-        if (text === "") continue;
-        capture.push(text);
-        o.onOutput?.(text);
-      }
+      for await (const raw of execution.read()) control.output(stripVt(raw));
     })();
     // A terminal closed by the person (or by the kill) never sends the end event.
     const closed = new Promise<undefined>((resolve) => {
@@ -107,8 +91,8 @@ export class VscodeTerminalRunner implements CommandRunner {
     });
     const exitCode = await Promise.race([ended, closed]);
     await Promise.race([reading, new Promise((r) => setTimeout(r, 500))]);
-    clearTimeout(timer);
-    o.signal.removeEventListener("abort", onAbort);
+    control.release();
+    const { killed, timedOut, capture } = control;
     const pid = await terminal.processId;
     return { exitCode: killed ? undefined : exitCode, ...(killed ? { killed } : {}), timedOut, output: capture.text(), truncatedBytes: capture.truncated, ...(pid !== undefined ? { pid } : {}) };
   }

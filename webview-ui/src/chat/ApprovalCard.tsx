@@ -7,15 +7,15 @@
  * disappears when the ask stops being pending. While the call's arguments are still streaming, Approve is
  * disabled: a person can only approve what they can see in full.
  */
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { AskResponse, TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import type { RememberRule, RuleScope } from "../../../src/shared/protocol";
 import { Button, Icon, RadioGroup, TextArea } from "../components";
 import { OpenDiffButton } from "../rows/ToolRow";
 import { prettyArguments, toolBody, toolSummary, type ToolFamily } from "../rows/toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "../rows/VisibleText";
-import { useBridge } from "../state/context";
 import { hasHiddenCharacters } from "../util/visibleText";
+import { AskCard, useAnswer } from "./AskCard";
 
 const QUESTION: Record<ToolFamily, string> = {
   read: "Allow this read?",
@@ -88,32 +88,22 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
 }
 
 export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
-  const bridge = useBridge();
-  const titleId = useId();
   const tool = message.tool!;
   const [feedback, setFeedback] = useState("");
   const [scope, setScope] = useState<RuleScope>("task");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const { busy, error, answer: send } = useAnswer(message.id);
   const streaming = tool.status === "streaming";
   const suggestion = tool.decision?.suggestion?.trim();
   const family = toolSummary(tool, toolBody(message)).family;
 
-  const answer = async (kind: AskResponse["kind"], remember?: RememberRule) => {
-    setBusy(true);
-    setError(undefined);
+  /** Either answer carries the feedback, when there is any. */
+  const answer = (kind: AskResponse["kind"], remember?: RememberRule) => {
     const text = feedback.trim();
-    const response: AskResponse = text ? { kind, text } : { kind };
-    const result = await bridge.request({ type: "answerAsk", messageId: message.id, response, ...(remember ? { remember } : {}) });
-    setBusy(false);
-    if (!result.ok) setError(result.error ?? "The answer was not accepted.");
+    return send(text ? { kind, text } : { kind }, remember);
   };
 
   return (
-    <section className="tg-card tg-approval" aria-labelledby={titleId}>
-      <h2 id={titleId} className="tg-card-title">
-        <Icon name="shield" /> {QUESTION[family]}
-      </h2>
+    <AskCard className="tg-approval" icon="shield" title={QUESTION[family]} error={error}>
       <WhatWillRun message={message} tool={tool} />
       <div className="tg-why">
         <span className="tg-label">Why it asks</span>
@@ -157,11 +147,6 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
       ) : (
         <div className="tg-muted tg-small">No narrower rule would allow just this call, so it will ask again next time.</div>
       )}
-      {error ? (
-        <div className="tg-error-text" role="alert">
-          {error}
-        </div>
-      ) : null}
-    </section>
+    </AskCard>
   );
 }

@@ -3,11 +3,10 @@
  * for a tool call (or a completion's command), the options of a follow-up question, the limits card, the
  * completion's "accept or reply", or a failed model request's "retry or stop".
  */
-import { useId, useState } from "react";
-import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
-import { Button, Icon } from "../components";
-import { useBridge } from "../state/context";
+import type { TaskMessage } from "../../../src/shared/messages";
+import { Button } from "../components";
 import { ApprovalCard } from "./ApprovalCard";
+import { AskCard, AskError, useAnswer } from "./AskCard";
 
 /**
  * The ask waiting for the person, if any (the newest one): pending, or a tool call whose arguments are still
@@ -33,28 +32,10 @@ export function answersByText(m: TaskMessage | undefined): boolean {
   return m !== undefined && (m.kind === "followup" || (m.kind === "completion" && !isCommandApproval(m)));
 }
 
-function useAnswer(messageId: number) {
-  const bridge = useBridge();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const answer = async (response: AskResponse) => {
-    setBusy(true);
-    setError(undefined);
-    const r = await bridge.request({ type: "answerAsk", messageId, response });
-    setBusy(false);
-    if (!r.ok) setError(r.error ?? "The answer was not accepted.");
-  };
-  return { busy, error, answer };
-}
-
 export function FollowupCard({ message }: { readonly message: TaskMessage }) {
-  const titleId = useId();
   const { busy, error, answer } = useAnswer(message.id);
   return (
-    <section className="tg-card tg-followup-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="tg-card-title">
-        <Icon name="comment-discussion" /> The agent asks
-      </h2>
+    <AskCard className="tg-followup-card" icon="comment-discussion" title="The agent asks" error={error}>
       <div className="tg-prose">{message.text}</div>
       {message.options?.length ? (
         <div className="tg-options" role="group" aria-label="Suggested answers">
@@ -71,23 +52,14 @@ export function FollowupCard({ message }: { readonly message: TaskMessage }) {
           Skip
         </Button>
       </div>
-      {error ? (
-        <div className="tg-error-text" role="alert">
-          {error}
-        </div>
-      ) : null}
-    </section>
+    </AskCard>
   );
 }
 
 export function LimitCard({ message }: { readonly message: TaskMessage }) {
-  const titleId = useId();
   const { busy, error, answer } = useAnswer(message.id);
   return (
-    <section className="tg-card tg-limit-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="tg-card-title">
-        <Icon name="warning" /> Auto-approve limit reached
-      </h2>
+    <AskCard className="tg-limit-card" icon="warning" title="Auto-approve limit reached" error={error}>
       <div className="tg-prose">{message.text}</div>
       <div className="tg-actions">
         <Button disabled={busy} onClick={() => void answer({ kind: "resetLimits" })}>
@@ -97,46 +69,28 @@ export function LimitCard({ message }: { readonly message: TaskMessage }) {
           Reject this call
         </Button>
       </div>
-      {error ? (
-        <div className="tg-error-text" role="alert">
-          {error}
-        </div>
-      ) : null}
-    </section>
+    </AskCard>
   );
 }
 
 export function CompletionCard({ message }: { readonly message: TaskMessage }) {
-  const titleId = useId();
   const { busy, error, answer } = useAnswer(message.id);
   return (
-    <section className="tg-card tg-completion-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="tg-card-title">
-        <Icon name="check-all" /> The agent says the task is complete
-      </h2>
+    <AskCard className="tg-completion-card" icon="check-all" title="The agent says the task is complete" error={error}>
       <div className="tg-actions">
         <Button disabled={busy} onClick={() => void answer({ kind: "approve" })}>
           Accept result
         </Button>
         <span className="tg-muted tg-small">Or type feedback below to continue the task.</span>
       </div>
-      {error ? (
-        <div className="tg-error-text" role="alert">
-          {error}
-        </div>
-      ) : null}
-    </section>
+    </AskCard>
   );
 }
 
 export function RetryCard({ message }: { readonly message: TaskMessage }) {
-  const titleId = useId();
   const { busy, error, answer } = useAnswer(message.id);
   return (
-    <section className="tg-card tg-retry-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="tg-card-title">
-        <Icon name="error" /> The agent stopped
-      </h2>
+    <AskCard className="tg-retry-card" icon="error" title="The agent stopped" error={error}>
       <div className="tg-prose">{message.text}</div>
       <div className="tg-actions">
         <Button disabled={busy} onClick={() => void answer({ kind: "approve" })}>
@@ -146,12 +100,7 @@ export function RetryCard({ message }: { readonly message: TaskMessage }) {
           Stop
         </Button>
       </div>
-      {error ? (
-        <div className="tg-error-text" role="alert">
-          {error}
-        </div>
-      ) : null}
-    </section>
+    </AskCard>
   );
 }
 
@@ -178,7 +127,7 @@ function GenericAsk({ message }: { readonly message: TaskMessage }) {
           Reject
         </Button>
       </div>
-      {error ? <div className="tg-error-text" role="alert">{error}</div> : null}
+      <AskError error={error} />
     </section>
   );
 }

@@ -20,6 +20,33 @@ function Head({ icon, title, spin, children }: { readonly icon: string; readonly
   );
 }
 
+/** The usual row: a head (icon, title, extras such as a state tag) above the message's text, then any extras. */
+function HeadedRow({
+  className,
+  icon,
+  title,
+  text,
+  head,
+  children,
+}: {
+  readonly className: string;
+  readonly icon: string;
+  readonly title: string;
+  readonly text: string;
+  readonly head?: React.ReactNode;
+  readonly children?: React.ReactNode;
+}) {
+  return (
+    <div className={`tg-row ${className}`}>
+      <Head icon={icon} title={title}>
+        {head}
+      </Head>
+      <LongText text={text} className="tg-prose" />
+      {children}
+    </div>
+  );
+}
+
 function AskState({ message }: { readonly message: TaskMessage }) {
   if (message.askState === "pending") return <Tag tone="warn">Waiting for you</Tag>;
   if (message.askState === "answered") return <Tag tone="ok">Answered</Tag>;
@@ -60,12 +87,7 @@ export function rowLabel(m: TaskMessage): string {
 function RowImpl({ message: m }: { readonly message: TaskMessage }) {
   switch (m.kind) {
     case "user":
-      return (
-        <div className="tg-row tg-user">
-          <Head icon="account" title="You" />
-          <LongText text={m.text} className="tg-prose" />
-        </div>
-      );
+      return <HeadedRow className="tg-user" icon="account" title="You" text={m.text} />;
     case "text":
       return (
         <div className="tg-row tg-text">
@@ -99,11 +121,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
       );
     case "followup":
       return (
-        <div className="tg-row tg-followup">
-          <Head icon="comment-discussion" title="Question">
-            <AskState message={m} />
-          </Head>
-          <LongText text={m.text} className="tg-prose" />
+        <HeadedRow className="tg-followup" icon="comment-discussion" title="Question" text={m.text} head={<AskState message={m} />}>
           {m.options?.length ? (
             <ul className="tg-options-list" aria-label="Suggested answers">
               {m.options.map((o, i) => (
@@ -111,19 +129,17 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
               ))}
             </ul>
           ) : null}
-        </div>
+        </HeadedRow>
       );
     case "completion":
       return (
-        <div className="tg-row tg-completion">
-          <Head icon="check-all" title="Task completed" />
-          <LongText text={m.text} className="tg-prose" />
+        <HeadedRow className="tg-completion" icon="check-all" title="Task completed" text={m.text}>
           {m.tool?.params.command ? (
             <pre className="tg-command">
               <VisibleText text={m.tool.params.command} options={COMMAND_VISIBILITY} />
             </pre>
           ) : null}
-        </div>
+        </HeadedRow>
       );
     case "api_request":
       return (
@@ -147,12 +163,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
         </div>
       );
     case "error":
-      return (
-        <div className="tg-row tg-error">
-          <Head icon="error" title="Error" />
-          <LongText text={m.text} className="tg-prose" />
-        </div>
-      );
+      return <HeadedRow className="tg-error" icon="error" title="Error" text={m.text} />;
     case "info":
       return (
         <div className="tg-row tg-info">

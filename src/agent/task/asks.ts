@@ -1,0 +1,53 @@
+/**
+ * The task's own asks (tool approvals are ToolCallRun's): waiting for the person on a message, and the two
+ * verdicts the loop needs — accept a completion or reply to it, retry a failure or stop.
+ *
+ * Invariant: an ask is registered with the AskChannel in the same step that shows the task waiting, before
+ * anything is awaited; then the task is saved, so a reload finds the ask pending and waits on it again.
+ */
+import type { AskResponse } from "../../shared/messages";
+import { Cancelled, type TaskCore } from "./taskCore";
+
+/** Waits for the person on a message; a cancel rejects (with Cancelled). */
+export async function askPerson(core: TaskCore, messageId: number): Promise<AskResponse> {
+  core.setState("waiting");
+  // Registered before any await, in the step that showed the ask as pending; then saved.
+  const answer = core.deps.ask.ask(messageId, core.signal);
+  core.store.flush();
+  try {
+    await core.persistence?.flush();
+    const r = await answer;
+    core.throwIfCancelled();
+    core.store.patch(messageId, { askState: "answered" });
+    return r;
+  } catch (e) {
+    if (core.signal.aborted) throw new Cancelled();
+    throw e;
+  } finally {
+    if (core.state === "waiting") core.setState("running");
+  }
+}
+
+/** true = the person replied with feedback and the task goes on; false = accepted, the task ends. */
+export async function completionVerdict(core: TaskCore, messageId: number): Promise<boolean> {
+  const r = await askPerson(core, messageId);
+  if (r.kind === "approve" && !r.text) return false;
+  const text = r.text ?? "";
+  if (r.kind === "approve" || text.trim() === "") return false;
+  core.store.add({ role: "say", kind: "user", text });
+  core.pushUser([{ type: "text", text: `The person replied to your result:\n${text}` }]);
+  return true;
+}
+
+/** true = try again. */
+export async function retryVerdict(core: TaskCore, messageId: number): Promise<boolean> {
+  const r = await askPerson(core, messageId);
+  return r.kind === "approve";
+}
+
+/** The message that asks about the completion: the last completion shown, or a new one. */
+export function completionMessage(core: TaskCore): number {
+  const all = core.store.messages;
+  for (let i = all.length - 1; i >= 0; i--) if (all[i]!.kind === "completion") return all[i]!.id;
+  return core.store.add({ role: "ask", kind: "completion", text: "" });
+}

@@ -1,0 +1,220 @@
+/**
+ * The tool calls of one model turn, after its stream ended cleanly: queued in order, each taken through its
+ * ToolCallRun (gate, the person, prepare) and its handler, each answered with exactly one tool_result; then
+ * the results go back to the model as one user message.
+ *
+ * Invariants:
+ * - Every call gets a result: rejected ones make the rest "not run", a cancel answers the unfinished ones,
+ *   and a call that was running when the editor closed is reported as of unknown outcome, never run twice.
+ * - A call with effects is saved as running before it starts (reads skip that write: repeating them is harmless).
+ */
+import type { IgnoreRules } from "../../core/ignoreFile";
+import type { ToolBlock } from "../streaming/turn";
+import { handlerFor } from "../tools/handlers/registry";
+import { DEFAULT_TOOL_LIMITS, type PreparedEdit, type ToolContext, type ToolResult } from "../tools/types";
+import { resolveLike } from "../tools/workspaceFiles";
+import type { PendingCall, PendingTurn } from "./snapshot";
+import { Cancelled, type TaskCore } from "./taskCore";
+import { ToolCallRun } from "./toolCallRun";
+
+const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_files", "search_files", "access_mcp_resource", "ask_followup_question"]);
+
+export class ToolCalls {
+  /** By tool_use id: the runs of queued calls (the message each call shows). */
+  private readonly runs = new Map<string, ToolCallRun>();
+  private ignoreRules: IgnoreRules | undefined;
+
+  constructor(private readonly core: TaskCore) {}
+
+  /** A run for a call whose block just started streaming. */
+  newRun(toolUseId: string, name: string): ToolCallRun {
+    return new ToolCallRun(toolUseId, name, this.runDeps());
+  }
+
+  /** The calls of a turn that ended cleanly, in order; malformed ones will be answered with their error. */
+  queue(blocks: readonly ToolBlock[], turnRuns: ReadonlyMap<ToolBlock, ToolCallRun>): void {
+    this.core.pending = {
+      calls: blocks.map((b) => ({
+        toolUseId: b.id,
+        name: b.name,
+        input: b.state === "complete" ? b.params : {},
+        messageId: turnRuns.get(b)!.messageId,
+        ...(b.state === "error" ? { error: b.error ?? "malformed arguments" } : {}),
+        state: "queued" as const,
+      })),
+      results: [],
+      skipRest: false,
+    };
+    for (const [b, run] of turnRuns) this.runs.set(b.id, run);
+    this.core.persistence?.changed();
+  }
+
+  /** Runs what is pending (resuming after a reload), then sends the results; the turn's outcome, if any. */
+  async process(): Promise<PendingTurn["outcome"]> {
+    const core = this.core;
+    const turn = core.pending!;
+    try {
+      for (const call of turn.calls) {
+        if (call.state === "done") continue;
+        core.throwIfCancelled();
+        const result = await this.processCall(call, turn);
+        turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content: result.content, ...(result.isError ? { isError: true } : {}) });
+        call.state = "done";
+        if (result.outcome) turn.outcome = result.outcome;
+        core.persistence?.changed();
+      }
+    } catch (e) {
+      if (!(e instanceof Cancelled) && !core.signal.aborted) throw e;
+      this.answerAsCancelled();
+      throw new Cancelled();
+    }
+    core.pending = undefined;
+    core.pushUser(turn.results);
+    return turn.outcome;
+  }
+
+  /** On cancel: every call of the turn gets a result, so the conversation can be continued later. */
+  answerAsCancelled(): void {
+    const core = this.core;
+    const turn = core.pending;
+    if (!turn) return;
+    for (const call of turn.calls) {
+      if (call.state === "done") continue;
+      const content = call.state === "running" ? "The task was cancelled while this call ran; it was stopped." : "Not run: the task was cancelled.";
+      turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content, isError: true });
+      call.state = "done";
+      const run = this.runs.get(call.toolUseId);
+      if (run) run.settle("interrupted", content);
+      else {
+        const m = core.store.get(call.messageId);
+        if (m?.tool) core.store.patch(call.messageId, { partial: false, ...(m.askState === "pending" ? { askState: "answered" as const } : {}), tool: { ...m.tool, status: "interrupted", result: content } });
+      }
+    }
+    core.pending = undefined;
+    core.pushUser(turn.results);
+  }
+
+  private runFor(call: PendingCall): ToolCallRun {
+    let run = this.runs.get(call.toolUseId);
+    if (!run) {
+      // Restored from history: the message exists, the arguments are complete.
+      run = new ToolCallRun(call.toolUseId, call.name, this.runDeps(), call.messageId);
+      run.complete(call.input);
+      this.runs.set(call.toolUseId, run);
+    }
+    return run;
+  }
+
+  private async processCall(call: PendingCall, turn: PendingTurn): Promise<ToolResult> {
+    const signal = this.core.signal;
+    if (call.error) return { content: call.error, isError: true };
+    const run = this.runFor(call);
+    if (call.state === "running") {
+      const text = "The editor was closed while this call ran; it is not known whether it finished. Check before repeating it.";
+      run.settle("interrupted", text);
+      return { content: text, isError: true };
+    }
+    if (turn.skipRest) {
+      const text = "Not run: an earlier call in this message was rejected.";
+      run.settle("rejected", text);
+      return { content: text, isError: true };
+    }
+    const handler = handlerFor(call.name);
+    if (!handler) {
+      const text = `There is no tool named \`${call.name}\`.`;
+      run.settle("error", text);
+      return { content: text, isError: true };
+    }
+    let prepared: PreparedEdit | undefined;
+    const baseCtx = this.toolContext(run.messageId);
+    const approval = await run.approve(
+      signal,
+      handler.prepare
+        ? async () => {
+            const r = await handler.prepare!(call.input, baseCtx);
+            if (!r.ok) return { error: r.error };
+            prepared = r.edit;
+            return { proposed: r.edit.proposed };
+          }
+        : undefined,
+    );
+    if (approval.kind === "denied") {
+      const d = approval.decision;
+      const text = d.rule === "tool:prepare" ? d.reason : `Refused by the gate: ${d.reason} (rule: ${d.rule}). Do not retry this call in another form; choose another way or ask the person.`;
+      run.settle(d.rule === "tool:prepare" ? "error" : "denied", text);
+      return { content: text, isError: true };
+    }
+    if (approval.kind === "rejected") {
+      turn.skipRest = true;
+      const text = `The person rejected this call.${approval.feedback ? ` Their feedback: ${approval.feedback}` : ""}`;
+      run.settle("rejected", text);
+      return { content: text, isError: true };
+    }
+    call.state = "running";
+    run.markRunning();
+    // A call with effects is saved as running before it starts, so a reload can say its outcome is unknown
+    // rather than run it twice. Reads are harmless to repeat and skip the write.
+    if (!REPEATABLE_TOOLS.has(call.name)) await this.core.saveNow();
+    const diffSession = await run.diffSession;
+    const ctx: ToolContext = {
+      ...baseCtx,
+      ...(approval.feedback ? { feedback: approval.feedback } : {}),
+      ...(diffSession ? { diffSession } : {}),
+      ...(prepared ? { prepared } : {}),
+    };
+    let result: ToolResult;
+    try {
+      result = await handler.execute(call.input, ctx);
+    } catch (e) {
+      if (signal.aborted) throw new Cancelled();
+      result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
+    }
+    // Cancelled while it ran: the call stays "running" so the cancel path reports it as stopped.
+    if (signal.aborted) throw new Cancelled();
+    if (approval.feedback && call.name !== "ask_followup_question") result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
+    run.finish(result.display ?? result.content, result.isError === true);
+    return result;
+  }
+
+  private toolContext(messageId: number): ToolContext {
+    const { config, env } = this.core.deps;
+    this.ignoreRules ??= env.ignoreRules(config.roots);
+    return {
+      config,
+      env,
+      limits: { ...DEFAULT_TOOL_LIMITS, ...env.limits },
+      ignore: this.ignoreRules,
+      signal: this.core.signal,
+      messages: this.core.store,
+      messageId,
+      resolve: (p) => resolveLike(config.cwd, p),
+    };
+  }
+
+  private runDeps() {
+    const core = this.core;
+    return {
+      messages: core.store,
+      config: core.deps.config,
+      ask: core.deps.ask,
+      onAskPending: async () => {
+        core.setState("waiting");
+        await core.saveNow();
+      },
+      onAskSettled: () => {
+        if (core.state === "waiting") core.setState("running");
+      },
+      ...(core.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
+    };
+  }
+
+  private async openDiff(path: string) {
+    const { config, env } = this.core.deps;
+    const reviewer = env.diff;
+    if (!reviewer) return undefined;
+    const abs = resolveLike(config.cwd, path);
+    const st = await env.fs.stat(abs).catch(() => undefined);
+    const original = st?.type === "file" ? new TextDecoder().decode(await env.fs.readFile(abs)) : undefined;
+    return reviewer.open(abs, original);
+  }
+}
