@@ -32,6 +32,8 @@ const RISKY_PART = /(PAGER|EDITOR|VISUAL|SHELL|COMMAND|CMD|PROG|PRELOAD|PATH|OPT
 /** Why assigning `name` is risky, or undefined when it is data. */
 export function assignmentProblem(rawName: string, value: Word): string | undefined {
   const name = rawName.replace(/\[.*$/, "");
+  // Not a shell name (`BASH_FUNC_ls%%` through env): an exported function or something stranger.
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `\`${rawName}=\` is not an ordinary variable (it can define a function)`;
   if (name.startsWith("LC_") || name === "LANG" || name === "LANGUAGE") {
     // A locale name with a slash is a path to locale data.
     return value.literal && !value.value.includes("/") ? undefined : `\`${name}=\` with a path loads locale data from it`;

@@ -194,6 +194,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["env", "for PATH in /tmp; do ls; done", "unsafe"],
   ["env", "read PATH < x", "unsafe"],
   ["env", "PROMPT_COMMAND='rm x'", "not-safe"],
+  ["env", "env 'BASH_FUNC_ls%%=() { wget x; }' bash -c ls", "unsafe"],
   // Dangerous flags of read-only programs, with the program allowed.
   ["flag", "find . -delete", "unsafe"],
   ["flag", "find . -name '*.tmp' -delete", "unsafe"],

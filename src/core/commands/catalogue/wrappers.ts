@@ -4,7 +4,7 @@
  * licence for what it runs). Unknown programs that run their arguments (`strace`, `npx`...) are not vouched
  * for, and every plausible start of their command is still checked against deny rules.
  */
-import { literalWord, type Word } from "../model";
+import { literalWord, UNKNOWN, type Word } from "../model";
 import { WordBuilder } from "../words";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
@@ -99,8 +99,10 @@ const env: ProgramCheck = (argv, fx) => {
       i++;
       break;
     }
+    // env takes any NAME=VALUE before the command, even names the shell would not (`BASH_FUNC_ls%%=...`).
     const eq = v.indexOf("=");
-    if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, eq))) {
+    if (eq > 0 && !v.startsWith("-")) {
+      if (v.slice(0, eq).includes(UNKNOWN)) fx.dangerous("`env` sets a variable whose name is computed at run time");
       assignments.push({ name: v.slice(0, eq), value: sliceWord(w, eq + 1) });
       continue;
     }
