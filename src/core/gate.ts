@@ -163,10 +163,8 @@ export class Gate {
     const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
     const subjects = tool === "attempt_completion" && analysis ? [subject, { ...subject, tool: "execute_command" as const }] : [subject];
-    if (subject.mcp) {
-      const m = lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool);
-      if (!m.ok) return deny(m.reason, m.rule);
-    }
+    const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
+    if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
 
     // 2. Hard refusals, in every mode.
     const denyRule = this.findRule("deny", subjects, false);
@@ -212,10 +210,10 @@ export class Gate {
     const allowRule = analysis ? undefined : this.findRule("allow", [subject], true);
     if (allowRule) return allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`);
     if (!s.autoApprove.enabled) return ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion);
-    return this.fineGrained(tool, subject, analysis, wantsApproval);
+    return this.fineGrained(tool, subject, analysis, wantsApproval, mcp?.ok === true && mcp.alwaysAllowed);
   }
 
-  private fineGrained(tool: ToolName, subject: CallSubject, analysis: CommandAnalysis | undefined, wantsApproval: boolean): Decision {
+  private fineGrained(tool: ToolName, subject: CallSubject, analysis: CommandAnalysis | undefined, wantsApproval: boolean, mcpAlwaysAllowed: boolean): Decision {
     const a = this.opts.settings.autoApprove.actions;
     if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
       const read = READ_TOOLS.includes(tool);
@@ -237,9 +235,7 @@ export class Gate {
       return ask(off, analysis.verdict === "safe" ? "autoApprove.executeSafeCommands" : analysis.rule, analysis.suggestion);
     }
     if (tool === "use_mcp_tool" && subject.mcp) {
-      const m = lookupMcpTool(this.opts.settings.mcpServers, subject.mcp.server, subject.mcp.tool);
-      const always = m.ok && m.alwaysAllowed;
-      if (a.useMcp && always) return allow(`\`${subject.mcp.tool}\` is always allowed on \`${subject.mcp.server}\``, "autoApprove.useMcp+alwaysAllow");
+      if (a.useMcp && mcpAlwaysAllowed) return allow(`\`${subject.mcp.tool}\` is always allowed on \`${subject.mcp.server}\``, "autoApprove.useMcp+alwaysAllow");
       return ask(!a.useMcp ? "using MCP tools is not auto-approved" : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``, !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed", `mcp__${subject.mcp.server}__${subject.mcp.tool}`);
     }
     if (tool === "access_mcp_resource") return a.useMcp ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp") : ask("using MCP is not auto-approved", "autoApprove.useMcp");
