@@ -168,7 +168,8 @@ export class Gate {
 
     // 2. Hard refusals, in every mode.
     const denyRule = this.findRule("deny", subjects, false);
-    if (denyRule) return deny(`\`${denyRule.source}\` is denied by ${denyRule.layer === "mode:plan" ? "plan mode (read-only)" : "your settings"}`, `${denyRule.layer === "mode:plan" ? "mode:plan" : "permissions.deny"}: ${denyRule.source}`);
+    if (denyRule?.layer === "mode:plan") return deny("plan mode is read-only: files cannot be edited", "mode:plan");
+    if (denyRule) return deny(`\`${denyRule.source}\` is denied by your settings`, `permissions.deny: ${denyRule.source}`);
     if (analysis?.verdict === "deny") return deny(analysis.reason, analysis.rule);
     trace.note("2 refusals", "no deny rule matches");
 

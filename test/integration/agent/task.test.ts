@@ -151,7 +151,7 @@ describe("fault handling", () => {
     const t = await harness({ settings: { "toolgate.mode": "plan" }, turns: [{ steps: [{ tool: "write_to_file", args: { path: "a.txt", content: "x" } }] }, completion], answer: approveAll });
     expect(await t.task.run()).toBe("completed");
     expect(t.exists("a.txt")).toBe(false);
-    expect(toolResultsIn(t.model, 1)[0]).toMatch(/^Refused by the gate: `Edit` is denied by plan mode \(read-only\) \(rule: mode:plan: Edit\)/);
+    expect(toolResultsIn(t.model, 1)[0]).toMatch(/^Refused by the gate: plan mode is read-only: files cannot be edited \(rule: mode:plan\)/);
     // Plan mode hides edit tools from the model.
     const tools = (t.model.requests[0]!.body.tools as { function: { name: string } }[]).map((x) => x.function.name);
     expect(tools).not.toContain("write_to_file");
