@@ -1,5 +1,5 @@
-/** API keys live only in SecretStorage (never in settings). The host's "set API key" command calls `promptForApiKey`. */
-import * as vscode from "vscode";
+/** API keys live only in SecretStorage (never in settings); the "Set API Key" command (commands.ts) stores them. */
+import type * as vscode from "vscode";
 import { SecretKey } from "../settings";
 
 export type KeyedProvider = "openai" | "anthropic";
@@ -29,19 +29,4 @@ export class ApiKeyStore {
       for (const p of ["openai", "anthropic"] as const) if (e.key === keyName(p)) listener(p);
     });
   }
-}
-
-/** Asks for a key (masked input) and stores it; returns false when the person cancelled. */
-export async function promptForApiKey(store: ApiKeyStore, provider: KeyedProvider): Promise<boolean> {
-  const label = provider === "openai" ? "OpenAI-compatible" : "Anthropic";
-  const key = await vscode.window.showInputBox({
-    title: `Toolgate: ${label} API key`,
-    prompt: "Stored in VS Code's secret storage, never in settings.",
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === "" ? "Enter a key, or press Escape to cancel." : undefined),
-  });
-  if (key === undefined) return false;
-  await store.set(provider, key);
-  return true;
 }
