@@ -28,6 +28,8 @@ export interface ToolgateHostApi {
   /** Task- and workspace-scoped "always" rules for a task. */
   extraRules(taskId: string): ExtraRules;
   setTaskFactory(factory: TaskSessionFactory | undefined): void;
+  /** new_task: start a new task with this context once the running one ends; its id, or undefined without a runtime. */
+  handOver(context: string): string | undefined;
   setMcpSource(source: McpStatusSource | undefined): void;
   /** Replace the default "open diff" (the agent's editable diff). */
   setDiffOpener(open: (message: TaskMessage) => PromiseLike<void> | void): void;
@@ -93,6 +95,7 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,
     extraRules: (taskId) => rules.extraRules(taskId),
     setTaskFactory: (f) => controller.setTaskFactory(f),
+    handOver: (context) => controller.handOver(context),
     setMcpSource: (s) => controller.setMcpSource(s),
     setDiffOpener: (fn) => {
       diffOpener = fn;

@@ -16,6 +16,7 @@ import { applyMcpChange, mcpView } from "./mcpPanel";
 import { parseWebviewMessage } from "./protocolGuard";
 import { ruleTarget, type RuleStore } from "./rules";
 import type { SettingsBridge } from "./settings";
+import { randomUUID } from "node:crypto";
 import { IDLE_STATES, type Disposable, type McpStatusSource, type TaskSession, type TaskSessionFactory } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
 
@@ -178,6 +179,33 @@ export class ChatController {
     this.attach(session);
     session.start(text);
     return undefined;
+  }
+
+  /**
+   * `new_task`: the running task hands over to a new one with `text` as its context. The new task starts
+   * once the current one has ended (the handover ends it), in the same panel; returns the new task's id.
+   */
+  handOver(text: string): string | undefined {
+    const factory = this.factory;
+    if (!factory) return undefined;
+    const id = randomUUID();
+    const start = () => {
+      this.detach();
+      const session = factory.create({ id, extraRules: () => this.services.rules.extraRules(id) });
+      this.attach(session);
+      session.start(text);
+    };
+    const current = this.session;
+    if (!current || IDLE_STATES.includes(current.state)) start();
+    else {
+      const sub = current.onStateChange((state) => {
+        if (!IDLE_STATES.includes(state)) return;
+        sub.dispose();
+        // Only if the person has not moved on (cleared the panel or started another task) meanwhile.
+        if (this.session === current && state === "done") start();
+      });
+    }
+    return id;
   }
 
   private sendMessage(text: string): string | undefined {

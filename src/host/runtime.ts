@@ -102,6 +102,10 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
     diff,
     mcp: hub,
     ignoreRules: (roots) => IgnoreRules.load(roots, gates.readSettings().settings.ignoreFile),
+    newTask: (context) => {
+      const id = api.handOver(context);
+      return id ? Promise.resolve(id) : Promise.reject(new Error("the agent runtime is not connected"));
+    },
   };
   const keys = new ApiKeyStore(context.secrets);
   const history = new TaskHistory(join(context.globalStorageUri.fsPath, "tasks"));
@@ -112,7 +116,7 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   let restorable: TaskSnapshot | undefined = unfinished ? await history.load(unfinished.id) : undefined;
 
   const factory: TaskSessionFactory = {
-    create: () => new AgentTaskSession(randomUUID(), deps),
+    create: (o) => new AgentTaskSession(o.id ?? randomUUID(), deps),
     restore: () => {
       if (!restorable) return undefined;
       const session = new AgentTaskSession(restorable.id, deps, restorable);

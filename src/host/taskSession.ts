@@ -55,6 +55,8 @@ export interface TaskSession {
 export interface TaskSessionOptions {
   /** Read per decision: rules saved for this task and this workspace (user rules live in settings). */
   readonly extraRules: () => ExtraRules;
+  /** The id to give the task (a handover names its successor before it exists); default: a new one. */
+  readonly id?: string;
 }
 
 export interface TaskSessionFactory {
