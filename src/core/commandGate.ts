@@ -3,6 +3,8 @@ import type { ProtectedPaths } from "./protectedPaths";
 import type { WorkspacePaths } from "./paths";
 import { ruleMatches, type PermissionRule } from "./rules";
 import type { ToolValidator } from "./validator";
+import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
+import type { ResolvedPath } from "./paths";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -17,6 +19,9 @@ export interface FileSwitches {
 }
 
 export class CommandPathGate implements PathGate {
+  /** Per task, like the other path caches: a directory's scan is done once. */
+  private readonly below = new WeakMap<ResolvedPath, BelowResult>();
+
   constructor(
     private readonly paths: WorkspacePaths,
     private readonly validator: ToolValidator,
@@ -25,7 +30,7 @@ export class CommandPathGate implements PathGate {
     private readonly switches: FileSwitches,
   ) {}
 
-  check(path: string, cwd: string, access: PathAccess): PathVerdict {
+  check(path: string, cwd: string, access: PathAccess, kind: "content" | "names" = "content"): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     const v = this.validator.checkPath(tool, path, cwd);
     if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
@@ -42,6 +47,17 @@ export class CommandPathGate implements PathGate {
     }
     if (!local && !(this.switches.readLocal && this.switches.readExternal)) return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
     if (local && !this.switches.readLocal) return { ok: false, reason: `reads a file (${path}) and reading files is not auto-approved`, rule: "autoApprove.readFiles" };
+    if (kind === "content") {
+      // A directory read for its content is read recursively: it must not reach what the ignore file excludes.
+      let below = this.below.get(p);
+      if (!below) {
+        below = ignoredBelow(p, this.validator.ignore);
+        this.below.set(p, below);
+      }
+      const file = this.validator.ignore.fileName;
+      if (below.kind === "ignored") return { ok: false, reason: `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`, rule: `ignoreFile: ${file}` };
+      if (below.kind === "too-many") return { ok: false, reason: `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`, rule: `ignoreFile: ${file}` };
+    }
     return { ok: true };
   }
 }

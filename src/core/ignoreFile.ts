@@ -46,6 +46,11 @@ export class IgnoreRules {
     return IgnoreRules.fromContents(fileName, contents);
   }
 
+  /** Whether root `rootIndex` has an ignore file with any rule. */
+  hasRules(rootIndex: number): boolean {
+    return this.perRoot.has(rootIndex);
+  }
+
   /** `relative` is `/`-separated and relative to root `rootIndex`. A directory is checked with and without its trailing slash. */
   ignores(rootIndex: number, relative: string): boolean {
     const ig = this.perRoot.get(rootIndex);

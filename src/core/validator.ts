@@ -47,7 +47,7 @@ export function boolParam(v: unknown): boolean | undefined {
 export class ToolValidator {
   constructor(
     private readonly paths: WorkspacePaths,
-    private readonly ignore: IgnoreRules,
+    readonly ignore: IgnoreRules,
   ) {}
 
   validate(call: ToolCall): ValidationResult {

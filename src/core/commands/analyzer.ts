@@ -304,7 +304,7 @@ class Run {
     const cwds = path.startsWith("/") ? [this.ctx.cwd] : this.cwds;
     if (!cwds) return this.flagUnsafe(`\`${path}\` is relative to a directory Toolgate could not follow after \`cd\``, "path:unknown-cwd");
     for (const cwd of cwds) {
-      const v = this.ctx.paths.check(path, cwd, access);
+      const v = this.ctx.paths.check(path, cwd, access, kind);
       if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
     }
   }

@@ -15,7 +15,11 @@ export type PathVerdict =
  * reads of ignored or (when not allowed) external paths come back `ok: false`.
  */
 export interface PathGate {
-  check(path: string, cwd: string, access: PathAccess): PathVerdict;
+  /**
+   * `kind` of a read: "content" (the default) when the program reads what is inside — for a directory, that
+   * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
+   */
+  check(path: string, cwd: string, access: PathAccess, kind?: "content" | "names"): PathVerdict;
 }
 
 export interface CommandContext {

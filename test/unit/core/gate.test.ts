@@ -234,3 +234,17 @@ describe("explain", () => {
   });
 });
 
+
+describe("commands that read a directory recursively", () => {
+  it("ask when the directory holds a file the ignore file excludes, and run when it does not", async () => {
+    const g = await gateWith({}, roots);
+    expect(g.decide(cmd("grep -rn x src 2>/dev/null")).decision).toBe("allow");
+    const all = g.decide(cmd("grep -rn SECRET ."));
+    expect(all.decision).toBe("ask");
+    expect(all.reason).toMatch(/\.env|secrets/);
+    expect(g.decide(cmd("rg SECRET")).decision).toBe("ask");
+    // Listing names is not reading content: ls and find still run.
+    expect(g.decide(cmd("ls -la")).decision).toBe("allow");
+    expect(g.decide(cmd("find . -name '*.ts'")).decision).toBe("allow");
+  });
+});
