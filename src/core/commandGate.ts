@@ -56,6 +56,7 @@ export class CommandPathGate implements PathGate {
       }
       const file = this.validator.ignore.fileName;
       if (below.kind === "ignored") return { ok: false, reason: `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`, rule: `ignoreFile: ${file}` };
+      if (below.kind === "link") return { ok: false, reason: `reads every file under \`${path}\`, and \`${below.relative}\` is a link to a directory or outside the workspace, which Toolgate does not follow`, rule: `ignoreFile: ${file}` };
       if (below.kind === "too-many") return { ok: false, reason: `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`, rule: `ignoreFile: ${file}` };
     }
     return { ok: true };

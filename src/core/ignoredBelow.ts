@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { IgnoreRules } from "./ignoreFile";
 import type { ResolvedPath } from "./paths";
@@ -6,13 +6,18 @@ import type { ResolvedPath } from "./paths";
 /** Entries a recursive-read check looks at before it gives up (and the read asks). */
 export const SCAN_LIMIT = 5_000;
 
-export type BelowResult = { readonly kind: "clean" } | { readonly kind: "ignored"; readonly relative: string } | { readonly kind: "too-many" };
+export type BelowResult =
+  | { readonly kind: "clean" }
+  | { readonly kind: "ignored"; readonly relative: string }
+  | { readonly kind: "link"; readonly relative: string }
+  | { readonly kind: "too-many" };
 
 /**
  * Whether a directory read recursively (`grep -r x dir`, `rg x dir`) would read a file the ignore file
- * excludes. Walks the real directory (without following links below it, as `grep -r` does not; a link is
- * reported as ignored-or-not by its own name), stops at the first ignored entry, and gives up past
- * SCAN_LIMIT entries — the caller then asks, never allows. Results are cached per directory by the caller.
+ * excludes. Walks the real directory, stops at the first ignored entry, and gives up past SCAN_LIMIT entries.
+ * A symlink below it is followed by some readers (`grep -R`): one to a file is checked by where it points; one
+ * to a directory, or out of the workspace root, is reported as `link`. Any result but `clean` makes the caller
+ * ask, never allow. Results are cached per directory by the caller.
  */
 export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResult {
   const root = dir.realRoot;
@@ -39,7 +44,33 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResul
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
       if (e.isDirectory()) stack.push(child);
+      else if (e.isSymbolicLink()) {
+        const target = linkTarget(nodePath.join(root.root, child), root.root);
+        if (target === undefined) continue; // dangling: nothing to read
+        if (target === "elsewhere") return { kind: "link", relative: child };
+        if (ignore.ignores(root.index, target)) return { kind: "ignored", relative: child };
+      }
     }
   }
   return { kind: "clean" };
+}
+
+/** Where a link below a root leads: a file inside the root (its relative path), "elsewhere", or undefined if dangling. */
+function linkTarget(full: string, root: string): string | "elsewhere" | undefined {
+  let real: string;
+  try {
+    real = realpathSync(full);
+    if (statSync(real).isDirectory()) return "elsewhere";
+  } catch {
+    return undefined;
+  }
+  let realRoot = root;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    /* keep the root as given */
+  }
+  const rel = nodePath.relative(realRoot, real);
+  if (rel === "" || rel.startsWith("..") || nodePath.isAbsolute(rel)) return "elsewhere";
+  return rel.split(nodePath.sep).join("/");
 }

@@ -248,3 +248,21 @@ describe("commands that read a directory recursively", () => {
     expect(g.decide(cmd("find . -name '*.ts'")).decision).toBe("allow");
   });
 });
+
+describe("recursive reads and symbolic links below the directory", () => {
+  it("a link to an ignored file or to a directory makes the read ask", async () => {
+    const lt = tempTree(
+      { "w/src/a.ts": "a", "w/private/key": "k", "w/.env": "s", "w/.toolgateignore": "private/\n.env\n", "w/lib/b.ts": "b" },
+      { "w/src/env-link": "w/.env", "w/lib/dir-link": "w/private" },
+    );
+    try {
+      const g = await gateWith({}, [lt.path("w")]);
+      expect(g.decide(cmd("grep -R x src")).reason).toMatch(/env-link/);
+      expect(g.decide(cmd("grep -R x src")).decision).toBe("ask");
+      expect(g.decide(cmd("grep -R x lib")).decision).toBe("ask");
+      expect(g.decide(cmd("grep -r x src/a.ts")).decision).toBe("allow");
+    } finally {
+      lt.cleanup();
+    }
+  });
+});
