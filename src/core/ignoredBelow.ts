@@ -29,6 +29,13 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResul
     return { kind: "clean" };
   }
   if (!isDir) return { kind: "clean" };
+  // The root's realpath, once per scan: links below it are compared with it.
+  let realRoot = root.root;
+  try {
+    realRoot = realpathSync(root.root);
+  } catch {
+    /* keep the root as given */
+  }
   const stack: string[] = [root.relative];
   let seen = 0;
   while (stack.length > 0) {
@@ -45,7 +52,7 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResul
       if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
       if (e.isDirectory()) stack.push(child);
       else if (e.isSymbolicLink()) {
-        const target = linkTarget(nodePath.join(root.root, child), root.root);
+        const target = linkTarget(nodePath.join(root.root, child), realRoot);
         if (target === undefined) continue; // dangling: nothing to read
         if (target === "elsewhere") return { kind: "link", relative: child };
         if (ignore.ignores(root.index, target)) return { kind: "ignored", relative: child };
@@ -56,19 +63,13 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResul
 }
 
 /** Where a link below a root leads: a file inside the root (its relative path), "elsewhere", or undefined if dangling. */
-function linkTarget(full: string, root: string): string | "elsewhere" | undefined {
+function linkTarget(full: string, realRoot: string): string | "elsewhere" | undefined {
   let real: string;
   try {
     real = realpathSync(full);
     if (statSync(real).isDirectory()) return "elsewhere";
   } catch {
     return undefined;
-  }
-  let realRoot = root;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    /* keep the root as given */
   }
   const rel = nodePath.relative(realRoot, real);
   if (rel === "" || rel.startsWith("..") || nodePath.isAbsolute(rel)) return "elsewhere";
