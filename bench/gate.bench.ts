@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Gate } from "../src/core/gate";
-import { DEFAULT_SETTINGS } from "../src/core/settings";
+import { DEFAULT_SETTINGS } from "../src/core/settingsModel";
 import { fmt, percentiles, rng } from "./stats";
 
 async function main(): Promise<void> {

@@ -2,8 +2,8 @@ import { readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
 import { parseJsonc } from "../core/jsonc";
-import { DEFAULT_SETTINGS, parseMcpFile, parseSettings, type ToolgateSettings } from "../core/settings";
-import { parseRules } from "../core/rules";
+import { DEFAULT_SETTINGS, parseMcpFile, parseSettings, type ToolgateSettings } from "../core/settingsModel";
+import { parseRules } from "../core/permissionRules";
 import type { CommandAnalyzer } from "../core/commands/types";
 import type { CliArgs } from "./args";
 

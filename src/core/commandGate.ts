@@ -1,7 +1,7 @@
 import type { CommandContext, PathAccess, PathGate, PathVerdict } from "./commands/types";
 import type { ProtectedPaths } from "./protectedPaths";
 import type { WorkspacePaths } from "./paths";
-import { ruleMatches, type PermissionRule } from "./rules";
+import { ruleMatches, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
 import type { ResolvedPath } from "./paths";

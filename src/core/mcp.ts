@@ -1,4 +1,4 @@
-import type { McpServers } from "./settings";
+import type { McpServers } from "./settingsModel";
 
 /**
  * MCP approval facts. The gate decides on the exact tool name that will be called: when the model misspells a

@@ -1,7 +1,7 @@
 /**
  * Settings layers: which scope may set what, and how layers combine.
  */
-import { DEFAULT_SETTINGS, parseSettings, SETTING_KEYS, TIGHTEN_ONLY_KEYS, type ParseResult, type ToolgateSettings } from "./settings";
+import { DEFAULT_SETTINGS, parseSettings, SETTING_KEYS, TIGHTEN_ONLY_KEYS, type ParseResult, type ToolgateSettings } from "./settingsModel";
 
 /**
  * Workspace settings may only tighten: of a workspace's values, only deny lists and ask rules are taken.

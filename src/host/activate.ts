@@ -1,6 +1,6 @@
 /**
  * Builds the host: settings bridge, rules, decision log, chat controller, webviews, status bar, commands.
- * Loaded lazily by `extension.ts`. Returns the API through which the lead connects the agent runtime.
+ * Loaded lazily by `extension.ts`. Returns the API through which runtime.ts connects the agent runtime.
  */
 import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
@@ -11,8 +11,8 @@ import { openToolgateSettings, registerCommands } from "./commands";
 import { CommandId, PANEL_TYPE, VIEW_ID } from "./ids";
 import { DecisionLog } from "./decisionLog";
 import { openDefaultDiff, PROPOSED_SCHEME, ProposedContent } from "./diffView";
-import { RuleStore } from "./rules";
-import { SECTION, SettingKey, SettingsBridge } from "./settings";
+import { RuleStore } from "./rememberedRules";
+import { SECTION, SettingKey, SettingsBridge } from "./settingsBridge";
 import { StatusBar } from "./statusBar";
 import type { ExtraRules, McpStatusSource, TaskSessionFactory } from "./taskSession";
 import { toggleShortcutLabel, VscodeConfigStore } from "./vscodeSettings";

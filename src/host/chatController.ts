@@ -14,8 +14,8 @@ import type { HostState, HostToWebview, McpChange, TaskView, WebviewToHost } fro
 import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
 import { applyMcpChange, mcpView } from "./mcpPanel";
 import { parseWebviewMessage } from "./protocolGuard";
-import { ruleTarget, type RuleStore } from "./rules";
-import type { SettingsBridge } from "./settings";
+import { ruleTarget, type RuleStore } from "./rememberedRules";
+import type { SettingsBridge } from "./settingsBridge";
 import { randomUUID } from "node:crypto";
 import { IDLE_STATES, type Disposable, type McpStatusSource, type TaskSession, type TaskSessionFactory } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
@@ -45,7 +45,7 @@ export class ChatController {
 
   constructor(private readonly services: HostServices) {}
 
-  // ----- wiring (called by the extension shell and, later, by the lead's agent wiring) ---------------------
+  // ----- wiring (called by activate.ts and by the runtime in runtime.ts) ------------------------------------
 
   connect(channel: WebviewChannel): Disposable {
     this.channels.add(channel);

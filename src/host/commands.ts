@@ -6,7 +6,7 @@ import type { Mode } from "../core/types";
 import type { ChatController } from "./chatController";
 import type { ChatWebviews } from "./chatViewProvider";
 import { CommandId } from "./ids";
-import { SecretKey, type SettingsBridge } from "./settings";
+import { SecretKey, type SettingsBridge } from "./settingsBridge";
 import { IDLE_STATES } from "./taskSession";
 
 export const NEXT_MODE: Readonly<Record<Mode, Mode>> = { normal: "plan", plan: "auto", auto: "normal" };

@@ -1,6 +1,6 @@
 /**
  * Logs every gate decision to the "Toolgate" log channel, so a person can always look up why a call ran,
- * asked or was refused. The lead's gate wiring calls `logDecision` once per decided call.
+ * asked or was refused. The runtime calls `logDecision` once per decided call.
  */
 import type { Decision, ToolCall } from "../core/types";
 

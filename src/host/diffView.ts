@@ -1,7 +1,7 @@
 /**
- * "Open diff" for file-edit rows until the agent runtime provides its editable diff (issue 4). This default
- * shows the file on disk against the proposed full content of a `write_to_file`; for `replace_in_file` (whose
- * result only the agent can compute) it opens the file. The lead replaces it through the host API.
+ * The fallback "Open diff" for file-edit rows when the runtime offers no diff reviewer: the file on disk against
+ * the proposed full content of a `write_to_file`; for `replace_in_file` (whose result only the agent can
+ * compute) it opens the file. The runtime replaces it through the host API.
  */
 import * as vscode from "vscode";
 import type { TaskMessage } from "../shared/messages";

@@ -6,7 +6,7 @@
 import type { Mode } from "../core/types";
 import type { AskResponse } from "../shared/messages";
 import type { AutoApproveAction, McpChange, RememberRule, SettingChange, WebviewToHost } from "../shared/protocol";
-import { AUTO_APPROVE_ACTIONS, MODES } from "./settings";
+import { AUTO_APPROVE_ACTIONS, MODES } from "./settingsBridge";
 
 type Obj = Record<string, unknown>;
 

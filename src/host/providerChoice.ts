@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { AnthropicProvider } from "../agent/providers/anthropic";
 import { OpenAiCompatibleProvider } from "../agent/providers/openai";
 import type { ModelProvider } from "../agent/providers/types";
-import { AGENT_SETTING_KEYS } from "../core/settings";
+import { AGENT_SETTING_KEYS } from "../core/settingsModel";
 import { pickLmModel, VscodeLmProvider } from "./adapters/lmProvider";
 import type { ApiKeyStore } from "./adapters/secrets";
 

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { ToolExecutor } from "../agent/executor/toolExecutor";
-import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/gate";
+import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/approvalGate";
 import { TaskHistory } from "../agent/history/taskHistory";
 import { McpHub } from "../agent/mcp/hub";
 import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
@@ -16,14 +16,14 @@ import type { ToolEnv } from "../agent/tools/types";
 import { BashAnalyzer } from "../core/commands/analyzer";
 import { grammarFilesIn } from "../core/commands/treeSitter";
 import { IgnoreRules } from "../core/ignoreFile";
-import type { McpServers } from "../core/settings";
+import type { McpServers } from "../core/settingsModel";
 import type { ToolgateHostApi } from "./activate";
 import { VscodeDiffReviewer } from "./adapters/diffReviewer";
 import { vscodeSearcher } from "./adapters/ripgrep";
 import { ApiKeyStore } from "./adapters/secrets";
 import { VscodeTerminalRunner } from "./adapters/terminalRunner";
 import { VscodeFs } from "./adapters/vscodeFs";
-import { GateService, workspaceRoots } from "./gate/gateService";
+import { HostGateSource, workspaceRoots } from "./hostGateSource";
 import { statusFromHub } from "./mcpPanel";
 import { chooseProvider } from "./providerChoice";
 import type { McpServerStatus, McpStatusSource, TaskSessionFactory } from "./taskSession";
@@ -70,7 +70,7 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   const analyzer = new BashAnalyzer({ grammarFiles: grammarFilesIn(vscode.Uri.joinPath(context.extensionUri, "dist").fsPath) });
   await analyzer.ready();
 
-  const gates = new GateService(analyzer, (taskId) => api.extraRules(taskId));
+  const gates = new HostGateSource(analyzer, (taskId) => api.extraRules(taskId));
   sub(gates);
   api.useSettingsReader(() => gates.readSettings());
 

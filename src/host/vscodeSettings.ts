@@ -1,6 +1,6 @@
 /** `ConfigStore` over `vscode.workspace.getConfiguration("toolgate")`: reads inspect(), writes user scope. */
 import * as vscode from "vscode";
-import { SECTION, type ConfigInspection, type ConfigStore, type SettingKey } from "./settings";
+import { SECTION, type ConfigInspection, type ConfigStore, type SettingKey } from "./settingsBridge";
 
 export class VscodeConfigStore implements ConfigStore {
   inspect(key: SettingKey): ConfigInspection | undefined {

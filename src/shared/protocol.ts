@@ -12,6 +12,8 @@
 import type { AskResponse, MessageDelta, TaskMessage } from "./messages";
 import type { Mode } from "../core/types";
 
+export type { Mode };
+
 // ---------------------------------------------------------------------------------------------------------
 // State the host shares with the webview
 // ---------------------------------------------------------------------------------------------------------

@@ -13,11 +13,11 @@
 import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
-import { parseSettings, type ToolgateSettings } from "../../src/core/settings";
+import { parseSettings, type ToolgateSettings } from "../../src/core/settingsModel";
 import { IgnoreRules } from "../../src/core/ignoreFile";
 import type { AskResponse, MessageDelta, TaskMessage } from "../../src/shared/messages";
 import type { AskChannel, DiffReviewer } from "../../src/agent/env";
-import { realGateFactory } from "../../src/agent/gate";
+import { realGateFactory } from "../../src/agent/approvalGate";
 import { ToolExecutor } from "../../src/agent/executor/toolExecutor";
 import type { TaskConfig } from "../../src/agent/executor/taskConfig";
 import { NodeFs } from "../../src/agent/node/nodeFs";

@@ -1,5 +1,5 @@
 import { Gate, type GateOptions } from "../../src/core/gate";
-import { parseSettings } from "../../src/core/settings";
+import { parseSettings } from "../../src/core/settingsModel";
 import type { Decision } from "../../src/core/types";
 
 /** Builds a gate from flat settings as a person would write them in settings.json. */

@@ -6,7 +6,7 @@
  */
 import type { Decision, ToolCall } from "../../core/types";
 import type { TaskLimits } from "../../core/limits";
-import type { ApprovalGate } from "../gate";
+import type { ApprovalGate } from "../approvalGate";
 
 export interface TaskTree {
   /** Shared by a task and its subtasks: requests and cost count across the tree. */

@@ -4,7 +4,7 @@
  * `settingsChanged` rebuilds each live task's gate from the new settings and tells the task to re-decide
  * anything still undecided. Limits are shared by a task tree and survive a settings change.
  */
-import type { CreateGate } from "../gate";
+import type { CreateGate } from "../approvalGate";
 import { TaskConfig, type TaskTree } from "./taskConfig";
 
 export interface ToolExecutorOptions {

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { McpServerConfig } from "../../core/settings";
+import type { McpServerConfig } from "../../core/settingsModel";
 import { annotate } from "./format";
 import type { McpResourceInfo, McpServerSummary, McpToolInfo } from "./types";
 

@@ -4,7 +4,7 @@
  * toggling "always allow" (or disabledTools) never restarts a server nor cancels a call in flight.
  */
 import { repairMcpToolName } from "../../core/mcp";
-import type { McpServers } from "../../core/settings";
+import type { McpServers } from "../../core/settingsModel";
 import { connectionKey, DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection";
 import { contentToText, resourceContentsToText, toolCountWarning } from "./format";
 import type { McpCallResult, McpClientHub, McpServerSummary } from "./types";

@@ -40,7 +40,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal: AbortSi
   };
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (e) {

@@ -22,7 +22,7 @@ import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
 import { assignmentProblem } from "./envVars";
-import { baseName, RuleSet } from "./rules";
+import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 

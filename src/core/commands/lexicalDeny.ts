@@ -5,7 +5,7 @@
  */
 import { literalWord } from "./model";
 import type { CommandRule } from "./prefixRules";
-import type { RuleSet } from "./rules";
+import type { RuleSet } from "./ruleMatch";
 
 export function lexicalDeny(line: string, deny: RuleSet): CommandRule | undefined {
   if (deny.empty) return undefined;

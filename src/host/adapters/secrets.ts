@@ -1,6 +1,6 @@
 /** API keys live only in SecretStorage (never in settings); the "Set API Key" command (commands.ts) stores them. */
 import type * as vscode from "vscode";
-import { SecretKey } from "../settings";
+import { SecretKey } from "../settingsBridge";
 
 export type KeyedProvider = "openai" | "anthropic";
 

@@ -1,5 +1,5 @@
 /**
- * The loopback scripted model server is the agent engineer's (test/support/scriptedModel.ts, issue 4). It
+ * The loopback scripted model server is test/support/scriptedModel.ts. It
  * is loaded at run time — compiled with esbuild on the spot — so the e2e bundle builds whether or not that
  * file has landed; the shape we rely on is spelled out here and checked when it loads.
  */

@@ -1,5 +1,5 @@
 /**
- * Scenario 1 of issue 6: the model streams write_to_file; the approval card appears while the block is
+ * Scenario 1: the model streams write_to_file; the approval card appears while the block is
  * still streaming (Approve disabled until the call is complete, nothing on disk); Approve writes exactly
  * the streamed content. Screenshots of the panel with the ask in light and dark.
  */

@@ -1,5 +1,5 @@
 /**
- * Scenario 2 of issue 6 (the agent part; the settings round trip is s2a): after ticking "Edit files" in the
+ * Scenario 2 (the agent part; the settings round trip is s2a): after ticking "Edit files" in the
  * auto-approve dropdown, the model's next write runs without an ask — a say row, the file on disk — and the
  * user settings.json shows the new value.
  */

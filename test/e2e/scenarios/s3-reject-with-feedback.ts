@@ -1,5 +1,5 @@
 /**
- * Scenario 3 of issue 6: with `ls` allowed, `ls; rm -rf build` still asks and the card names rm; Reject
+ * Scenario 3: with `ls` allowed, `ls; rm -rf build` still asks and the card names rm; Reject
  * with feedback → build/ is untouched and the model's next request carries the rejection and the feedback.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Scenario 4 of issue 6, against the real @modelcontextprotocol/server-everything over stdio: ticking
+ * Scenario 4, against the real @modelcontextprotocol/server-everything over stdio: ticking
  * "Always allow" for its echo tool lets the next echo call run without asking; get-sum of the same server
  * still asks; the tick survives a window reload.
  */

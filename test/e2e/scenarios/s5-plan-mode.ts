@@ -1,5 +1,5 @@
 /**
- * Scenario 5 of issue 6: in plan mode a write is refused without asking and the model is told why; a read
+ * Scenario 5: in plan mode a write is refused without asking and the model is told why; a read
  * still runs and its content reaches the model.
  */
 import assert from "node:assert/strict";

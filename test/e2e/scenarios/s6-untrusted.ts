@@ -1,5 +1,5 @@
 /**
- * Scenario 6 of issue 6 (the agent part; the panel's note is s6a): in an untrusted folder nothing is
+ * Scenario 6 (the agent part; the panel's note is s6a): in an untrusted folder nothing is
  * auto-approved even with approve-all and every action on — a read and a plain `ls` both ask.
  */
 import assert from "node:assert/strict";

@@ -1,9 +1,9 @@
 /**
- * Scenario 7 of issue 6: reload the window while an ask is pending → the same ask is shown again, and
+ * Scenario 7: reload the window while an ask is pending → the same ask is shown again, and
  * approving it runs the tool exactly once (the model receives one result, no duplicate run).
  * The reload comes 3 s after the ask appeared, as a person's would. Reloading within about a second of
  * the task's start loses the task in 2 of 3 runs here (the history index entry of a running task is written
- * on a 1 s debounce); that race is reported to the lead rather than tested, since a test of it would be flaky.
+ * on a 1 s debounce); that race is documented rather than tested, since a test of it would be flaky.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";

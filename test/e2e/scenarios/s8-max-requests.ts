@@ -1,5 +1,5 @@
 /**
- * Scenario 8 of issue 6: with maxRequests = 2, two auto-approved reads run, the third shows "Reset and
+ * Scenario 8: with maxRequests = 2, two auto-approved reads run, the third shows "Reset and
  * continue"; continuing runs it and the task goes on.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Scenario 9 of issue 6: the connection is cut in the middle of a write_to_file block (with edits
+ * Scenario 9: the connection is cut in the middle of a write_to_file block (with edits
  * auto-approved, so a complete block would run at once): nothing is written and the row shows the call was
  * interrupted.
  */

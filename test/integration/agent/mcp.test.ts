@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import * as nodePath from "node:path";
 import { McpHub } from "../../../src/agent/mcp/hub";
 import { toolCountWarning } from "../../../src/agent/mcp/format";
-import type { McpServerConfig, McpServers } from "../../../src/core/settings";
+import type { McpServerConfig, McpServers } from "../../../src/core/settingsModel";
 import type { McpServerSummary } from "../../../src/agent/mcp/types";
 import { startHarness, toolResultsIn, type Harness } from "../../support/agentHarness";
 

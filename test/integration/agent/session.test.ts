@@ -6,7 +6,7 @@ import type { TaskSession } from "../../../src/host/taskSession";
 import { AgentTaskSession, type SessionState } from "../../../src/agent/session/agentTaskSession";
 import { PendingAsks } from "../../../src/agent/session/pendingAsks";
 import { ToolExecutor } from "../../../src/agent/executor/toolExecutor";
-import { realGateFactory } from "../../../src/agent/gate";
+import { realGateFactory } from "../../../src/agent/approvalGate";
 import { NodeFs } from "../../../src/agent/node/nodeFs";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import { JsSearcher } from "../../../src/agent/node/jsSearcher";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { IgnoreRules } from "../../../src/core/ignoreFile";
 import { ToolExecutor } from "../../../src/agent/executor/toolExecutor";
-import { realGateFactory } from "../../../src/agent/gate";
+import { realGateFactory } from "../../../src/agent/approvalGate";
 import { NodeFs } from "../../../src/agent/node/nodeFs";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import { JsSearcher } from "../../../src/agent/node/jsSearcher";

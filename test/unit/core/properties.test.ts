@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Gate } from "../../../src/core/gate";
 import { IgnoreRules } from "../../../src/core/ignoreFile";
 import { WorkspacePaths } from "../../../src/core/paths";
-import { DEFAULT_SETTINGS, parseSettings, type ToolgateSettings } from "../../../src/core/settings";
+import { DEFAULT_SETTINGS, parseSettings, type ToolgateSettings } from "../../../src/core/settingsModel";
 import type { Decision } from "../../../src/core/types";
 import { tempTree } from "../../support/workspace";
 

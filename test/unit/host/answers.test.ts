@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolInfo } from "../../../src/shared/messages";
-import { StorageKey } from "../../../src/host/settings";
+import { StorageKey } from "../../../src/host/settingsBridge";
 import { makeHost } from "./harness";
 
 const gitLog: ToolInfo = {

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import type { AskResponse, MessageDelta, TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import type { HostToWebview, TaskState } from "../../../src/shared/protocol";
 import type { Timer } from "../../../src/host/deltaBatcher";
-import type { ConfigInspection, ConfigStore, SettingKey } from "../../../src/host/settings";
+import type { ConfigInspection, ConfigStore, SettingKey } from "../../../src/host/settingsBridge";
 import type { Disposable, Listener, TaskSession, TaskSessionFactory, TaskSessionOptions } from "../../../src/host/taskSession";
-import type { StateStore } from "../../../src/host/rules";
+import type { StateStore } from "../../../src/host/rememberedRules";
 
 function listeners<T>() {
   const set = new Set<Listener<T>>();

@@ -1,7 +1,7 @@
 /** Builds a ChatController over fakes, with webviews whose received messages feed the real webview Store. */
 import { ChatController } from "../../../src/host/chatController";
-import { RuleStore } from "../../../src/host/rules";
-import { SettingsBridge } from "../../../src/host/settings";
+import { RuleStore } from "../../../src/host/rememberedRules";
+import { SettingsBridge } from "../../../src/host/settingsBridge";
 import { WebviewChannel } from "../../../src/host/webviewChannel";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { Store } from "../../../webview-ui/src/state/store";

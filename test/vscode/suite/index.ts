@@ -1,6 +1,6 @@
 /**
  * The desktop VS Code suite (@vscode/test-electron): runs inside the Extension Development Host, so it
- * reaches the extension through the `vscode` API. Scenarios 1–5 of issue 6 are listed with the hook each
+ * reaches the extension through the `vscode` API. Scenarios 1–5 are listed with the hook each
  * needs; those that cannot run yet are reported SKIPPED with the reason, never passed.
  *
  * `run()` is what test-electron calls; it throws when any test failed, which makes VS Code exit non-zero.

@@ -6,7 +6,7 @@
  * The two switches that turn asking off wholesale (approve-all and YOLO) need a second, explicit click.
  */
 import { useId, useState } from "react";
-import type { Mode } from "../../../src/core/types";
+import type { Mode } from "../../../src/shared/protocol";
 import type { AutoApproveAction, SettingChange, SettingsView } from "../../../src/shared/protocol";
 import { Button, Checkbox, Icon, RadioGroup, TextField } from "../components";
 import { useBridge } from "../state/context";

@@ -34,8 +34,10 @@ export interface ViewState {
 
 export type Scheduler = (fn: () => void) => void;
 
+// Read through globalThis so this module also type-checks where the DOM library is absent (host tests drive it).
 export const frameScheduler: Scheduler = (fn) => {
-  if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => fn());
+  const raf = (globalThis as { requestAnimationFrame?: (cb: () => void) => number }).requestAnimationFrame;
+  if (typeof raf === "function") raf(() => fn());
   else setTimeout(fn, 16);
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRule, ruleMatches } from "../../../src/core/rules";
+import { parseRule, ruleMatches } from "../../../src/core/permissionRules";
 import { repairMcpToolName } from "../../../src/core/mcp";
 import { WorkspacePaths } from "../../../src/core/paths";
 

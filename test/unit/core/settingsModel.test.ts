@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, parseMcpFile, parseSettings } from "../../../src/core/settings";
+import { DEFAULT_SETTINGS, parseMcpFile, parseSettings } from "../../../src/core/settingsModel";
 import { resolveLayers, settingsFromInspect, withTightenings, workspaceTightenings } from "../../../src/core/settingsLayers";
 import { parseJsonc } from "../../../src/core/jsonc";
 import { readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  */
 import { Gate, type GateOptions } from "../core/gate";
 import { TaskLimits } from "../core/limits";
-import type { ToolgateSettings } from "../core/settings";
+import type { ToolgateSettings } from "../core/settingsModel";
 import type { Decision, ToolCall } from "../core/types";
 
 export interface ApprovalGate {

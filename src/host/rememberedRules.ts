@@ -6,7 +6,7 @@
  * - always         → user settings (`toolgate.commands.allow|deny`, `toolgate.permissions.allow|deny`).
  */
 import type { RuleScope } from "../shared/protocol";
-import { SettingKey, StorageKey, type SettingsBridge } from "./settings";
+import { SettingKey, StorageKey, type SettingsBridge } from "./settingsBridge";
 import type { ExtraRules } from "./taskSession";
 
 export type RuleList = keyof ExtraRules;

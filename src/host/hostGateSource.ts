@@ -1,12 +1,12 @@
 import * as vscode from "vscode";
 import { readFileSync } from "node:fs";
-import type { GateSettingsSource } from "../../agent/gate";
-import type { CommandAnalyzer } from "../../core/commands/types";
-import { IgnoreRules } from "../../core/ignoreFile";
-import { parseJsonc } from "../../core/jsonc";
-import type { ToolgateSettings } from "../../core/settings";
-import { settingsFromInspect, type HostSettings } from "../../core/settingsLayers";
-import type { ExtraRules } from "../taskSession";
+import type { GateSettingsSource } from "../agent/approvalGate";
+import type { CommandAnalyzer } from "../core/commands/types";
+import { IgnoreRules } from "../core/ignoreFile";
+import { parseJsonc } from "../core/jsonc";
+import type { ToolgateSettings } from "../core/settingsModel";
+import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
+import type { ExtraRules } from "./taskSession";
 
 /** Where an administrator's policy lives; its keys override the user's (see settingsLayers.ts). */
 const MANAGED_SETTINGS_FILE = process.env.TOOLGATE_MANAGED_SETTINGS ?? (process.platform === "win32" ? "C:\\ProgramData\\Toolgate\\managed-settings.json" : "/etc/toolgate/managed-settings.json");
@@ -47,7 +47,7 @@ export function withExtraRules(s: ToolgateSettings, extra: ExtraRules | undefine
  * user scope only), the managed policy file, Workspace Trust, and the ignore file of each root. Fires
  * `onDidChange` when any of them changes, so the executor can rebuild live gates and re-decide.
  */
-export class GateService implements vscode.Disposable {
+export class HostGateSource implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
   private readonly changed = new vscode.EventEmitter<void>();

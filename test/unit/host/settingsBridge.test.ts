@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SettingsBridge } from "../../../src/host/settings";
+import { SettingsBridge } from "../../../src/host/settingsBridge";
 import { FakeConfigStore } from "./fakes";
 import { makeHost } from "./harness";
 

@@ -8,7 +8,7 @@
  * a workspace only adds deny/ask lists. Reading goes through the gate's own `settingsFromInspect`, so the
  * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
  */
-import { ACTION_KEYS, SETTING_KEYS } from "../core/settings";
+import { ACTION_KEYS, SETTING_KEYS } from "../core/settingsModel";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, SettingChange, SettingsView } from "../shared/protocol";
