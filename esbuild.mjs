@@ -11,12 +11,38 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const nodeAlias = { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" };
 
 const builds = [
-  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", target: "node20", external: ["vscode"], alias: nodeAlias },
-  { ...common, entryPoints: ["src/cli.ts"], outfile: "dist/cli.js", platform: "node", format: "cjs", target: "node20", banner: { js: "#!/usr/bin/env node" }, alias: nodeAlias },
+  {
+    ...common,
+    entryPoints: ["src/extension.ts"],
+    outfile: "dist/extension.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    alias: nodeAlias,
+  },
+  {
+    ...common,
+    entryPoints: ["src/cli.ts"],
+    outfile: "dist/cli.js",
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    banner: { js: "#!/usr/bin/env node" },
+    alias: nodeAlias,
+  },
 ].filter((b) => existsSync(b.entryPoints[0]));
 
 if (existsSync("webview-ui/src/main.tsx")) {
-  builds.push({ ...common, entryPoints: ["webview-ui/src/main.tsx"], outfile: "dist/webview.js", platform: "browser", format: "esm", target: "es2022", loader: { ".ttf": "file" } });
+  builds.push({
+    ...common,
+    entryPoints: ["webview-ui/src/main.tsx"],
+    outfile: "dist/webview.js",
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    loader: { ".ttf": "file" },
+  });
 }
 
 function copyAssets() {

@@ -35,7 +35,13 @@ export default tseslint.config(
       "no-restricted-exports": [
         "error",
         {
-          restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true, namespaceFrom: true },
+          restrictDefaultExports: {
+            direct: true,
+            named: true,
+            defaultFrom: true,
+            namedFrom: true,
+            namespaceFrom: true,
+          },
         },
       ],
     },
@@ -45,7 +51,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        layer(["shared", "agent", "host", "cli", "webview-ui"], "src/core is the bottom layer: it imports no other layer."),
+        layer(
+          ["shared", "agent", "host", "cli", "webview-ui"],
+          "src/core is the bottom layer: it imports no other layer.",
+        ),
       ],
     },
   },

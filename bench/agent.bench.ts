@@ -39,7 +39,12 @@ function content(bytes: number): string {
 
 async function serverMode(): Promise<void> {
   const text = content(1 << 20);
-  const turn = (format: string) => ({ steps: [{ text: `Writing (${format}).` }, { tool: "write_to_file", args: { path: "big.ts", content: text }, chunks: CHUNKS }] });
+  const turn = (format: string) => ({
+    steps: [
+      { text: `Writing (${format}).` },
+      { tool: "write_to_file", args: { path: "big.ts", content: text }, chunks: CHUNKS },
+    ],
+  });
   const done = { steps: [{ tool: "attempt_completion", args: { result: "done" } }] };
   const model = await startScriptedModel([turn("openai"), done, turn("anthropic"), done]);
   process.send!({ url: model.url });
@@ -56,7 +61,10 @@ async function runOnce(format: "openai" | "anthropic", url: string): Promise<voi
     const parsed = parseSettings({ "toolgate.autoApprove.actions": { editFiles: true } });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
     const settings = parsed.value;
-    const executor = new ToolExecutor({ createGate: realGateFactory({ settings: () => settings }), roots: () => [dir] });
+    const executor = new ToolExecutor({
+      createGate: realGateFactory({ settings: () => settings }),
+      roots: () => [dir],
+    });
     const config = await executor.asToolConfig(`bench-${format}`);
     const fs = new NodeFs();
     const history = new TaskHistory(histDir);
@@ -68,7 +76,12 @@ async function runOnce(format: "openai" | "anthropic", url: string): Promise<voi
       {
         provider,
         config,
-        env: { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore") },
+        env: {
+          fs,
+          runner: new NodeCommandRunner(),
+          searcher: new JsSearcher(fs),
+          ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
+        },
         ask: { ask: () => Promise.resolve({ kind: "approve" }) },
         persistence: (snap) => history.writer(snap),
       },
@@ -89,10 +102,16 @@ async function runOnce(format: "openai" | "anthropic", url: string): Promise<voi
     const written = readFileSync(nodePath.join(dir, "big.ts"), "utf8");
     const contentBytes = Buffer.byteLength(written);
     console.log(`${format.padEnd(9)} state=${state} content=${contentBytes} B in ${CHUNKS} chunks`);
-    console.log(`  bytes posted to webview: ${posted} B = ${(posted / contentBytes).toFixed(3)} × content (target ≤ 1.2) in ${deltas} deltas`);
+    console.log(
+      `  bytes posted to webview: ${posted} B = ${(posted / contentBytes).toFixed(3)} × content (target ≤ 1.2) in ${deltas} deltas`,
+    );
     console.log(`  host CPU: ${cpu.toFixed(0)} ms (wall ${wall.toFixed(0)} ms)`);
-    const perFile = Object.entries(history.counter.byFile).map(([f, n]) => `${f.replace(/^[0-9a-f-]{36}/, "<task>")}: ${n}`).join(", ");
-    console.log(`  disk writes (history, atomic): ${history.counter.writes} (${perFile}; ${(history.counter.bytes / 1e6).toFixed(2)} MB) — target: a handful`);
+    const perFile = Object.entries(history.counter.byFile)
+      .map(([f, n]) => `${f.replace(/^[0-9a-f-]{36}/, "<task>")}: ${n}`)
+      .join(", ");
+    console.log(
+      `  disk writes (history, atomic): ${history.counter.writes} (${perFile}; ${(history.counter.bytes / 1e6).toFixed(2)} MB) — target: a handful`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(histDir, { recursive: true, force: true });
@@ -122,9 +141,13 @@ async function main(): Promise<void> {
   if (process.argv.includes("--server")) return serverMode();
   const p1 = parserOnly(1 << 20);
   const p4 = parserOnly(4 << 20);
-  console.log(`JSON parser alone: 1 MB / 8,000 chunks ${p1.toFixed(1)} ms; 4 MB / 32,000 chunks ${p4.toFixed(1)} ms (ratio ${(p4 / p1).toFixed(1)}, linear ≈ 4)`);
+  console.log(
+    `JSON parser alone: 1 MB / 8,000 chunks ${p1.toFixed(1)} ms; 4 MB / 32,000 chunks ${p4.toFixed(1)} ms (ratio ${(p4 / p1).toFixed(1)}, linear ≈ 4)`,
+  );
   const child = fork(process.argv[1]!, ["--server"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const { url } = await new Promise<{ url: string }>((resolve) => child.once("message", (m) => resolve(m as { url: string })));
+  const { url } = await new Promise<{ url: string }>((resolve) =>
+    child.once("message", (m) => resolve(m as { url: string })),
+  );
   try {
     await runOnce("openai", url);
     await runOnce("anthropic", url);

@@ -13,10 +13,16 @@ class BenchPathGate implements PathGate {
   check(path: string, cwd: string, access: PathAccess): PathVerdict {
     const abs = posix.resolve(cwd, path);
     const rel = posix.relative(WS, abs);
-    if (rel.startsWith("..") || posix.isAbsolute(rel)) return { ok: false, reason: `outside the workspace: ${path}`, rule: "path:outside-workspace" };
+    if (rel.startsWith("..") || posix.isAbsolute(rel))
+      return { ok: false, reason: `outside the workspace: ${path}`, rule: "path:outside-workspace" };
     const parts = rel.split("/");
-    if (parts.includes(".env") || parts[0] === "secrets") return { ok: false, reason: `${path} is ignored`, rule: "path:ignored" };
-    if (access === "write" && (parts.includes(".git") || parts.includes(".husky") || (parts.includes(".vscode") && rel.endsWith(".json")))) return { ok: false, reason: `${path} is protected`, rule: "path:protected" };
+    if (parts.includes(".env") || parts[0] === "secrets")
+      return { ok: false, reason: `${path} is ignored`, rule: "path:ignored" };
+    if (
+      access === "write" &&
+      (parts.includes(".git") || parts.includes(".husky") || (parts.includes(".vscode") && rel.endsWith(".json")))
+    )
+      return { ok: false, reason: `${path} is protected`, rule: "path:protected" };
     return { ok: true };
   }
 }
@@ -33,7 +39,16 @@ function pick<T>(xs: readonly T[]): T {
   return xs[rand(xs.length)]!;
 }
 
-const files = ["src/index.ts", "src/core/gate.ts", "README.md", "package.json", "src/app/main.tsx", "test/unit/a.test.ts", "docs/guide.md", "tsconfig.json"];
+const files = [
+  "src/index.ts",
+  "src/core/gate.ts",
+  "README.md",
+  "package.json",
+  "src/app/main.tsx",
+  "test/unit/a.test.ts",
+  "docs/guide.md",
+  "tsconfig.json",
+];
 const dirs = ["src", "test", "packages/a", "packages/b", "docs", "src/core"];
 const words = ["foo", "TODO", "useState", "import", "export default", "fixme", "handler", "config"];
 
@@ -80,7 +95,7 @@ const everyday: (() => string)[] = [
   () => `awk '{print $1}' ${pick(files)} | sort | uniq -c | sort -rn | head`,
   () => "tar -tzf release.tar.gz",
   () => `[ -f ${pick(files)} ] && echo present`,
-  () => "for f in src/*.ts; do wc -l \"$f\"; done",
+  () => 'for f in src/*.ts; do wc -l "$f"; done',
   () => `git log --since="${1 + rand(7)} days ago" --oneline`,
   () => `echo "build finished at $(date +%H:%M)"`,
 ];
@@ -157,17 +172,31 @@ function long(): string {
     }
     case 2: {
       const steps: string[] = [];
-      while (steps.join(" && ").length < size) steps.push(pick(["npm run lint", "npm run build", "npm test", "git status", `cd ${pick(dirs)}`, "cd ..", `ls -la ${pick(dirs)}`, `grep -rn ${pick(words)} ${pick(dirs)}`]));
+      while (steps.join(" && ").length < size)
+        steps.push(
+          pick([
+            "npm run lint",
+            "npm run build",
+            "npm test",
+            "git status",
+            `cd ${pick(dirs)}`,
+            "cd ..",
+            `ls -la ${pick(dirs)}`,
+            `grep -rn ${pick(words)} ${pick(dirs)}`,
+          ]),
+        );
       return steps.join(" && ");
     }
     case 3: {
       const parts: string[] = [];
-      while (parts.join(" ").length < size) parts.push(`-not -path './${pick(["node_modules", "dist", "coverage", ".git", "build", "out"])}/*'`);
+      while (parts.join(" ").length < size)
+        parts.push(`-not -path './${pick(["node_modules", "dist", "coverage", ".git", "build", "out"])}/*'`);
       return `find . -type f -name '*.ts' ${parts.join(" ")} | xargs grep -l ${pick(words)}`;
     }
     case 4: {
       let script = "";
-      while (script.length < size) script += `for f in $(git ls-files '${pick(dirs)}/*.ts'); do echo "$f: $(wc -l < "$f")"; done\n`;
+      while (script.length < size)
+        script += `for f in $(git ls-files '${pick(dirs)}/*.ts'); do echo "$f: $(wc -l < "$f")"; done\n`;
       return script.trimEnd();
     }
     default: {
@@ -207,7 +236,9 @@ function percentile(sorted: readonly number[], p: number): number {
 function summarise(label: string, us: readonly number[]): void {
   const sorted = [...us].sort((a, b) => a - b);
   const mean = us.reduce((a, b) => a + b, 0) / us.length;
-  console.log(`${label.padEnd(22)} n=${String(us.length).padStart(5)}  p50 ${percentile(sorted, 0.5).toFixed(2).padStart(8)} µs  p99 ${percentile(sorted, 0.99).toFixed(1).padStart(8)} µs  mean ${mean.toFixed(1).padStart(7)} µs  max ${sorted[sorted.length - 1]!.toFixed(0).padStart(6)} µs`);
+  console.log(
+    `${label.padEnd(22)} n=${String(us.length).padStart(5)}  p50 ${percentile(sorted, 0.5).toFixed(2).padStart(8)} µs  p99 ${percentile(sorted, 0.99).toFixed(1).padStart(8)} µs  mean ${mean.toFixed(1).padStart(7)} µs  max ${sorted[sorted.length - 1]!.toFixed(0).padStart(6)} µs`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -221,7 +252,9 @@ async function main(): Promise<void> {
   console.log(`grammar load: ${loadWallMs.toFixed(1)} ms (runtime init + tree-sitter-bash.wasm)`);
 
   const fast = lines.filter((l) => fastParse(l.text) !== undefined).length;
-  console.log(`lines: ${lines.length} (${lines.filter((l) => l.kind === "adversarial").length} adversarial, ${lines.filter((l) => l.kind === "everyday").length} everyday, ${lines.filter((l) => l.kind === "long").length} of 1-2 KB); fast parser takes ${((100 * fast) / lines.length).toFixed(0)}%`);
+  console.log(
+    `lines: ${lines.length} (${lines.filter((l) => l.kind === "adversarial").length} adversarial, ${lines.filter((l) => l.kind === "everyday").length} everyday, ${lines.filter((l) => l.kind === "long").length} of 1-2 KB); fast parser takes ${((100 * fast) / lines.length).toFixed(0)}%`,
+  );
 
   let current = analyzer;
   const measure = (): number[] =>
@@ -251,11 +284,24 @@ async function main(): Promise<void> {
   }
   const warm = measure();
   summarise("warm, all", warm);
-  for (const kind of ["everyday", "adversarial", "long"] as const) summarise(`warm, ${kind}`, warm.filter((_, i) => lines[i]!.kind === kind));
+  for (const kind of ["everyday", "adversarial", "long"] as const)
+    summarise(
+      `warm, ${kind}`,
+      warm.filter((_, i) => lines[i]!.kind === kind),
+    );
   const best = measureMin(5);
   summarise("least of 5 passes", best);
-  for (const kind of ["everyday", "adversarial", "long"] as const) summarise(`least of 5, ${kind}`, best.filter((_, i) => lines[i]!.kind === kind));
-  console.log(`verdicts: ${[...verdicts.entries()].sort().map(([k, n]) => `${k}=${n}`).join(" ")}`);
+  for (const kind of ["everyday", "adversarial", "long"] as const)
+    summarise(
+      `least of 5, ${kind}`,
+      best.filter((_, i) => lines[i]!.kind === kind),
+    );
+  console.log(
+    `verdicts: ${[...verdicts.entries()]
+      .sort()
+      .map(([k, n]) => `${k}=${n}`)
+      .join(" ")}`,
+  );
 
   // With the default parse cache (256 lines, parsing only; decisions are never cached).
   current = new BashAnalyzer({ grammarDir: dist, homeDir: "/home/dev" });

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), "toolgate-bench-")));
   const roots = [0, 1, 2, 3, 4].map((i) => path.join(base, `root${i}`));
   const ignoreLines: string[] = [];
-  for (let i = 0; i < 100; i++) ignoreLines.push(i % 10 === 0 ? `!keep${i}.txt` : i % 3 === 0 ? `gen${i}/` : `*.tmp${i}`);
+  for (let i = 0; i < 100; i++)
+    ignoreLines.push(i % 10 === 0 ? `!keep${i}.txt` : i % 3 === 0 ? `gen${i}/` : `*.tmp${i}`);
   const rand = rng(42);
   const rels: string[] = [];
   for (const r of roots) {
@@ -33,14 +34,28 @@ async function main(): Promise<void> {
     const tool = ["Read", "Edit", "read_file", "Write"][i % 4];
     rules[kind].push(`${tool}(pkg${i % 10}/**/secret${i}*.ts)`);
   }
-  const settings = { ...DEFAULT_SETTINGS, permissions: rules, autoApprove: { ...DEFAULT_SETTINGS.autoApprove, actions: { ...DEFAULT_SETTINGS.autoApprove.actions, editFiles: true } } };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    permissions: rules,
+    autoApprove: {
+      ...DEFAULT_SETTINGS.autoApprove,
+      actions: { ...DEFAULT_SETTINGS.autoApprove.actions, editFiles: true },
+    },
+  };
   const gate = await Gate.create({ settings, roots });
 
   const calls = [];
   for (let i = 0; i < 10_000; i++) {
     const r = rand();
     const existing = rels[Math.floor(rand() * rels.length)]!;
-    const p = r < 0.6 ? existing : r < 0.8 ? existing.replace("file", "new") : r < 0.9 ? path.relative(roots[0]!, existing) : `/tmp/outside/x${Math.floor(rand() * 50)}.ts`;
+    const p =
+      r < 0.6
+        ? existing
+        : r < 0.8
+          ? existing.replace("file", "new")
+          : r < 0.9
+            ? path.relative(roots[0]!, existing)
+            : `/tmp/outside/x${Math.floor(rand() * 50)}.ts`;
     const tool = ["read_file", "write_to_file", "list_files", "replace_in_file"][Math.floor(rand() * 4)]!;
     calls.push({ tool, params: { path: p, content: "c", diff: "d" } });
   }
@@ -54,7 +69,9 @@ async function main(): Promise<void> {
   }
   const p = percentiles(samples);
   console.log(`file-tool decisions: ${calls.length} calls, 5 roots, 200 rules, 100-line ignore file`);
-  console.log(`  p50 ${fmt(p.p50)} µs   p99 ${fmt(p.p99)} µs   mean ${fmt(p.mean)} µs   max ${fmt(p.max)} µs   (target p50 ≤ 10, p99 ≤ 50)`);
+  console.log(
+    `  p50 ${fmt(p.p50)} µs   p99 ${fmt(p.p99)} µs   mean ${fmt(p.mean)} µs   max ${fmt(p.max)} µs   (target p50 ≤ 10, p99 ≤ 50)`,
+  );
   console.log(`  decisions: ${counts.allow} allow, ${counts.ask} ask, ${counts.deny} deny`);
   rmSync(base, { recursive: true, force: true });
 }

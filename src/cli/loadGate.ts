@@ -64,7 +64,13 @@ export async function loadGate(args: CliArgs, analyzer?: CommandAnalyzer): Promi
   const settings = loadSettings(args);
   const roots = resolveWorkspaces(args);
   try {
-    return await Gate.create({ settings, roots, trusted: !args.untrusted, headless: args.headless, ...(analyzer ? { analyzer } : {}) });
+    return await Gate.create({
+      settings,
+      roots,
+      trusted: !args.untrusted,
+      headless: args.headless,
+      ...(analyzer ? { analyzer } : {}),
+    });
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }

@@ -10,7 +10,9 @@ interface InputLine {
   readonly params: Record<string, unknown>;
 }
 
-type Parsed = { readonly ok: true; readonly call: InputLine } | { readonly ok: false; readonly id: unknown; readonly reason: string };
+type Parsed =
+  | { readonly ok: true; readonly call: InputLine }
+  | { readonly ok: false; readonly id: unknown; readonly reason: string };
 
 function parseLine(line: string): Parsed {
   let v: unknown;
@@ -19,19 +21,24 @@ function parseLine(line: string): Parsed {
   } catch (e) {
     return { ok: false, id: null, reason: `the input line is not JSON: ${(e as Error).message}` };
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return { ok: false, id: null, reason: "the input line must be a JSON object" };
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    return { ok: false, id: null, reason: "the input line must be a JSON object" };
   const o = v as Record<string, unknown>;
   const id = "id" in o ? o.id : null;
   if (typeof o.tool !== "string") return { ok: false, id, reason: "the input needs a string `tool`" };
   const params = o.params === undefined ? {} : o.params;
-  if (typeof params !== "object" || params === null || Array.isArray(params)) return { ok: false, id, reason: "`params` must be an object" };
+  if (typeof params !== "object" || params === null || Array.isArray(params))
+    return { ok: false, id, reason: "`params` must be an object" };
   return { ok: true, call: { id, tool: o.tool, params: params as Record<string, unknown> } };
 }
 
 function explainText(n: number, call: InputLine | undefined, decision: Decision, trace: readonly string[]): string {
   const head = call ? `#${n} ${call.tool} ${JSON.stringify(call.params)}` : `#${n} (invalid input)`;
   const lines = trace.map((t) => `  ${t}`);
-  return [head, ...lines, `  => ${decision.decision.toUpperCase()}: ${decision.reason} [${decision.rule}]`, ""].join("\n") + "\n";
+  return (
+    [head, ...lines, `  => ${decision.decision.toUpperCase()}: ${decision.reason} [${decision.rule}]`, ""].join("\n") +
+    "\n"
+  );
 }
 
 /** Decides every input line in order, as one task (limits count across lines). */
@@ -52,6 +59,10 @@ export async function runLines(args: CliArgs, gate: Gate, input: Readable, outpu
       decision = gate.decide(parsed.call);
     }
     const id = parsed.ok ? parsed.call.id : parsed.id;
-    output.write(args.command === "explain" ? explainText(n, parsed.ok ? parsed.call : undefined, decision, trace) : JSON.stringify({ id, decision: decision.decision, reason: decision.reason, rule: decision.rule }) + "\n");
+    output.write(
+      args.command === "explain"
+        ? explainText(n, parsed.ok ? parsed.call : undefined, decision, trace)
+        : JSON.stringify({ id, decision: decision.decision, reason: decision.reason, rule: decision.rule }) + "\n",
+    );
   }
 }

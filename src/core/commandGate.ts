@@ -36,17 +36,34 @@ export class CommandPathGate implements PathGate {
     if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
     const p = v.path!;
     const rule = this.denyOrAsk.find((r) => ruleMatches(r, { tool, path: p }, false));
-    if (rule) return { ok: false, reason: `\`${path}\` matches the ${rule.effect} rule \`${rule.source}\``, rule: `permissions.${rule.effect}: ${rule.source}` };
+    if (rule)
+      return {
+        ok: false,
+        reason: `\`${path}\` matches the ${rule.effect} rule \`${rule.source}\``,
+        rule: `permissions.${rule.effect}: ${rule.source}`,
+      };
     const local = p.realRoot !== undefined;
     if (access === "write") {
       const prot = this.protectedPaths.match(p);
       if (prot) return { ok: false, reason: `writes to a protected path: ${path}`, rule: `protected: ${prot}` };
-      if (!local && !(this.switches.editLocal && this.switches.editExternal)) return { ok: false, reason: `writes outside the workspace: ${path}`, rule: "path:external-write" };
-      if (local && !this.switches.editLocal) return { ok: false, reason: `writes a file (${path}) and editing files is not auto-approved`, rule: "autoApprove.editFiles" };
+      if (!local && !(this.switches.editLocal && this.switches.editExternal))
+        return { ok: false, reason: `writes outside the workspace: ${path}`, rule: "path:external-write" };
+      if (local && !this.switches.editLocal)
+        return {
+          ok: false,
+          reason: `writes a file (${path}) and editing files is not auto-approved`,
+          rule: "autoApprove.editFiles",
+        };
       return { ok: true };
     }
-    if (!local && !(this.switches.readLocal && this.switches.readExternal)) return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
-    if (local && !this.switches.readLocal) return { ok: false, reason: `reads a file (${path}) and reading files is not auto-approved`, rule: "autoApprove.readFiles" };
+    if (!local && !(this.switches.readLocal && this.switches.readExternal))
+      return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
+    if (local && !this.switches.readLocal)
+      return {
+        ok: false,
+        reason: `reads a file (${path}) and reading files is not auto-approved`,
+        rule: "autoApprove.readFiles",
+      };
     if (kind === "content") {
       // A directory read for its content is read recursively: it must not reach what the ignore file excludes.
       let below = this.below.get(p);
@@ -55,9 +72,24 @@ export class CommandPathGate implements PathGate {
         this.below.set(p, below);
       }
       const file = this.validator.ignore.fileName;
-      if (below.kind === "ignored") return { ok: false, reason: `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`, rule: `ignoreFile: ${file}` };
-      if (below.kind === "link") return { ok: false, reason: `reads every file under \`${path}\`, and \`${below.relative}\` is a link to a directory or outside the workspace, which Toolgate does not follow`, rule: `ignoreFile: ${file}` };
-      if (below.kind === "too-many") return { ok: false, reason: `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`, rule: `ignoreFile: ${file}` };
+      if (below.kind === "ignored")
+        return {
+          ok: false,
+          reason: `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`,
+          rule: `ignoreFile: ${file}`,
+        };
+      if (below.kind === "link")
+        return {
+          ok: false,
+          reason: `reads every file under \`${path}\`, and \`${below.relative}\` is a link to a directory or outside the workspace, which Toolgate does not follow`,
+          rule: `ignoreFile: ${file}`,
+        };
+      if (below.kind === "too-many")
+        return {
+          ok: false,
+          reason: `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`,
+          rule: `ignoreFile: ${file}`,
+        };
     }
     return { ok: true };
   }
@@ -69,6 +101,11 @@ export function commandLists(
   allow: readonly string[],
   deny: readonly string[],
 ): Pick<CommandContext, "allow" | "deny" | "ask"> {
-  const pick = (effect: string) => rules.filter((r) => r.effect === effect && r.tools.includes("execute_command")).map((r) => r.pattern ?? "*");
-  return { allow: [...allow, ...pick("allow")], deny: [...deny, ...pick("deny").filter((p) => p !== "*")], ask: pick("ask").filter((p) => p !== "*") };
+  const pick = (effect: string) =>
+    rules.filter((r) => r.effect === effect && r.tools.includes("execute_command")).map((r) => r.pattern ?? "*");
+  return {
+    allow: [...allow, ...pick("allow")],
+    deny: [...deny, ...pick("deny").filter((p) => p !== "*")],
+    ask: pick("ask").filter((p) => p !== "*"),
+  };
 }

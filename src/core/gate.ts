@@ -7,7 +7,14 @@ import { TaskLimits } from "./limits";
 import { lookupMcpTool } from "./mcp";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
-import { FILE_TOOLS, parseRules, PRIMARY_ARG, RuleIndex, type CallSubject, type PermissionRule } from "./permissionRules";
+import {
+  FILE_TOOLS,
+  parseRules,
+  PRIMARY_ARG,
+  RuleIndex,
+  type CallSubject,
+  type PermissionRule,
+} from "./permissionRules";
 import type { ToolgateSettings } from "./settingsModel";
 import type { Decision, ToolCall, ToolName } from "./types";
 import { privateHostReason } from "./urls";
@@ -139,7 +146,13 @@ export class Gate {
 
   private run(call: ToolCall, trace: Trace): Decision {
     const d = this.decideInner(call, trace);
-    const settled = d.decision === "allow" && this.configErrors.length > 0 ? ask(`your Toolgate settings have errors, so nothing is auto-approved: ${this.configErrors[0]}`, "settings:invalid") : d;
+    const settled =
+      d.decision === "allow" && this.configErrors.length > 0
+        ? ask(
+            `your Toolgate settings have errors, so nothing is auto-approved: ${this.configErrors[0]}`,
+            "settings:invalid",
+          )
+        : d;
     if (settled.decision === "ask" && this.opts.headless) {
       trace.note("headless", "no one to ask, so the ask becomes a deny");
       return deny(`needs approval, and there is no one to ask (headless): ${settled.reason}`, settled.rule);
@@ -157,26 +170,37 @@ export class Gate {
     }
     const tool = v.tool;
     const params = call.params;
-    trace.note("1 validate", v.path ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}` : `${tool}: parameters present`);
+    trace.note(
+      "1 validate",
+      v.path
+        ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}`
+        : `${tool}: parameters present`,
+    );
     const subject = this.subject(tool, params, v.path);
-    const command = tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
+    const command =
+      tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
     const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
-    const subjects = tool === "attempt_completion" && analysis ? [subject, { ...subject, tool: "execute_command" as const }] : [subject];
+    const subjects =
+      tool === "attempt_completion" && analysis
+        ? [subject, { ...subject, tool: "execute_command" as const }]
+        : [subject];
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
 
     // 2. Hard refusals, in every mode.
     const denyRule = this.findRule("deny", subjects, false);
     if (denyRule?.layer === "mode:plan") return deny("plan mode is read-only: files cannot be edited", "mode:plan");
-    if (denyRule) return deny(`\`${denyRule.source}\` is denied by your settings`, `permissions.deny: ${denyRule.source}`);
+    if (denyRule)
+      return deny(`\`${denyRule.source}\` is denied by your settings`, `permissions.deny: ${denyRule.source}`);
     if (analysis?.verdict === "deny") return deny(analysis.reason, analysis.rule);
     trace.note("2 refusals", "no deny rule matches");
 
     // 3. Mode (plan refuses; auto is applied after the checks that hold in every mode, below).
     if (s.mode === "plan") {
       if (EDIT_TOOLS.includes(tool)) return deny("plan mode is read-only: files cannot be edited", "mode:plan");
-      if (analysis && !analysis.readOnly) return deny(`plan mode is read-only, and this command may change things: ${analysis.reason}`, "mode:plan");
+      if (analysis && !analysis.readOnly)
+        return deny(`plan mode is read-only, and this command may change things: ${analysis.reason}`, "mode:plan");
       trace.note("3 mode", "plan: the call is read-only");
     } else {
       trace.note("3 mode", s.mode === "auto" ? "auto: runs once the checks below pass" : "normal");
@@ -184,7 +208,12 @@ export class Gate {
     if (analysis?.verdict === "unparseable") return ask(analysis.reason, analysis.rule);
 
     // 4. Untrusted workspace, limits, ask rules, protected paths.
-    if (this.opts.trusted === false) return ask("the workspace is not trusted (Restricted Mode), so nothing is auto-approved", "workspace:untrusted", analysis?.suggestion);
+    if (this.opts.trusted === false)
+      return ask(
+        "the workspace is not trusted (Restricted Mode), so nothing is auto-approved",
+        "workspace:untrusted",
+        analysis?.suggestion,
+      );
     if (tool !== "ask_followup_question") {
       const limit = this.limits.countRequest();
       if (limit) return ask(limit.reason, limit.rule);
@@ -194,7 +223,11 @@ export class Gate {
     if (analysis?.verdict === "ask-rule") return ask(analysis.reason, analysis.rule);
     if (v.path && EDIT_TOOLS.includes(tool)) {
       const prot = this.protectedPaths.match(v.path);
-      if (prot) return ask(`\`${v.path.input}\` is a protected path (editor, gate, git or CI configuration)`, `protected: ${prot}`);
+      if (prot)
+        return ask(
+          `\`${v.path.input}\` is a protected path (editor, gate, git or CI configuration)`,
+          `protected: ${prot}`,
+        );
     }
     trace.note("4 checks", "trusted, within limits, no ask rule, no protected path");
 
@@ -202,49 +235,89 @@ export class Gate {
     if (NEVER_AUTO.includes(tool)) return ask(`\`${tool}\` always waits for you`, "tool:never-auto");
     if (s.mode === "auto") return allow("auto mode (YOLO) runs everything no rule refuses", "mode:auto");
     const wantsApproval = boolParam(params.requires_approval) === true;
-    if (tool === "attempt_completion" && !analysis) return allow("completing the task runs nothing", "tool:attempt_completion");
+    if (tool === "attempt_completion" && !analysis)
+      return allow("completing the task runs nothing", "tool:attempt_completion");
     if (s.autoApprove.all) {
-      if (analysis?.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
+      if (analysis?.deletes)
+        return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
       if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval");
       return allow("approve-all is on", "autoApprove.all");
     }
     const allowRule = analysis ? undefined : this.findRule("allow", [subject], true);
-    if (allowRule) return allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`);
+    if (allowRule)
+      return allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`);
     if (!s.autoApprove.enabled) return ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion);
     return this.fineGrained(tool, subject, analysis, wantsApproval, mcp?.ok === true && mcp.alwaysAllowed);
   }
 
-  private fineGrained(tool: ToolName, subject: CallSubject, analysis: CommandAnalysis | undefined, wantsApproval: boolean, mcpAlwaysAllowed: boolean): Decision {
+  private fineGrained(
+    tool: ToolName,
+    subject: CallSubject,
+    analysis: CommandAnalysis | undefined,
+    wantsApproval: boolean,
+    mcpAlwaysAllowed: boolean,
+  ): Decision {
     const a = this.opts.settings.autoApprove.actions;
     if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
       const read = READ_TOOLS.includes(tool);
-      const [approveLocal, approveExternal] = read ? [a.readFiles, a.readFilesExternally] : [a.editFiles, a.editFilesExternally];
+      const [approveLocal, approveExternal] = read
+        ? [a.readFiles, a.readFilesExternally]
+        : [a.editFiles, a.editFilesExternally];
       const local = subject.path?.realRoot !== undefined;
       const external = !local;
       const what = read ? "reading" : "editing";
       if ((local && approveLocal) || (external && approveLocal && approveExternal)) {
-        return allow(`${what} files ${local ? "inside" : "outside"} the workspace is auto-approved`, `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`);
+        return allow(
+          `${what} files ${local ? "inside" : "outside"} the workspace is auto-approved`,
+          `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
+        );
       }
-      return ask(`${what} files ${local ? "inside" : "outside"} the workspace is not auto-approved`, `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`);
+      return ask(
+        `${what} files ${local ? "inside" : "outside"} the workspace is not auto-approved`,
+        `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
+      );
     }
     if (analysis) {
-      if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
-      if (analysis.deletes) return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
+      if (wantsApproval)
+        return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
+      if (analysis.deletes)
+        return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
-      if (a.executeSafeCommands && a.executeAllCommands) return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
+      if (a.executeSafeCommands && a.executeAllCommands)
+        return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
       const off = analysis.verdict === "safe" ? "running safe commands is not auto-approved" : analysis.reason;
-      return ask(off, analysis.verdict === "safe" ? "autoApprove.executeSafeCommands" : analysis.rule, analysis.suggestion);
+      return ask(
+        off,
+        analysis.verdict === "safe" ? "autoApprove.executeSafeCommands" : analysis.rule,
+        analysis.suggestion,
+      );
     }
     if (tool === "use_mcp_tool" && subject.mcp) {
-      if (a.useMcp && mcpAlwaysAllowed) return allow(`\`${subject.mcp.tool}\` is always allowed on \`${subject.mcp.server}\``, "autoApprove.useMcp+alwaysAllow");
-      return ask(!a.useMcp ? "using MCP tools is not auto-approved" : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``, !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed", `mcp__${subject.mcp.server}__${subject.mcp.tool}`);
+      if (a.useMcp && mcpAlwaysAllowed)
+        return allow(
+          `\`${subject.mcp.tool}\` is always allowed on \`${subject.mcp.server}\``,
+          "autoApprove.useMcp+alwaysAllow",
+        );
+      return ask(
+        !a.useMcp
+          ? "using MCP tools is not auto-approved"
+          : `\`${subject.mcp.tool}\` is not marked "always allow" on \`${subject.mcp.server}\``,
+        !a.useMcp ? "autoApprove.useMcp" : "mcp:not-always-allowed",
+        `mcp__${subject.mcp.server}__${subject.mcp.tool}`,
+      );
     }
-    if (tool === "access_mcp_resource") return a.useMcp ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp") : ask("using MCP is not auto-approved", "autoApprove.useMcp");
+    if (tool === "access_mcp_resource")
+      return a.useMcp
+        ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp")
+        : ask("using MCP is not auto-approved", "autoApprove.useMcp");
     if (tool === "web_fetch") {
       const local = privateHostReason(subject.arg ?? "");
       if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
     }
-    if (tool === "web_fetch") return a.webFetch ? allow("fetching web pages is auto-approved", "autoApprove.webFetch") : ask("fetching web pages is not auto-approved", "autoApprove.webFetch");
+    if (tool === "web_fetch")
+      return a.webFetch
+        ? allow("fetching web pages is auto-approved", "autoApprove.webFetch")
+        : ask("fetching web pages is not auto-approved", "autoApprove.webFetch");
     return ask(`\`${tool}\` needs your approval`, "default:ask");
   }
 
@@ -253,21 +326,40 @@ export class Gate {
     try {
       analysis = this.analyzer.analyze(command, this.commandCtx);
     } catch (e) {
-      analysis = { verdict: "unparseable", reason: `the command could not be analysed: ${(e as Error).message}`, rule: "commands:error", readOnly: false, deletes: false };
+      analysis = {
+        verdict: "unparseable",
+        reason: `the command could not be analysed: ${(e as Error).message}`,
+        rule: "commands:error",
+        readOnly: false,
+        deletes: false,
+      };
     }
-    trace.note("command", `${analysis.verdict} — ${analysis.reason} [${analysis.rule}]${analysis.readOnly ? " (read-only)" : ""}${analysis.deletes ? " (deletes)" : ""}`);
+    trace.note(
+      "command",
+      `${analysis.verdict} — ${analysis.reason} [${analysis.rule}]${analysis.readOnly ? " (read-only)" : ""}${analysis.deletes ? " (deletes)" : ""}`,
+    );
     return analysis;
   }
 
   private subject(tool: ToolName, params: ToolCall["params"], path: ResolvedPath | undefined): CallSubject {
     const argName = PRIMARY_ARG[tool];
     const arg = argName && typeof params[argName] === "string" ? (params[argName] as string) : undefined;
-    const mcp = tool === "use_mcp_tool" || tool === "access_mcp_resource" ? { server: params.server_name as string, ...(tool === "use_mcp_tool" ? { tool: params.tool_name as string } : {}) } : undefined;
+    const mcp =
+      tool === "use_mcp_tool" || tool === "access_mcp_resource"
+        ? {
+            server: params.server_name as string,
+            ...(tool === "use_mcp_tool" ? { tool: params.tool_name as string } : {}),
+          }
+        : undefined;
     return { tool, ...(path ? { path } : {}), ...(arg !== undefined ? { arg } : {}), ...(mcp ? { mcp } : {}) };
   }
 
   /** Command rules with a pattern are argv prefixes, decided by the analyzer, never by matching the raw line. */
-  private findRule(effect: PermissionRule["effect"], subjects: readonly CallSubject[], strict: boolean): PermissionRule | undefined {
+  private findRule(
+    effect: PermissionRule["effect"],
+    subjects: readonly CallSubject[],
+    strict: boolean,
+  ): PermissionRule | undefined {
     for (const subject of subjects) {
       const commandTool = subject.tool === "execute_command" || subject.tool === "attempt_completion";
       const hit = this.index.find(effect, subject, strict, commandTool ? (r) => r.pattern !== undefined : undefined);

@@ -58,7 +58,10 @@ export class IgnoreRules {
     const key = rootIndex + "\0" + relative;
     let hit = this.memo.get(key);
     if (hit === undefined) {
-      hit = ig.maybe !== undefined && !ig.maybe.test(relative) ? false : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
+      hit =
+        ig.maybe !== undefined && !ig.maybe.test(relative)
+          ? false
+          : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
       if (this.memo.size > 20_000) this.memo.clear();
       this.memo.set(key, hit);
     }

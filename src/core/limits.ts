@@ -33,10 +33,16 @@ export class TaskLimits {
 
   reached(): LimitReached | undefined {
     if (this.maxRequests > 0 && this.requests > this.maxRequests) {
-      return { reason: `the task reached its limit of ${this.maxRequests} auto-approved requests`, rule: "limits.maxRequests" };
+      return {
+        reason: `the task reached its limit of ${this.maxRequests} auto-approved requests`,
+        rule: "limits.maxRequests",
+      };
     }
     if (this.maxCost > 0 && this.costUsd >= this.maxCost) {
-      return { reason: `the task reached its cost limit of $${this.maxCost.toFixed(2)} (spent $${this.costUsd.toFixed(2)})`, rule: "limits.maxCost" };
+      return {
+        reason: `the task reached its cost limit of $${this.maxCost.toFixed(2)} (spent $${this.costUsd.toFixed(2)})`,
+        rule: "limits.maxCost",
+      };
     }
     return undefined;
   }

@@ -18,9 +18,11 @@ export function lookupMcpTool(servers: McpServers, server: string, tool: string 
     const hint = known.length > 0 ? ` (configured: ${known.join(", ")})` : " (none is configured)";
     return { ok: false, reason: `there is no MCP server named \`${server}\`${hint}`, rule: "mcp:unknown-server" };
   }
-  if (cfg.disabled) return { ok: false, reason: `the MCP server \`${server}\` is disabled`, rule: "mcp:server-disabled" };
+  if (cfg.disabled)
+    return { ok: false, reason: `the MCP server \`${server}\` is disabled`, rule: "mcp:server-disabled" };
   if (tool === undefined) return { ok: true, alwaysAllowed: false };
-  if (cfg.disabledTools.includes(tool)) return { ok: false, reason: `the MCP tool \`${tool}\` of \`${server}\` is disabled`, rule: "mcp:tool-disabled" };
+  if (cfg.disabledTools.includes(tool))
+    return { ok: false, reason: `the MCP tool \`${tool}\` of \`${server}\` is disabled`, rule: "mcp:tool-disabled" };
   return { ok: true, alwaysAllowed: cfg.alwaysAllow.includes("*") || cfg.alwaysAllow.includes(tool) };
 }
 

@@ -65,7 +65,8 @@ export interface ResolvedPath {
   readonly lexicalRoot?: RootMatch;
 }
 
-export type CanonicalResult = { readonly ok: true; readonly path: ResolvedPath } | { readonly ok: false; readonly reason: string };
+export type CanonicalResult =
+  { readonly ok: true; readonly path: ResolvedPath } | { readonly ok: false; readonly reason: string };
 
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
 const REALPATH_CACHE_LIMIT = 20_000;
@@ -134,7 +135,10 @@ export class WorkspacePaths {
     const real = this.realpath(lexical);
     const realRoot = this.match(real, this.realRoots);
     const lexicalRoot = this.match(lexical, this.roots);
-    return { ok: true, path: { input, lexical, real, ...(realRoot ? { realRoot } : {}), ...(lexicalRoot ? { lexicalRoot } : {}) } };
+    return {
+      ok: true,
+      path: { input, lexical, real, ...(realRoot ? { realRoot } : {}), ...(lexicalRoot ? { lexicalRoot } : {}) },
+    };
   }
 
   private match(abs: string, roots: readonly string[]): RootMatch | undefined {
@@ -163,7 +167,10 @@ export class WorkspacePaths {
       if (here === UNRESOLVABLE || this.fs.entry(here) !== "link") real = here;
       else {
         const target = this.fs.readlink(here);
-        real = target === undefined || hops >= MAX_LINK_HOPS ? UNRESOLVABLE : this.realpath(nodePath.resolve(parentReal, target), hops + 1);
+        real =
+          target === undefined || hops >= MAX_LINK_HOPS
+            ? UNRESOLVABLE
+            : this.realpath(nodePath.resolve(parentReal, target), hops + 1);
       }
     }
     if (this.cache.size >= REALPATH_CACHE_LIMIT) this.cache.clear();

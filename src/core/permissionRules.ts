@@ -20,7 +20,13 @@ const ALIASES: Readonly<Record<string, readonly ToolName[]>> = {
   WebFetch: ["web_fetch"],
 };
 
-export const FILE_TOOLS: readonly ToolName[] = ["read_file", "write_to_file", "replace_in_file", "list_files", "search_files"];
+export const FILE_TOOLS: readonly ToolName[] = [
+  "read_file",
+  "write_to_file",
+  "replace_in_file",
+  "list_files",
+  "search_files",
+];
 
 /** The argument each tool's pattern applies to. */
 export const PRIMARY_ARG: Readonly<Partial<Record<ToolName, string>>> = {
@@ -49,7 +55,8 @@ export interface PermissionRule {
   readonly glob?: Minimatch;
 }
 
-export type RuleParse = { readonly ok: true; readonly rule: PermissionRule } | { readonly ok: false; readonly error: string };
+export type RuleParse =
+  { readonly ok: true; readonly rule: PermissionRule } | { readonly ok: false; readonly error: string };
 
 const RULE_SHAPE = /^([A-Za-z_][A-Za-z0-9_-]*)(?:\((.*)\))?$/s;
 
@@ -60,7 +67,8 @@ export function parseRule(source: string, effect: RuleEffect, layer: string): Ru
   if (!m) return { ok: false, error: `\`${source}\` is not a rule: write Tool or Tool(pattern)` };
   const name = m[1]!;
   const pattern = m[2];
-  if (pattern !== undefined && pattern.trim() === "") return { ok: false, error: `\`${source}\`: the pattern in () is empty` };
+  if (pattern !== undefined && pattern.trim() === "")
+    return { ok: false, error: `\`${source}\`: the pattern in () is empty` };
   const tools = ALIASES[name] ?? (isToolName(name) ? [name] : undefined);
   if (!tools) return { ok: false, error: `\`${source}\`: unknown tool \`${name}\`` };
   if (pattern === undefined) return { ok: true, rule: { source, layer, effect, tools } };
@@ -74,7 +82,8 @@ export function parseRule(source: string, effect: RuleEffect, layer: string): Ru
 
 /** `mcp__server`, `mcp__server__tool`, `mcp__server__*`. Server names may hold `-` and `.`; the first `__` separates the tool. */
 function parseMcpRule(source: string, text: string, effect: RuleEffect, layer: string): RuleParse {
-  if (/[()\s]/.test(text)) return { ok: false, error: `\`${source}\`: MCP rules take no pattern (write mcp__server__tool)` };
+  if (/[()\s]/.test(text))
+    return { ok: false, error: `\`${source}\`: MCP rules take no pattern (write mcp__server__tool)` };
   const rest = text.slice(5);
   const sep = rest.indexOf("__");
   const server = sep < 0 ? rest : rest.slice(0, sep);
@@ -82,7 +91,10 @@ function parseMcpRule(source: string, text: string, effect: RuleEffect, layer: s
   if (server === "" || tool === "" || (tool.includes("*") && tool !== "*")) {
     return { ok: false, error: `\`${source}\`: write mcp__server, mcp__server__tool or mcp__server__*` };
   }
-  return { ok: true, rule: { source, layer, effect, tools: ["use_mcp_tool", "access_mcp_resource"], mcp: { server, tool } } };
+  return {
+    ok: true,
+    rule: { source, layer, effect, tools: ["use_mcp_tool", "access_mcp_resource"], mcp: { server, tool } },
+  };
 }
 
 export interface RuleSet {
@@ -90,7 +102,9 @@ export interface RuleSet {
   readonly errors: readonly string[];
 }
 
-export function parseRules(lists: readonly { readonly effect: RuleEffect; readonly layer: string; readonly sources: readonly string[] }[]): RuleSet {
+export function parseRules(
+  lists: readonly { readonly effect: RuleEffect; readonly layer: string; readonly sources: readonly string[] }[],
+): RuleSet {
   const rules: PermissionRule[] = [];
   const errors: string[] = [];
   for (const { effect, layer, sources } of lists) {
@@ -196,11 +210,21 @@ export class RuleIndex {
       const globs = list.filter((r) => r.glob);
       const rel = combine(globs.filter((r) => !isAbsolutePattern(r)));
       const abs = combine(globs.filter(isAbsolutePattern));
-      this.buckets.set(key, { rules: list, hasOthers: globs.length < list.length, ...(rel ? { relativeGlobs: rel } : {}), ...(abs ? { absoluteGlobs: abs } : {}) });
+      this.buckets.set(key, {
+        rules: list,
+        hasOthers: globs.length < list.length,
+        ...(rel ? { relativeGlobs: rel } : {}),
+        ...(abs ? { absoluteGlobs: abs } : {}),
+      });
     }
   }
 
-  find(effect: RuleEffect, s: CallSubject, strict: boolean, skip?: (r: PermissionRule) => boolean): PermissionRule | undefined {
+  find(
+    effect: RuleEffect,
+    s: CallSubject,
+    strict: boolean,
+    skip?: (r: PermissionRule) => boolean,
+  ): PermissionRule | undefined {
     const b = this.buckets.get(`${effect}:${s.tool}`);
     if (!b) return undefined;
     if (!b.hasOthers && !this.mayMatch(b, s)) return undefined;
@@ -210,7 +234,8 @@ export class RuleIndex {
   private mayMatch(b: ToolBucket, s: CallSubject): boolean {
     if (!s.path) return false;
     const { relative, absolute } = pathForms(s.path);
-    const test = (re: RegExp | undefined, forms: readonly string[]) => re !== undefined && forms.some((f) => re.test(f) || re.test(f + "/"));
+    const test = (re: RegExp | undefined, forms: readonly string[]) =>
+      re !== undefined && forms.some((f) => re.test(f) || re.test(f + "/"));
     return test(b.relativeGlobs, relative) || test(b.absoluteGlobs, absolute);
   }
 }

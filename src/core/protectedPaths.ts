@@ -42,7 +42,8 @@ const ANYWHERE = [
 
 const opts = { dot: true, nocase: true } as const;
 
-const prefilter = (patterns: readonly string[]) => new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
+const prefilter = (patterns: readonly string[]) =>
+  new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
 
 export class ProtectedPaths {
   private readonly relative: readonly Minimatch[];

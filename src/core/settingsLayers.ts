@@ -1,13 +1,23 @@
 /**
  * Settings layers: which scope may set what, and how layers combine.
  */
-import { DEFAULT_SETTINGS, parseSettings, SETTING_KEYS, TIGHTEN_ONLY_KEYS, type ParseResult, type ToolgateSettings } from "./settingsModel";
+import {
+  DEFAULT_SETTINGS,
+  parseSettings,
+  SETTING_KEYS,
+  TIGHTEN_ONLY_KEYS,
+  type ParseResult,
+  type ToolgateSettings,
+} from "./settingsModel";
 
 /**
  * Workspace settings may only tighten: of a workspace's values, only deny lists and ask rules are taken.
  * Returns the list of loosening keys the workspace tried to set, so the host can tell the person.
  */
-export function workspaceTightenings(flat: Readonly<Record<string, unknown>>): { readonly flat: Record<string, unknown>; readonly ignored: readonly string[] } {
+export function workspaceTightenings(flat: Readonly<Record<string, unknown>>): {
+  readonly flat: Record<string, unknown>;
+  readonly ignored: readonly string[];
+} {
   const kept: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const [k, v] of Object.entries(flat)) {
@@ -24,7 +34,12 @@ export function workspaceTightenings(flat: Readonly<Record<string, unknown>>): {
  * and ask lists add up, so deny wins whatever layer it comes from. The mode layer's rules (plan mode's edit
  * denial) are added by the gate itself.
  */
-export function resolveLayers(layers: { readonly user: ToolgateSettings; readonly workspace?: ToolgateSettings; readonly managed?: ToolgateSettings; readonly managedKeys?: readonly string[] }): ToolgateSettings {
+export function resolveLayers(layers: {
+  readonly user: ToolgateSettings;
+  readonly workspace?: ToolgateSettings;
+  readonly managed?: ToolgateSettings;
+  readonly managedKeys?: readonly string[];
+}): ToolgateSettings {
   const { user, workspace, managed, managedKeys = [] } = layers;
   let base = user;
   if (managed) {
@@ -54,7 +69,11 @@ export function withTightenings(base: ToolgateSettings, ...layers: readonly Tool
   return {
     ...base,
     commands: { allow: base.commands.allow, deny: cat((s) => s.commands.deny) },
-    permissions: { allow: base.permissions.allow, ask: cat((s) => s.permissions.ask), deny: cat((s) => s.permissions.deny) },
+    permissions: {
+      allow: base.permissions.allow,
+      ask: cat((s) => s.permissions.ask),
+      deny: cat((s) => s.permissions.deny),
+    },
   };
 }
 
@@ -78,7 +97,10 @@ export interface HostSettings {
  * Builds the gate's settings from what the editor reports per key: loosening values come only from user
  * (global) scope, falling back to the defaults; a workspace or folder contributes tightening lists only.
  */
-export function settingsFromInspect(inspect: (key: string) => InspectedValue | undefined, managed?: { readonly flat: Record<string, unknown> }): HostSettings {
+export function settingsFromInspect(
+  inspect: (key: string) => InspectedValue | undefined,
+  managed?: { readonly flat: Record<string, unknown> },
+): HostSettings {
   const user: Record<string, unknown> = {};
   const workspace: Record<string, unknown> = {};
   for (const key of Object.values(SETTING_KEYS)) {
@@ -87,20 +109,32 @@ export function settingsFromInspect(inspect: (key: string) => InspectedValue | u
     const mine = v.globalValue !== undefined ? v.globalValue : v.defaultValue;
     if (mine !== undefined) user[key] = mine;
     const wsLists = [v.workspaceValue, v.workspaceFolderValue].filter((x) => x !== undefined);
-    if (wsLists.length > 0) workspace[key] = TIGHTEN_ONLY_KEYS.includes(key) && wsLists.every(Array.isArray) ? wsLists.flat() : wsLists[0];
+    if (wsLists.length > 0)
+      workspace[key] = TIGHTEN_ONLY_KEYS.includes(key) && wsLists.every(Array.isArray) ? wsLists.flat() : wsLists[0];
   }
   const { flat: wsFlat, ignored } = workspaceTightenings(workspace);
-  const results: ParseResult<ToolgateSettings>[] = [parseSettings(user, "user settings"), parseSettings(wsFlat, "workspace settings")];
+  const results: ParseResult<ToolgateSettings>[] = [
+    parseSettings(user, "user settings"),
+    parseSettings(wsFlat, "workspace settings"),
+  ];
   if (managed) results.push(parseSettings(managed.flat, "managed settings"));
   const errors = results.flatMap((r) => (r.ok ? [] : r.errors));
   const [u, w, m] = results.map((r) => (r.ok ? r.value : undefined));
   if (!u) {
     // The user's settings are broken: keep only tightening lists, which can never loosen the gate.
     // The gate also gets `errors`, so it auto-approves nothing until they are fixed.
-    return { settings: resolveLayers({ user: DEFAULT_SETTINGS, ...(w ? { workspace: w } : {}) }), errors, ignoredWorkspaceKeys: ignored };
+    return {
+      settings: resolveLayers({ user: DEFAULT_SETTINGS, ...(w ? { workspace: w } : {}) }),
+      errors,
+      ignoredWorkspaceKeys: ignored,
+    };
   }
   return {
-    settings: resolveLayers({ user: u, ...(w ? { workspace: w } : {}), ...(m && managed ? { managed: m, managedKeys: Object.keys(managed.flat) } : {}) }),
+    settings: resolveLayers({
+      user: u,
+      ...(w ? { workspace: w } : {}),
+      ...(m && managed ? { managed: m, managedKeys: Object.keys(managed.flat) } : {}),
+    }),
     errors,
     ignoredWorkspaceKeys: ignored,
   };

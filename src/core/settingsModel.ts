@@ -41,7 +41,11 @@ export interface ToolgateSettings {
     readonly maxCost: number;
   };
   readonly commands: { readonly allow: readonly string[]; readonly deny: readonly string[] };
-  readonly permissions: { readonly allow: readonly string[]; readonly ask: readonly string[]; readonly deny: readonly string[] };
+  readonly permissions: {
+    readonly allow: readonly string[];
+    readonly ask: readonly string[];
+    readonly deny: readonly string[];
+  };
   readonly ignoreFile: string;
   readonly mcpServers: McpServers;
 }
@@ -92,9 +96,14 @@ export const AGENT_SETTING_KEYS = {
   anthropicModel: "toolgate.anthropic.model",
 } as const;
 
-export const TIGHTEN_ONLY_KEYS: readonly string[] = [SETTING_KEYS.commandsDeny, SETTING_KEYS.permissionsAsk, SETTING_KEYS.permissionsDeny];
+export const TIGHTEN_ONLY_KEYS: readonly string[] = [
+  SETTING_KEYS.commandsDeny,
+  SETTING_KEYS.permissionsAsk,
+  SETTING_KEYS.permissionsDeny,
+];
 
-export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly string[] };
+export type ParseResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly string[] };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -169,7 +178,8 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
     };
     let env: Record<string, string> | undefined;
     if (raw.env !== undefined) {
-      if (isRecord(raw.env) && Object.values(raw.env).every((x) => typeof x === "string")) env = raw.env as Record<string, string>;
+      if (isRecord(raw.env) && Object.values(raw.env).every((x) => typeof x === "string"))
+        env = raw.env as Record<string, string>;
       else r.fail(`${at}.env`, "an object of strings", raw.env);
     }
     const command = str("command");
@@ -208,7 +218,8 @@ export function parseSettings(flat: unknown, source = "settings"): ParseResult<T
   const ignoreRaw = flat[SETTING_KEYS.ignoreFile];
   let ignoreFile = DEFAULT_SETTINGS.ignoreFile;
   if (ignoreRaw !== undefined) {
-    if (typeof ignoreRaw === "string" && ignoreRaw.trim() !== "" && !ignoreRaw.includes("\0")) ignoreFile = ignoreRaw.trim();
+    if (typeof ignoreRaw === "string" && ignoreRaw.trim() !== "" && !ignoreRaw.includes("\0"))
+      ignoreFile = ignoreRaw.trim();
     else r.fail(SETTING_KEYS.ignoreFile, "a file name", ignoreRaw);
   }
   const settings: ToolgateSettings = {
@@ -220,7 +231,10 @@ export function parseSettings(flat: unknown, source = "settings"): ParseResult<T
       maxRequests: r.limit(SETTING_KEYS.maxRequests, flat[SETTING_KEYS.maxRequests]),
       maxCost: r.limit(SETTING_KEYS.maxCost, flat[SETTING_KEYS.maxCost]),
     },
-    commands: { allow: r.strings(SETTING_KEYS.commandsAllow, flat[SETTING_KEYS.commandsAllow]), deny: r.strings(SETTING_KEYS.commandsDeny, flat[SETTING_KEYS.commandsDeny]) },
+    commands: {
+      allow: r.strings(SETTING_KEYS.commandsAllow, flat[SETTING_KEYS.commandsAllow]),
+      deny: r.strings(SETTING_KEYS.commandsDeny, flat[SETTING_KEYS.commandsDeny]),
+    },
     permissions: {
       allow: r.strings(SETTING_KEYS.permissionsAllow, flat[SETTING_KEYS.permissionsAllow]),
       ask: r.strings(SETTING_KEYS.permissionsAsk, flat[SETTING_KEYS.permissionsAsk]),
@@ -234,9 +248,9 @@ export function parseSettings(flat: unknown, source = "settings"): ParseResult<T
 
 /** Parses an `{"mcpServers": {...}}` file (the MCP convention). */
 export function parseMcpFile(json: unknown, source = "mcp config"): ParseResult<McpServers> {
-  if (!isRecord(json) || !isRecord(json.mcpServers)) return { ok: false, errors: [`${source}: expected {"mcpServers": {...}}`] };
+  if (!isRecord(json) || !isRecord(json.mcpServers))
+    return { ok: false, errors: [`${source}: expected {"mcpServers": {...}}`] };
   const r = new Reader(source);
   const servers = parseMcpServers(r, "mcpServers", json.mcpServers);
   return r.errors.length > 0 ? { ok: false, errors: r.errors } : { ok: true, value: servers };
 }
-

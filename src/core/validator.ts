@@ -71,14 +71,27 @@ export class ToolValidator {
     for (const name of spec.required) {
       const v = params[name];
       if (v === undefined || v === null) return missing(tool, name);
-      if (typeof v !== "string") return { ok: false, reason: `\`${tool}\` parameter \`${name}\` must be a string`, rule: "validator:param-type" };
+      if (typeof v !== "string")
+        return {
+          ok: false,
+          reason: `\`${tool}\` parameter \`${name}\` must be a string`,
+          rule: "validator:param-type",
+        };
       if (v.trim() === "" && !spec.mayBeEmpty?.includes(name)) return missing(tool, name);
     }
     for (const name of spec.optional ?? []) {
       const v = params[name];
       if (v === undefined || v === null) continue;
-      if (BOOLEAN_PARAMS.has(name) ? boolParam(v) === undefined : typeof v !== "string" && !(name === "options" && Array.isArray(v))) {
-        return { ok: false, reason: `\`${tool}\` parameter \`${name}\` has the wrong type`, rule: "validator:param-type" };
+      if (
+        BOOLEAN_PARAMS.has(name)
+          ? boolParam(v) === undefined
+          : typeof v !== "string" && !(name === "options" && Array.isArray(v))
+      ) {
+        return {
+          ok: false,
+          reason: `\`${tool}\` parameter \`${name}\` has the wrong type`,
+          rule: "validator:param-type",
+        };
       }
     }
     if (tool === "use_mcp_tool" && typeof params.arguments === "string" && params.arguments.trim() !== "") {
@@ -86,10 +99,18 @@ export class ToolValidator {
       try {
         parsed = JSON.parse(params.arguments);
       } catch {
-        return { ok: false, reason: "`use_mcp_tool` `arguments` must be a JSON object", rule: "validator:mcp-arguments" };
+        return {
+          ok: false,
+          reason: "`use_mcp_tool` `arguments` must be a JSON object",
+          rule: "validator:mcp-arguments",
+        };
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        return { ok: false, reason: "`use_mcp_tool` `arguments` must be a JSON object", rule: "validator:mcp-arguments" };
+        return {
+          ok: false,
+          reason: "`use_mcp_tool` `arguments` must be a JSON object",
+          rule: "validator:mcp-arguments",
+        };
       }
     }
     if (tool === "web_fetch" && !/^https?:\/\//i.test((params.url as string).trim())) {
@@ -123,5 +144,9 @@ export class ToolValidator {
 }
 
 function missing(tool: string, name: string): ValidationResult {
-  return { ok: false, reason: `\`${tool}\` is missing its required parameter \`${name}\``, rule: "validator:missing-param" };
+  return {
+    ok: false,
+    reason: `\`${tool}\` is missing its required parameter \`${name}\``,
+    rule: "validator:missing-param",
+  };
 }

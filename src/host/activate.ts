@@ -83,7 +83,9 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     ...registerCommands({ controller, webviews, settings, secrets: context.secrets }),
   );
 
-  output.info(`Toolgate host ready (workspace ${vscode.workspace.isTrusted ? "trusted" : "in Restricted Mode: nothing is auto-approved"}).`);
+  output.info(
+    `Toolgate host ready (workspace ${vscode.workspace.isTrusted ? "trusted" : "in Restricted Mode: nothing is auto-approved"}).`,
+  );
 
   return {
     decisions,

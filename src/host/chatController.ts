@@ -17,7 +17,13 @@ import { parseWebviewMessage } from "./protocolGuard";
 import { ruleTarget, type RuleStore } from "./rememberedRules";
 import type { SettingsBridge } from "./settingsBridge";
 import { randomUUID } from "node:crypto";
-import { IDLE_STATES, type Disposable, type McpStatusSource, type TaskSession, type TaskSessionFactory } from "./taskSession";
+import {
+  IDLE_STATES,
+  type Disposable,
+  type McpStatusSource,
+  type TaskSession,
+  type TaskSessionFactory,
+} from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
 
 export interface HostServices {
@@ -31,7 +37,8 @@ export interface HostServices {
   readonly timer?: Timer;
 }
 
-export const NO_AGENT = "The agent runtime is not connected yet, so no task can run. Settings and MCP configuration work already.";
+export const NO_AGENT =
+  "The agent runtime is not connected yet, so no task can run. Settings and MCP configuration work already.";
 
 export class ChatController {
   private readonly channels = new Set<WebviewChannel>();
@@ -113,7 +120,8 @@ export class ChatController {
     const requestId = "requestId" in msg ? msg.requestId : undefined;
     try {
       const error = await this.dispatch(msg);
-      if (requestId !== undefined) channel.post({ type: "result", requestId, ok: error === undefined, ...(error ? { error } : {}) });
+      if (requestId !== undefined)
+        channel.post({ type: "result", requestId, ok: error === undefined, ...(error ? { error } : {}) });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       this.services.log("error", `${msg.type} failed: ${error}`);
@@ -211,7 +219,8 @@ export class ChatController {
   private sendMessage(text: string): string | undefined {
     if (!text.trim()) return "Type a message.";
     if (!this.session) return "There is no task to continue. Start a new one.";
-    if (!IDLE_STATES.includes(this.session.state)) return "The task is working. Answer its question or wait for it to finish.";
+    if (!IDLE_STATES.includes(this.session.state))
+      return "The task is working. Answer its question or wait for it to finish.";
     if (!this.session.sendMessage) return "This task cannot be continued. Start a new one.";
     this.session.sendMessage(text);
     return undefined;
@@ -228,7 +237,11 @@ export class ChatController {
     this.session = session;
     // Snapshot before subscribing: deltas the runtime flushes while snapshotting are already in it.
     const view = this.taskView();
-    const batcher = new DeltaBatcher((deltas) => this.broadcast({ type: "deltas", taskId: session.id, deltas }), FRAME_MS, this.services.timer ?? realTimer);
+    const batcher = new DeltaBatcher(
+      (deltas) => this.broadcast({ type: "deltas", taskId: session.id, deltas }),
+      FRAME_MS,
+      this.services.timer ?? realTimer,
+    );
     this.batcher = batcher;
     this.sessionSubs = [
       session.onDelta((d) => batcher.push(d)),

@@ -72,7 +72,10 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
     return { enableScripts: true, localResourceRoots: [this.distUri] };
   }
 
-  private setup(webview: vscode.Webview, surface: WebviewBootstrap["surface"]): { channel: WebviewChannel; cleanup: () => void } {
+  private setup(
+    webview: vscode.Webview,
+    surface: WebviewBootstrap["surface"],
+  ): { channel: WebviewChannel; cleanup: () => void } {
     webview.options = this.options();
     const channel = new WebviewChannel(surface, (m) => webview.postMessage(m));
     const connection = this.controller.connect(channel);

@@ -48,7 +48,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         // YOLO is never one accidental keypress away.
         const ok = await vscode.window.showWarningMessage(
           "Switch Toolgate to auto (YOLO) mode?",
-          { modal: true, detail: "Every tool call that no deny rule refuses will run without asking, including commands and edits." },
+          {
+            modal: true,
+            detail: "Every tool call that no deny rule refuses will run without asking, including commands and edits.",
+          },
           "Switch to auto",
         );
         await settings.apply({ key: "mode", value: ok ? "auto" : "normal" });
@@ -56,7 +59,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
       await settings.apply({ key: "mode", value: next });
     }),
-    reg(CommandId.toggleAutoApprove, () => settings.apply({ key: "autoApprove.enabled", value: !settings.view().autoApprove.enabled })),
+    reg(CommandId.toggleAutoApprove, () =>
+      settings.apply({ key: "autoApprove.enabled", value: !settings.view().autoApprove.enabled }),
+    ),
     reg(CommandId.setApiKey, async () => {
       const pick = await vscode.window.showQuickPick(
         [

@@ -15,8 +15,13 @@ const MAX_PARAM = 300;
 
 /** One line per call. Params are JSON-encoded, so control and invisible characters appear escaped. */
 export function formatDecision(call: ToolCall, decision: Decision, taskId?: string): string {
-  let params = JSON.stringify(call.params, (_k, v: unknown) => (typeof v === "string" && v.length > MAX_PARAM ? `${v.slice(0, MAX_PARAM)}…(${v.length} chars)` : v));
-  params = params.replace(/[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  let params = JSON.stringify(call.params, (_k, v: unknown) =>
+    typeof v === "string" && v.length > MAX_PARAM ? `${v.slice(0, MAX_PARAM)}…(${v.length} chars)` : v,
+  );
+  params = params.replace(
+    /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   const task = taskId ? `[task ${taskId}] ` : "";
   return `${task}${decision.decision.toUpperCase()} ${call.tool} ${params} — ${decision.reason} (rule: ${decision.rule})`;
 }

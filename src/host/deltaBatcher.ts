@@ -65,7 +65,8 @@ export class DeltaBatcher {
 function merge(a: MessageDelta, b: MessageDelta): MessageDelta | undefined {
   if (b.type === "append") {
     if (a.type === "append" && a.id === b.id) return { type: "append", id: a.id, text: a.text + b.text };
-    if (a.type === "add" && a.message.id === b.id) return { type: "add", message: { ...a.message, text: a.message.text + b.text } };
+    if (a.type === "add" && a.message.id === b.id)
+      return { type: "add", message: { ...a.message, text: a.message.text + b.text } };
     return undefined;
   }
   if (b.type === "patch") {

@@ -9,14 +9,20 @@ import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { ExtraRules } from "./taskSession";
 
 /** Where an administrator's policy lives; its keys override the user's (see settingsLayers.ts). */
-const MANAGED_SETTINGS_FILE = process.env.TOOLGATE_MANAGED_SETTINGS ?? (process.platform === "win32" ? "C:\\ProgramData\\Toolgate\\managed-settings.json" : "/etc/toolgate/managed-settings.json");
+const MANAGED_SETTINGS_FILE =
+  process.env.TOOLGATE_MANAGED_SETTINGS ??
+  (process.platform === "win32"
+    ? "C:\\ProgramData\\Toolgate\\managed-settings.json"
+    : "/etc/toolgate/managed-settings.json");
 
 function readManaged(): { flat: Record<string, unknown> } | { error: string } | undefined {
   let text: string;
   try {
     text = readFileSync(MANAGED_SETTINGS_FILE, "utf8");
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : { error: `cannot read ${MANAGED_SETTINGS_FILE}: ${(e as Error).message}` };
+    return (e as NodeJS.ErrnoException).code === "ENOENT"
+      ? undefined
+      : { error: `cannot read ${MANAGED_SETTINGS_FILE}: ${(e as Error).message}` };
   }
   try {
     const v = parseJsonc(text);
@@ -37,8 +43,15 @@ export function withExtraRules(s: ToolgateSettings, extra: ExtraRules | undefine
   if (!extra) return s;
   return {
     ...s,
-    commands: { allow: [...s.commands.allow, ...extra.commandsAllow], deny: [...s.commands.deny, ...extra.commandsDeny] },
-    permissions: { ...s.permissions, allow: [...s.permissions.allow, ...extra.permissionsAllow], deny: [...s.permissions.deny, ...extra.permissionsDeny] },
+    commands: {
+      allow: [...s.commands.allow, ...extra.commandsAllow],
+      deny: [...s.commands.deny, ...extra.commandsDeny],
+    },
+    permissions: {
+      ...s.permissions,
+      allow: [...s.permissions.allow, ...extra.permissionsAllow],
+      deny: [...s.permissions.deny, ...extra.permissionsDeny],
+    },
   };
 }
 

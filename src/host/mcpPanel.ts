@@ -24,7 +24,9 @@ function serverView(name: string, cfg: Obj | undefined, live: McpServerStatus | 
   const disabledTools = names(cfg?.disabledTools);
   const alwaysAllowAll = allow.includes("*");
   const fromCfg = (tool: string, fallback?: { alwaysAllow: boolean; enabled: boolean }) =>
-    cfg ? { alwaysAllow: alwaysAllowAll || allow.includes(tool), enabled: !disabledTools.includes(tool) } : (fallback ?? { alwaysAllow: false, enabled: true });
+    cfg
+      ? { alwaysAllow: alwaysAllowAll || allow.includes(tool), enabled: !disabledTools.includes(tool) }
+      : (fallback ?? { alwaysAllow: false, enabled: true });
 
   if (live) {
     const tools: McpToolView[] = live.tools.map((t) => ({
@@ -36,9 +38,16 @@ function serverView(name: string, cfg: Obj | undefined, live: McpServerStatus | 
     }));
     // The hub hides disabled tools; list them anyway so they can be enabled again from here.
     const listed = new Set(tools.map((t) => t.name));
-    for (const name of disabledTools) if (!listed.has(name)) tools.push({ name, alwaysAllow: alwaysAllowAll || allow.includes(name), enabled: false });
+    for (const name of disabledTools)
+      if (!listed.has(name)) tools.push({ name, alwaysAllow: alwaysAllowAll || allow.includes(name), enabled: false });
     const status = cfg?.disabled === true ? "disabled" : live.status;
-    return { name, status, ...((status === "error" || status === "disconnected") && live.error ? { error: live.error } : {}), alwaysAllowAll, tools };
+    return {
+      name,
+      status,
+      ...((status === "error" || status === "disconnected") && live.error ? { error: live.error } : {}),
+      alwaysAllowAll,
+      tools,
+    };
   }
   // Without a hub we know only what settings name: tools listed in alwaysAllow or disabledTools.
   const known = [...new Set([...allow.filter((t) => t !== "*"), ...disabledTools])].sort();
@@ -116,7 +125,9 @@ export function applyMcpChange(config: Obj, change: McpChange, knownTools: reado
       break;
     }
     case "toolEnabled":
-      server.disabledTools = change.value ? disabledTools.filter((t) => t !== change.tool) : [...new Set([...disabledTools, change.tool])];
+      server.disabledTools = change.value
+        ? disabledTools.filter((t) => t !== change.tool)
+        : [...new Set([...disabledTools, change.tool])];
       break;
     case "serverAlwaysAllowAll":
       // Turning "all" off keeps the tools ticked one by one.

@@ -78,7 +78,9 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
       return { type: raw.type };
     case "newTask":
     case "sendMessage":
-      return isId(raw.requestId) && isText(raw.text) ? { type: raw.type, requestId: raw.requestId, text: raw.text } : undefined;
+      return isId(raw.requestId) && isText(raw.text)
+        ? { type: raw.type, requestId: raw.requestId, text: raw.text }
+        : undefined;
     case "cancelTask":
     case "clearTask":
       return isId(raw.requestId) ? { type: raw.type, requestId: raw.requestId } : undefined;
@@ -86,7 +88,13 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | undefined {
       const response = askResponse(raw.response);
       const rem = remember(raw.remember);
       if (!isId(raw.requestId) || !isId(raw.messageId) || !response || rem === null) return undefined;
-      return { type: "answerAsk", requestId: raw.requestId, messageId: raw.messageId, response, ...(rem ? { remember: rem } : {}) };
+      return {
+        type: "answerAsk",
+        requestId: raw.requestId,
+        messageId: raw.messageId,
+        response,
+        ...(rem ? { remember: rem } : {}),
+      };
     }
     case "setSetting": {
       const change = settingChange(raw.change);

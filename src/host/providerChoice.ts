@@ -30,9 +30,15 @@ export async function chooseProvider(keys: ApiKeyStore): Promise<ModelProvider> 
   if (kind === "anthropic") {
     const apiKey = await keys.get("anthropic");
     if (!apiKey) throw new NoModelError("No Anthropic API key: run “Toolgate: Set API Key”.");
-    return new AnthropicProvider({ baseUrl: userValue<string>(AGENT_SETTING_KEYS.anthropicBaseUrl) ?? "https://api.anthropic.com", model: userValue<string>(AGENT_SETTING_KEYS.anthropicModel) ?? "claude-sonnet-4-5", apiKey });
+    return new AnthropicProvider({
+      baseUrl: userValue<string>(AGENT_SETTING_KEYS.anthropicBaseUrl) ?? "https://api.anthropic.com",
+      model: userValue<string>(AGENT_SETTING_KEYS.anthropicModel) ?? "claude-sonnet-4-5",
+      apiKey,
+    });
   }
   const chat = await pickLmModel();
   if (chat) return new VscodeLmProvider(chat);
-  throw new NoModelError("No model is available: install a chat model in VS Code, or set `toolgate.openai.baseUrl` (and an API key) in your user settings.");
+  throw new NoModelError(
+    "No model is available: install a chat model in VS Code, or set `toolgate.openai.baseUrl` (and an API key) in your user settings.",
+  );
 }

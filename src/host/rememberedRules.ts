@@ -30,7 +30,11 @@ const PERMISSION_RULE = /^[A-Za-z_][\w-]*(\(.*\))?$/s;
  * (`read_file(src/**)`, `mcp__server__tool`). Blank or multi-line suggestions are refused: a rule that spans
  * lines is not something a person can read on the card.
  */
-export function ruleTarget(toolName: string, suggestion: string | undefined, effect: "allow" | "deny"): RuleTarget | undefined {
+export function ruleTarget(
+  toolName: string,
+  suggestion: string | undefined,
+  effect: "allow" | "deny",
+): RuleTarget | undefined {
   const rule = suggestion?.trim();
   if (!rule || /[\r\n]/.test(rule)) return undefined;
   const isCommandTool = toolName === "execute_command" || toolName === "attempt_completion";

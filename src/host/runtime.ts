@@ -67,15 +67,32 @@ class HubStatus implements McpStatusSource {
 
 export async function connectRuntime(context: vscode.ExtensionContext, api: ToolgateHostApi): Promise<void> {
   const sub = (...d: vscode.Disposable[]) => context.subscriptions.push(...d);
-  const analyzer = new BashAnalyzer({ grammarFiles: grammarFilesIn(vscode.Uri.joinPath(context.extensionUri, "dist").fsPath) });
+  const analyzer = new BashAnalyzer({
+    grammarFiles: grammarFilesIn(vscode.Uri.joinPath(context.extensionUri, "dist").fsPath),
+  });
   await analyzer.ready();
 
   const gates = new HostGateSource(analyzer, (taskId) => api.extraRules(taskId));
   sub(gates);
   api.useSettingsReader(() => gates.readSettings());
 
-  const executor = new ToolExecutor({ createGate: logged(realGateFactory(gates.source()), api.decisions), roots: workspaceRoots });
-  sub(gates.onDidChange(() => void executor.settingsChanged().catch((e: unknown) => api.decisions.logDecision({ tool: "settings", params: {} }, { decision: "ask", reason: `could not rebuild the gate: ${String(e)}`, rule: "settings:rebuild" }))));
+  const executor = new ToolExecutor({
+    createGate: logged(realGateFactory(gates.source()), api.decisions),
+    roots: workspaceRoots,
+  });
+  sub(
+    gates.onDidChange(
+      () =>
+        void executor
+          .settingsChanged()
+          .catch((e: unknown) =>
+            api.decisions.logDecision(
+              { tool: "settings", params: {} },
+              { decision: "ask", reason: `could not rebuild the gate: ${String(e)}`, rule: "settings:rebuild" },
+            ),
+          ),
+    ),
+  );
 
   const status = new HubStatus();
   sub(status);
@@ -112,7 +129,9 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   const deps: AgentSessionDeps = { executor, provider: () => chooseProvider(keys), env, history };
 
   // The last unfinished task comes back after a window reload, its pending ask still pending.
-  const unfinished = (await history.list()).filter((t) => !t.parentId && (t.state === "running" || t.state === "waiting")).sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  const unfinished = (await history.list())
+    .filter((t) => !t.parentId && (t.state === "running" || t.state === "waiting"))
+    .sort((a, b) => b.updatedAt - a.updatedAt)[0];
   let restorable: TaskSnapshot | undefined = unfinished ? await history.load(unfinished.id) : undefined;
 
   const factory: TaskSessionFactory = {

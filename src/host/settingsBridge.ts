@@ -18,7 +18,9 @@ export const SECTION = "toolgate";
 type WithoutSection<K> = K extends `${typeof SECTION}.${infer Rest}` ? Rest : never;
 
 /** The same keys relative to the `toolgate` section (how `getConfiguration("toolgate")` names them). */
-function withoutSection<T extends Readonly<Record<string, string>>>(keys: T): { readonly [P in keyof T]: WithoutSection<T[P]> } {
+function withoutSection<T extends Readonly<Record<string, string>>>(
+  keys: T,
+): { readonly [P in keyof T]: WithoutSection<T[P]> } {
   const out: Record<string, string> = {};
   for (const [name, key] of Object.entries(keys)) {
     if (!key.startsWith(`${SECTION}.`)) throw new Error(`setting ${key} is outside the ${SECTION} section`);
@@ -91,7 +93,9 @@ export class SettingsBridge {
 
   hostSettings(): HostSettings {
     if (this.reader) return this.reader();
-    return settingsFromInspect((key) => (key.startsWith(`${SECTION}.`) ? this.store.inspect(key.slice(SECTION.length + 1) as SettingKey) : undefined));
+    return settingsFromInspect((key) =>
+      key.startsWith(`${SECTION}.`) ? this.store.inspect(key.slice(SECTION.length + 1) as SettingKey) : undefined,
+    );
   }
 
   /** The user-scope value of a key (never a workspace value), unparsed: used to rewrite it faithfully. */

@@ -9,13 +9,25 @@ export interface StatusText {
 
 export function statusText(s: SettingsView): StatusText {
   if (s.errors.length > 0) {
-    return { text: "$(error) Toolgate: settings error", tooltip: `Nothing is auto-approved until the settings are fixed: ${s.errors[0]}`, warning: true };
+    return {
+      text: "$(error) Toolgate: settings error",
+      tooltip: `Nothing is auto-approved until the settings are fixed: ${s.errors[0]}`,
+      warning: true,
+    };
   }
   if (!s.workspaceTrusted) {
-    return { text: "$(lock) Toolgate: restricted", tooltip: "Restricted Mode: nothing is auto-approved. Click to open auto-approve settings.", warning: false };
+    return {
+      text: "$(lock) Toolgate: restricted",
+      tooltip: "Restricted Mode: nothing is auto-approved. Click to open auto-approve settings.",
+      warning: false,
+    };
   }
   if (s.mode === "auto") {
-    return { text: "$(warning) Toolgate: YOLO", tooltip: "Auto (YOLO) mode: every call that no deny rule refuses runs without asking.", warning: true };
+    return {
+      text: "$(warning) Toolgate: YOLO",
+      tooltip: "Auto (YOLO) mode: every call that no deny rule refuses runs without asking.",
+      warning: true,
+    };
   }
   const mode = s.mode === "plan" ? "Plan" : "Normal";
   const approve = s.autoApprove.all ? "approve all" : s.autoApprove.enabled ? "auto-approve on" : "auto-approve off";

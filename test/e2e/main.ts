@@ -21,17 +21,27 @@ import { EXTENSION_ID } from "./harness/webview";
 import { installedManifest, packageVsix, type Manifest } from "./harness/vsix";
 import { scenarios } from "./scenarios/index";
 
-const secs = (ms: number): string => (ms >= 60_000 ? `${Math.floor(ms / 60_000)} min ${((ms % 60_000) / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(1)} s`);
+const secs = (ms: number): string =>
+  ms >= 60_000
+    ? `${Math.floor(ms / 60_000)} min ${((ms % 60_000) / 1000).toFixed(0)} s`
+    : `${(ms / 1000).toFixed(1)} s`;
 
 function printFeatures(features: Features): void {
   console.log("[e2e] features of this build:");
   for (const [name, st] of Object.entries(features)) {
-    const text = st.ok ? `yes${st.note ? ` (${st.note})` : ""}` : `${st.kind.toUpperCase()}: ${st.reason.split("\n")[0]}`;
+    const text = st.ok
+      ? `yes${st.note ? ` (${st.note})` : ""}`
+      : `${st.kind.toUpperCase()}: ${st.reason.split("\n")[0]}`;
     console.log(`[e2e]   ${name.padEnd(13)} ${text}`);
   }
 }
 
-export async function main(toolchain: Toolchain, repoRoot: string, setupMs: number, startedAt: number): Promise<number> {
+export async function main(
+  toolchain: Toolchain,
+  repoRoot: string,
+  setupMs: number,
+  startedAt: number,
+): Promise<number> {
   installSignalHandlers();
   const timings: Array<[string, number]> = [["set-up", setupMs]];
   const resultsDir = join(repoRoot, "test-results", "e2e");
@@ -46,7 +56,9 @@ export async function main(toolchain: Toolchain, repoRoot: string, setupMs: numb
     console.log("[e2e] npm run package …");
     const packaged = await packageVsix(repoRoot, join(resultsDir, "package.log"));
     timings.push(["npm run package", Date.now() - t]);
-    console.log(`[e2e] package: ${packaged.status === "built" ? packaged.vsix : `${packaged.status.toUpperCase()}: ${packaged.reason}`}`);
+    console.log(
+      `[e2e] package: ${packaged.status === "built" ? packaged.vsix : `${packaged.status.toUpperCase()}: ${packaged.reason}`}`,
+    );
 
     const extensionsDir = join(runDir, "extensions");
     mkdirSync(extensionsDir, { recursive: true });
@@ -55,7 +67,13 @@ export async function main(toolchain: Toolchain, repoRoot: string, setupMs: numb
     if (packaged.status === "built") {
       t = Date.now();
       try {
-        const listed = await installVsix(toolchain, packaged.vsix, extensionsDir, join(runDir, "install"), join(resultsDir, "install.log"));
+        const listed = await installVsix(
+          toolchain,
+          packaged.vsix,
+          extensionsDir,
+          join(runDir, "install"),
+          join(resultsDir, "install.log"),
+        );
         manifest = installedManifest(extensionsDir, EXTENSION_ID);
         const line = listed.split("\n").find((l) => l.toLowerCase().startsWith(`${EXTENSION_ID}@`));
         if (!line) installError = `--list-extensions does not list ${EXTENSION_ID}:\n${listed}`;
@@ -72,7 +90,10 @@ export async function main(toolchain: Toolchain, repoRoot: string, setupMs: numb
       try {
         startScriptedModel = await loadScriptedModel(repoRoot, join(runDir, "build"));
       } catch (e) {
-        features = { ...features, scriptedModel: { ok: false, kind: "broken", reason: `cannot load it: ${String(e)}` } };
+        features = {
+          ...features,
+          scriptedModel: { ok: false, kind: "broken", reason: `cannot load it: ${String(e)}` },
+        };
       }
     }
     printFeatures(features);
@@ -85,12 +106,17 @@ export async function main(toolchain: Toolchain, repoRoot: string, setupMs: numb
       mcpServers: {
         everything: {
           command: process.execPath,
-          args: [join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"), "stdio"],
+          args: [
+            join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"),
+            "stdio",
+          ],
         },
       },
     };
 
-    const only = process.env.E2E_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+    const only = process.env.E2E_ONLY?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const selected = only ? scenarios.filter((s) => only.includes(s.id)) : scenarios;
     t = Date.now();
     const browser = await launchChromium(runDir);
@@ -103,7 +129,8 @@ export async function main(toolchain: Toolchain, repoRoot: string, setupMs: numb
     const counts = printSummary(outcomes);
     await cleanupAll();
     const leftovers = liveGroups();
-    if (leftovers.length > 0) console.log(`[e2e] WARNING: process groups still registered after cleanup: ${leftovers.join(", ")}`);
+    if (leftovers.length > 0)
+      console.log(`[e2e] WARNING: process groups still registered after cleanup: ${leftovers.join(", ")}`);
     console.log(`[e2e] screenshots and logs: ${resultsDir}`);
     console.log(`[e2e] timings: ${timings.map(([k, v]) => `${k} ${secs(v)}`).join(", ")}`);
     console.log(`[e2e] total ${secs(Date.now() - startedAt)}`);

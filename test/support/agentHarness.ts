@@ -109,7 +109,12 @@ export function makeProvider(format: "openai" | "anthropic", model: ScriptedMode
   const retry = { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 50 };
   return format === "openai"
     ? new OpenAiCompatibleProvider({ baseUrl: model.openAiBaseUrl, model: name ?? "gpt-4o", apiKey: "sk-test", retry })
-    : new AnthropicProvider({ baseUrl: model.anthropicBaseUrl, model: name ?? "claude-sonnet-4-5", apiKey: "ak-test", retry });
+    : new AnthropicProvider({
+        baseUrl: model.anthropicBaseUrl,
+        model: name ?? "claude-sonnet-4-5",
+        apiKey: "ak-test",
+        retry,
+      });
 }
 
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
@@ -121,7 +126,10 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   }
   const model = await startScriptedModel(o.turns);
   const settings = { current: settingsFrom(o.settings ?? {}) };
-  const executor = new ToolExecutor({ createGate: realGateFactory({ settings: () => settings.current }), roots: () => [dir] });
+  const executor = new ToolExecutor({
+    createGate: realGateFactory({ settings: () => settings.current }),
+    roots: () => [dir],
+  });
   const config = await executor.asToolConfig("t1");
   const asks = new ScriptedAskChannel(o.answer);
   const fs = new NodeFs();
@@ -135,7 +143,15 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     ...o.env,
   };
   const task = Task.create(
-    { provider: makeProvider(o.format ?? "openai", model, o.model), config, env, ask: asks, store: { flushMs: 5 }, onEnd: () => executor.release("t1"), ...o.deps },
+    {
+      provider: makeProvider(o.format ?? "openai", model, o.model),
+      config,
+      env,
+      ask: asks,
+      store: { flushMs: 5 },
+      onEnd: () => executor.release("t1"),
+      ...o.deps,
+    },
     o.task ?? "do the thing",
   );
   asks.getMessage = (id) => task.store.get(id);
@@ -178,7 +194,8 @@ export function toolResultsIn(model: ScriptedModel, i: number): string[] {
   const out: string[] = [];
   for (const m of messages) {
     if (!Array.isArray(m.content)) continue;
-    for (const c of m.content as { type: string; content?: string }[]) if (c.type === "tool_result") out.push(String(c.content));
+    for (const c of m.content as { type: string; content?: string }[])
+      if (c.type === "tool_result") out.push(String(c.content));
   }
   return out;
 }

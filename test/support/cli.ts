@@ -19,7 +19,10 @@ export async function buildCli(): Promise<string> {
   });
   // The grammar ships next to the bundle, as in dist/.
   copyFileSync("node_modules/web-tree-sitter/tree-sitter.wasm", path.join(path.dirname(outfile), "tree-sitter.wasm"));
-  copyFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm", path.join(path.dirname(outfile), "tree-sitter-bash.wasm"));
+  copyFileSync(
+    "node_modules/tree-sitter-bash/tree-sitter-bash.wasm",
+    path.join(path.dirname(outfile), "tree-sitter-bash.wasm"),
+  );
   return outfile;
 }
 
@@ -32,7 +35,18 @@ export interface CliRun {
 
 export function runCli(cli: string, args: readonly string[], input: readonly unknown[] | string, cwd?: string): CliRun {
   const stdin = typeof input === "string" ? input : input.map((l) => JSON.stringify(l)).join("\n") + "\n";
-  const r = spawnSync(process.execPath, [cli, ...args], { input: stdin, encoding: "utf8", cwd, env: { ...process.env, TOOLGATE_DIST: path.resolve("dist") } });
-  const lines = args[0] === "check" && r.status === 0 ? r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    input: stdin,
+    encoding: "utf8",
+    cwd,
+    env: { ...process.env, TOOLGATE_DIST: path.resolve("dist") },
+  });
+  const lines =
+    args[0] === "check" && r.status === 0
+      ? r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, lines };
 }

@@ -3,7 +3,11 @@ import { parseSettings } from "../../src/core/settingsModel";
 import type { Decision } from "../../src/core/types";
 
 /** Builds a gate from flat settings as a person would write them in settings.json. */
-export async function gateWith(flat: Record<string, unknown>, roots: readonly string[], extra: Partial<GateOptions> = {}): Promise<Gate> {
+export async function gateWith(
+  flat: Record<string, unknown>,
+  roots: readonly string[],
+  extra: Partial<GateOptions> = {},
+): Promise<Gate> {
   const parsed = parseSettings(flat);
   if (!parsed.ok) throw new Error(parsed.errors.join("\n"));
   return Gate.create({ settings: parsed.value, roots, ...extra });

@@ -128,15 +128,22 @@ async function toolChunks(
   const parts = splitEven(argsText(step.args), step.chunks ?? 1);
   for (let i = 0; i < parts.length; i++) {
     await send(parts[i]!);
-    if (step.pauseAfterChunk && step.pauseAfterChunk.chunk === i + 1) await step.pauseAfterChunk.until.catch(() => undefined);
+    if (step.pauseAfterChunk && step.pauseAfterChunk.chunk === i + 1)
+      await step.pauseAfterChunk.until.catch(() => undefined);
     if (step.cutAfterChunk !== undefined && step.cutAfterChunk === i + 1) await cut(res);
   }
 }
 
 const writeOpenAi: Writer = async (res, turn, req) => {
   const send = makeSender(res, turn.delayMs ?? 0);
-  const base = { id: "chatcmpl-scripted", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: String(req.model ?? "scripted") };
-  const chunk = (delta: unknown, finish: string | null = null): string => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const base = {
+    id: "chatcmpl-scripted",
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: String(req.model ?? "scripted"),
+  };
+  const chunk = (delta: unknown, finish: string | null = null): string =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   await send(chunk({ role: "assistant", content: "" }));
   let toolIndex = 0;
   let sawTool = false;
@@ -144,7 +151,9 @@ const writeOpenAi: Writer = async (res, turn, req) => {
     if ("cut" in step) {
       await cut(res);
     } else if ("error" in step) {
-      await send(`data: ${JSON.stringify({ error: { message: step.error.message, type: step.error.type, code: null } })}\n\n`);
+      await send(
+        `data: ${JSON.stringify({ error: { message: step.error.message, type: step.error.type, code: null } })}\n\n`,
+      );
       res.end();
       return;
     } else if ("text" in step) {
@@ -154,7 +163,18 @@ const writeOpenAi: Writer = async (res, turn, req) => {
     } else {
       sawTool = true;
       const index = toolIndex++;
-      await send(chunk({ tool_calls: [{ index, id: step.id ?? `call_${index}_${Math.random().toString(36).slice(2, 8)}`, type: "function", function: { name: step.tool, arguments: "" } }] }));
+      await send(
+        chunk({
+          tool_calls: [
+            {
+              index,
+              id: step.id ?? `call_${index}_${Math.random().toString(36).slice(2, 8)}`,
+              type: "function",
+              function: { name: step.tool, arguments: "" },
+            },
+          ],
+        }),
+      );
       await toolChunks(step, (piece) => send(chunk({ tool_calls: [{ index, function: { arguments: piece } }] })), res);
     }
   }
@@ -162,7 +182,9 @@ const writeOpenAi: Writer = async (res, turn, req) => {
   const streamOptions = req.stream_options as { include_usage?: boolean } | undefined;
   if (streamOptions?.include_usage) {
     const u = defaultUsage(turn, req);
-    await send(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output } })}\n\n`);
+    await send(
+      `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output } })}\n\n`,
+    );
   }
   await send("data: [DONE]\n\n");
   res.end();
@@ -170,11 +192,21 @@ const writeOpenAi: Writer = async (res, turn, req) => {
 
 const writeAnthropic: Writer = async (res, turn, req) => {
   const send = makeSender(res, turn.delayMs ?? 0);
-  const ev = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const ev = (type: string, data: Record<string, unknown>): string =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const u = defaultUsage(turn, req);
   await send(
     ev("message_start", {
-      message: { id: "msg_scripted", type: "message", role: "assistant", model: String(req.model ?? "scripted"), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: u.input, output_tokens: 1 } },
+      message: {
+        id: "msg_scripted",
+        type: "message",
+        role: "assistant",
+        model: String(req.model ?? "scripted"),
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: u.input, output_tokens: 1 },
+      },
     }),
   );
   await send(ev("ping", {}));
@@ -189,26 +221,40 @@ const writeAnthropic: Writer = async (res, turn, req) => {
       return;
     } else if ("text" in step) {
       await send(ev("content_block_start", { index, content_block: { type: "text", text: "" } }));
-      for (const part of splitEven(step.text, step.chunks ?? 1)) await send(ev("content_block_delta", { index, delta: { type: "text_delta", text: part } }));
+      for (const part of splitEven(step.text, step.chunks ?? 1))
+        await send(ev("content_block_delta", { index, delta: { type: "text_delta", text: part } }));
       await send(ev("content_block_stop", { index }));
       index++;
     } else if ("reasoning" in step) {
       await send(ev("content_block_start", { index, content_block: { type: "thinking", thinking: "" } }));
-      for (const part of splitEven(step.reasoning, step.chunks ?? 1)) await send(ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking: part } }));
+      for (const part of splitEven(step.reasoning, step.chunks ?? 1))
+        await send(ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking: part } }));
       await send(ev("content_block_delta", { index, delta: { type: "signature_delta", signature: "c2lnbmF0dXJl" } }));
       await send(ev("content_block_stop", { index }));
       index++;
     } else {
       sawTool = true;
       const id = step.id ?? `toolu_${index}_${Math.random().toString(36).slice(2, 8)}`;
-      await send(ev("content_block_start", { index, content_block: { type: "tool_use", id, name: step.tool, input: {} } }));
+      await send(
+        ev("content_block_start", { index, content_block: { type: "tool_use", id, name: step.tool, input: {} } }),
+      );
       const i = index;
-      await toolChunks(step, (piece) => send(ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: piece } })), res);
+      await toolChunks(
+        step,
+        (piece) =>
+          send(ev("content_block_delta", { index: i, delta: { type: "input_json_delta", partial_json: piece } })),
+        res,
+      );
       await send(ev("content_block_stop", { index }));
       index++;
     }
   }
-  await send(ev("message_delta", { delta: { stop_reason: turn.stop ?? (sawTool ? "tool_use" : "end_turn"), stop_sequence: null }, usage: { output_tokens: u.output } }));
+  await send(
+    ev("message_delta", {
+      delta: { stop_reason: turn.stop ?? (sawTool ? "tool_use" : "end_turn"), stop_sequence: null },
+      usage: { output_tokens: u.output },
+    }),
+  );
   await send(ev("message_stop", {}));
   res.end();
 };
@@ -230,33 +276,49 @@ export async function startScriptedModel(turns: readonly ScriptedTurn[] = []): P
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? "").split("?")[0]!;
-      const format = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : undefined;
+      const format = path.endsWith("/chat/completions")
+        ? "openai"
+        : path.endsWith("/messages")
+          ? "anthropic"
+          : undefined;
       const raw = await readBody(req);
       if (req.method !== "POST" || !format) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
         return;
       }
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(raw) as Record<string, unknown>;
       } catch {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "request body is not JSON" } }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "request body is not JSON" } }));
         return;
       }
       requests.push({ format, path, headers: req.headers, body });
       const turn = queue.shift();
       if (!turn) {
-        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "api_error", message: "no scripted turn left" } }));
+        res
+          .writeHead(500, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { type: "api_error", message: "no scripted turn left" } }));
         return;
       }
       if ("status" in turn) {
         const headers: Record<string, string> = { "content-type": "application/json" };
         if (turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
         const type = turn.status === 429 ? "rate_limit_error" : "api_error";
-        res.writeHead(turn.status, headers).end(JSON.stringify({ type: "error", error: { type, message: turn.message ?? `scripted ${turn.status}` } }));
+        res
+          .writeHead(turn.status, headers)
+          .end(JSON.stringify({ type: "error", error: { type, message: turn.message ?? `scripted ${turn.status}` } }));
         return;
       }
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       try {
         await (format === "openai" ? writeOpenAi : writeAnthropic)(res, turn, body);
       } catch (e) {

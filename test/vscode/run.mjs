@@ -17,7 +17,10 @@ const DOWNLOAD_HOST = "update.code.visualstudio.com";
 
 async function canReachDownloads() {
   try {
-    await Promise.race([lookup(DOWNLOAD_HOST), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 4000))]);
+    await Promise.race([
+      lookup(DOWNLOAD_HOST),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 4000)),
+    ]);
     return true;
   } catch {
     return false;
@@ -30,7 +33,9 @@ if (executable && !existsSync(executable)) {
   process.exit(1);
 }
 if (!executable && !(await canReachDownloads())) {
-  console.log(`test:vscode: VS Code cannot be downloaded here (no network: ${DOWNLOAD_HOST} does not resolve); run it on a desktop machine, or set VSCODE_EXECUTABLE=/path/to/code. Nothing ran.`);
+  console.log(
+    `test:vscode: VS Code cannot be downloaded here (no network: ${DOWNLOAD_HOST} does not resolve); run it on a desktop machine, or set VSCODE_EXECUTABLE=/path/to/code. Nothing ran.`,
+  );
   process.exit(0);
 }
 if (!existsSync(join(repoRoot, "src", "extension.ts"))) {
@@ -62,7 +67,13 @@ try {
     ...(executable ? { vscodeExecutablePath: executable } : { version: "stable", timeout: 30_000 }),
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: join(outDir, "suite", "index.js"),
-    launchArgs: [workspace, "--disable-extensions", "--user-data-dir", join(scratch, "user-data"), "--disable-workspace-trust"],
+    launchArgs: [
+      workspace,
+      "--disable-extensions",
+      "--user-data-dir",
+      join(scratch, "user-data"),
+      "--disable-workspace-trust",
+    ],
   });
 } catch (e) {
   console.error(`test:vscode: failed: ${e instanceof Error ? e.message : String(e)}`);

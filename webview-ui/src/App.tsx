@@ -19,7 +19,14 @@ interface UiState {
   menuOpen: boolean;
 }
 
-export function App({ store, bridge }: { readonly store: Store; readonly bridge: Bridge; readonly bootstrap?: WebviewBootstrap }) {
+export function App({
+  store,
+  bridge,
+}: {
+  readonly store: Store;
+  readonly bridge: Bridge;
+  readonly bootstrap?: WebviewBootstrap;
+}) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const saved = bridge.getUiState<UiState>();
   const [tab, setTabState] = useState<Tab>(saved.tab === "mcp" ? "mcp" : "chat");
@@ -57,7 +64,10 @@ export function App({ store, bridge }: { readonly store: Store; readonly bridge:
     const onKey = (e: KeyboardEvent) => {
       if (!settings || !isToggleShortcut(e)) return;
       e.preventDefault();
-      void bridge.request({ type: "setSetting", change: { key: "autoApprove.enabled", value: !settings.autoApprove.enabled } });
+      void bridge.request({
+        type: "setSetting",
+        change: { key: "autoApprove.enabled", value: !settings.autoApprove.enabled },
+      });
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -100,13 +110,15 @@ export function App({ store, bridge }: { readonly store: Store; readonly bridge:
         </div>
         {!settings.workspaceTrusted ? (
           <div className="tg-restricted" role="note">
-            <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool call asks.
+            <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool
+            call asks.
           </div>
         ) : null}
         {settings.errors.length ? (
           <div className="tg-danger tg-settings-errors" role="alert">
             <div>
-              <Icon name="error" /> Your Toolgate settings have {settings.errors.length === 1 ? "an error" : "errors"}, so nothing is auto-approved until {settings.errors.length === 1 ? "it is" : "they are"} fixed:
+              <Icon name="error" /> Your Toolgate settings have {settings.errors.length === 1 ? "an error" : "errors"},
+              so nothing is auto-approved until {settings.errors.length === 1 ? "it is" : "they are"} fixed:
             </div>
             <ul>
               {settings.errors.map((e, i) => (
@@ -120,7 +132,8 @@ export function App({ store, bridge }: { readonly store: Store; readonly bridge:
         ) : null}
         {settings.ignoredWorkspaceKeys.length ? (
           <div className="tg-note" role="note">
-            <Icon name="info" /> This workspace&rsquo;s settings try to set {settings.ignoredWorkspaceKeys.join(", ")}. Toolgate ignores them: a workspace may only add deny and ask rules.
+            <Icon name="info" /> This workspace&rsquo;s settings try to set {settings.ignoredWorkspaceKeys.join(", ")}.
+            Toolgate ignores them: a workspace may only add deny and ask rules.
           </div>
         ) : null}
         {errors.length ? (

@@ -33,8 +33,20 @@ describe("app", () => {
 
   it("renders a task with a pending ask from a snapshot (what a reload brings back)", () => {
     const { host } = mount();
-    const ask = message({ kind: "tool", role: "ask", askState: "pending", tool: tool("execute_command", { command: "make deploy" }, { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } }) });
-    host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [message({ kind: "user", text: "deploy" }), ask] } }) });
+    const ask = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "execute_command",
+        { command: "make deploy" },
+        { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } },
+      ),
+    });
+    host({
+      type: "state",
+      state: state({ task: { id: "t", state: "waiting", messages: [message({ kind: "user", text: "deploy" }), ask] } }),
+    });
     expect(screen.getByText("Run this command?")).toBeTruthy();
     expect(screen.getByText("Approval needed: Run command make deploy.")).toBeTruthy();
   });
@@ -42,7 +54,9 @@ describe("app", () => {
   it("says in Restricted Mode that nothing is auto-approved", () => {
     const { host } = mount();
     host({ type: "state", state: state({ settings: settingsView({ workspaceTrusted: false }) }) });
-    expect(screen.getByText(/Restricted Mode: this workspace is not trusted, so nothing is auto-approved/)).toBeTruthy();
+    expect(
+      screen.getByText(/Restricted Mode: this workspace is not trusted, so nothing is auto-approved/),
+    ).toBeTruthy();
   });
 
   it("a reveal from the status bar opens the dropdown; another switches to MCP", () => {
@@ -77,7 +91,9 @@ describe("app", () => {
     fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
     const req = posted.at(-1) as { type: string; requestId: number; text: string };
     expect(req).toMatchObject({ type: "newTask", text: "do it" });
-    await act(async () => host({ type: "result", requestId: req.requestId, ok: false, error: "A task is still running. Cancel it first." }));
+    await act(async () =>
+      host({ type: "result", requestId: req.requestId, ok: false, error: "A task is still running. Cancel it first." }),
+    );
     expect(screen.getByRole("alert").textContent).toContain("A task is still running");
   });
 
@@ -90,7 +106,15 @@ describe("app", () => {
 
   it("settings errors: the panel says nothing is auto-approved until they are fixed", () => {
     const { host } = mount();
-    host({ type: "state", state: state({ settings: settingsView({ errors: ["user settings: `toolgate.mode` must be \"normal\", \"plan\" or \"auto\", got \"yolo\""], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] }) }) });
+    host({
+      type: "state",
+      state: state({
+        settings: settingsView({
+          errors: ['user settings: `toolgate.mode` must be "normal", "plan" or "auto", got "yolo"'],
+          ignoredWorkspaceKeys: ["toolgate.autoApprove.all"],
+        }),
+      }),
+    });
     expect(screen.getByText(/nothing is auto-approved until it is fixed/)).toBeTruthy();
     expect(screen.getByText(/got "yolo"/)).toBeTruthy();
     expect(screen.getByText(/This workspace’s settings try to set toolgate.autoApprove.all/)).toBeTruthy();
@@ -98,7 +122,10 @@ describe("app", () => {
 
   it("an idle task continues with a follow-up message; New task clears it", () => {
     const { host, posted } = mount();
-    host({ type: "state", state: state({ task: { id: "t", state: "done", messages: [message({ kind: "user", text: "x" })] } }) });
+    host({
+      type: "state",
+      state: state({ task: { id: "t", state: "done", messages: [message({ kind: "user", text: "x" })] } }),
+    });
     fireEvent.change(screen.getByLabelText("Task"), { target: { value: "also add docs" } });
     fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
     expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "also add docs" });
@@ -112,6 +139,10 @@ describe("app", () => {
     host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [q] } }) });
     fireEvent.change(screen.getByLabelText("Your answer"), { target: { value: "main" } });
     fireEvent.click(screen.getByText("Answer"));
-    expect(posted.at(-1)).toMatchObject({ type: "answerAsk", messageId: q.id, response: { kind: "message", text: "main" } });
+    expect(posted.at(-1)).toMatchObject({
+      type: "answerAsk",
+      messageId: q.id,
+      response: { kind: "message", text: "main" },
+    });
   });
 });

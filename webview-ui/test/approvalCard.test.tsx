@@ -13,7 +13,19 @@ function ask(command: string, suggestion?: string, status: "pending" | "streamin
     kind: "tool",
     role: "ask",
     askState: "pending",
-    tool: tool("execute_command", { command }, { status, decision: { decision: "ask", reason: "`curl` is not in your allow list", rule: "commands.allowList", ...(suggestion ? { suggestion } : {}) } }),
+    tool: tool(
+      "execute_command",
+      { command },
+      {
+        status,
+        decision: {
+          decision: "ask",
+          reason: "`curl` is not in your allow list",
+          rule: "commands.allowList",
+          ...(suggestion ? { suggestion } : {}),
+        },
+      },
+    ),
   });
 }
 
@@ -51,7 +63,9 @@ describe("approval card", () => {
     s.view(<AskDock message={m} />);
     typeFeedback("use wget instead");
     fireEvent.click(screen.getByText("Reject"));
-    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "reject", text: "use wget instead" } }]);
+    expect(s.intents()).toEqual([
+      { type: "answerAsk", messageId: m.id, response: { kind: "reject", text: "use wget instead" } },
+    ]);
     await s.reply(true);
     cleanup();
     const s2 = setup();
@@ -69,7 +83,14 @@ describe("approval card", () => {
     fireEvent.click(screen.getByText("This workspace"));
     expect(screen.getByText(/Toolgate's own storage, not in the repository/)).toBeTruthy();
     fireEvent.click(screen.getByText("Always allow"));
-    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" }, remember: { effect: "allow", scope: "workspace" } }]);
+    expect(s.intents()).toEqual([
+      {
+        type: "answerAsk",
+        messageId: m.id,
+        response: { kind: "approve" },
+        remember: { effect: "allow", scope: "workspace" },
+      },
+    ]);
   });
 
   it("'always deny' for always rejects and names the user setting", () => {
@@ -79,7 +100,9 @@ describe("approval card", () => {
     fireEvent.click(screen.getByText("Always"));
     expect(screen.getByText(/toolgate\.commands\.allow or toolgate\.commands\.deny/)).toBeTruthy();
     fireEvent.click(screen.getByText("Always deny"));
-    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "reject" }, remember: { effect: "deny", scope: "user" } }]);
+    expect(s.intents()).toEqual([
+      { type: "answerAsk", messageId: m.id, response: { kind: "reject" }, remember: { effect: "deny", scope: "user" } },
+    ]);
   });
 
   it("offers no 'always' when the gate suggested no rule", () => {
@@ -109,13 +132,34 @@ describe("approval card", () => {
 
   it("edits offer Open diff; MCP calls show server, tool and arguments", () => {
     const s = setup();
-    const edit = message({ kind: "tool", role: "ask", askState: "pending", tool: tool("write_to_file", { path: ".vscode/settings.json", content: "{}" }, { status: "pending", decision: { decision: "ask", reason: "protected path", rule: "protectedPaths" } }) });
+    const edit = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "write_to_file",
+        { path: ".vscode/settings.json", content: "{}" },
+        { status: "pending", decision: { decision: "ask", reason: "protected path", rule: "protectedPaths" } },
+      ),
+    });
     s.view(<AskDock message={edit} />);
     expect(screen.getByText("Allow this edit?")).toBeTruthy();
     fireEvent.click(screen.getByText("Open diff"));
     expect(s.posted).toEqual([{ type: "openDiff", messageId: edit.id }]);
     cleanup();
-    const mcp = message({ kind: "tool", role: "ask", askState: "pending", tool: tool("use_mcp_tool", { server_name: "fs", tool_name: "write", arguments: '{"path":"/etc/hosts"}' }, { status: "pending", decision: { decision: "ask", reason: "not always allowed", rule: "mcp", suggestion: "mcp__fs__write" } }) });
+    const mcp = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "use_mcp_tool",
+        { server_name: "fs", tool_name: "write", arguments: '{"path":"/etc/hosts"}' },
+        {
+          status: "pending",
+          decision: { decision: "ask", reason: "not always allowed", rule: "mcp", suggestion: "mcp__fs__write" },
+        },
+      ),
+    });
     setup().view(<AskDock message={mcp} />);
     expect(screen.getByText("Call this MCP tool?")).toBeTruthy();
     expect(screen.getByLabelText("Exactly what will run").textContent).toBe("fs › write");
@@ -126,10 +170,18 @@ describe("approval card", () => {
 describe("follow-up and limits cards", () => {
   it("follow-up options are clickable answers", () => {
     const s = setup();
-    const m = message({ kind: "followup", role: "ask", askState: "pending", text: "Which runner?", options: ["vitest", "node:test"] });
+    const m = message({
+      kind: "followup",
+      role: "ask",
+      askState: "pending",
+      text: "Which runner?",
+      options: ["vitest", "node:test"],
+    });
     s.view(<AskDock message={m} />);
     fireEvent.click(screen.getByText("node:test"));
-    expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "message", text: "node:test" } }]);
+    expect(s.intents()).toEqual([
+      { type: "answerAsk", messageId: m.id, response: { kind: "message", text: "node:test" } },
+    ]);
   });
 
   it("limit card: reset and continue, or reject the call", async () => {
@@ -148,19 +200,60 @@ describe("follow-up and limits cards", () => {
 
 describe("the runtime's message shapes (tool body streamed as the message text)", () => {
   it("a command whose body is the message text is shown in full on the card and in its row", () => {
-    const m = message({ kind: "tool", role: "ask", askState: "pending", text: "rm -rf build\u200b && make", tool: tool("execute_command", { requires_approval: "true" }, { status: "pending", decision: { decision: "ask", reason: "deleting is never auto-approved", rule: "commands.delete" } }) });
+    const m = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      text: "rm -rf build\u200b && make",
+      tool: tool(
+        "execute_command",
+        { requires_approval: "true" },
+        {
+          status: "pending",
+          decision: { decision: "ask", reason: "deleting is never auto-approved", rule: "commands.delete" },
+        },
+      ),
+    });
     setup().view(<AskDock message={m} />);
     expect(screen.getByLabelText("Exactly what will run").textContent).toBe("rm -rf build⟨U+200B⟩ && make");
   });
 
   it("MCP arguments streamed as text are pretty-printed on the card", () => {
-    const m = message({ kind: "tool", role: "ask", askState: "pending", text: '{"q":"x"}', tool: tool("use_mcp_tool", { server_name: "gh", tool_name: "search" }, { serverName: "gh", toolName: "search", status: "pending", decision: { decision: "ask", reason: "r", rule: "mcp" } }) });
+    const m = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      text: '{"q":"x"}',
+      tool: tool(
+        "use_mcp_tool",
+        { server_name: "gh", tool_name: "search" },
+        {
+          serverName: "gh",
+          toolName: "search",
+          status: "pending",
+          decision: { decision: "ask", reason: "r", rule: "mcp" },
+        },
+      ),
+    });
     setup().view(<AskDock message={m} />);
     expect(screen.getByText(/"q": "x"/)).toBeTruthy();
   });
 
   it("a completion with a command asks to approve the command", () => {
-    const m = message({ kind: "completion", role: "ask", askState: "pending", text: "Built the site.", tool: tool("attempt_completion", { command: "open dist/index.html" }, { status: "pending", decision: { decision: "ask", reason: "`open` is not in your allow list", rule: "commands" } }) });
+    const m = message({
+      kind: "completion",
+      role: "ask",
+      askState: "pending",
+      text: "Built the site.",
+      tool: tool(
+        "attempt_completion",
+        { command: "open dist/index.html" },
+        {
+          status: "pending",
+          decision: { decision: "ask", reason: "`open` is not in your allow list", rule: "commands" },
+        },
+      ),
+    });
     setup().view(<AskDock message={m} />);
     expect(screen.getByText("Run this command?")).toBeTruthy();
     expect(screen.getByLabelText("Exactly what will run").textContent).toBe("open dist/index.html");
@@ -168,7 +261,13 @@ describe("the runtime's message shapes (tool body streamed as the message text)"
 
   it("a finished completion asks to accept the result (or reply in the input)", () => {
     const s = setup();
-    const m = message({ kind: "completion", role: "ask", askState: "pending", text: "All done.", tool: tool("attempt_completion", {}, { status: "done" }) });
+    const m = message({
+      kind: "completion",
+      role: "ask",
+      askState: "pending",
+      text: "All done.",
+      tool: tool("attempt_completion", {}, { status: "done" }),
+    });
     s.view(<AskDock message={m} />);
     fireEvent.click(screen.getByText("Accept result"));
     expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" } }]);
@@ -185,7 +284,13 @@ describe("the runtime's message shapes (tool body streamed as the message text)"
 
   it("a follow-up can be skipped", () => {
     const s = setup();
-    const m = message({ kind: "followup", role: "ask", askState: "pending", text: "Which?", tool: tool("ask_followup_question", {}, { status: "pending" }) });
+    const m = message({
+      kind: "followup",
+      role: "ask",
+      askState: "pending",
+      text: "Which?",
+      tool: tool("ask_followup_question", {}, { status: "pending" }),
+    });
     s.view(<AskDock message={m} />);
     fireEvent.click(screen.getByText("Skip"));
     expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "approve" } }]);

@@ -117,13 +117,22 @@ describe("auto-approve dropdown", () => {
   it("says in Restricted Mode that nothing is auto-approved", () => {
     setup().view(<Harness settings={settingsView({ workspaceTrusted: false })} />);
     expect(screen.getByText(/Restricted Mode: nothing is auto-approved until you trust this workspace/)).toBeTruthy();
-    expect(autoApproveSummary(settingsView({ workspaceTrusted: false }))).toBe("Restricted Mode: nothing is auto-approved");
+    expect(autoApproveSummary(settingsView({ workspaceTrusted: false }))).toBe(
+      "Restricted Mode: nothing is auto-approved",
+    );
   });
 });
 
 describe("toggle shortcut", () => {
   it("is Ctrl+Alt+A, or ⌥⌘A on macOS, matched by key code", () => {
-    const ev = (o: Partial<KeyboardEvent>) => ({ code: "KeyA", ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...o });
+    const ev = (o: Partial<KeyboardEvent>) => ({
+      code: "KeyA",
+      ctrlKey: false,
+      metaKey: false,
+      altKey: false,
+      shiftKey: false,
+      ...o,
+    });
     expect(isToggleShortcut(ev({ ctrlKey: true, altKey: true }), false)).toBe(true);
     expect(isToggleShortcut(ev({ ctrlKey: true }), false)).toBe(false);
     expect(isToggleShortcut(ev({ ctrlKey: true, altKey: true, shiftKey: true }), false)).toBe(false);

@@ -14,10 +14,22 @@ const github: McpServerView = {
   alwaysAllowAll: false,
   tools: [
     { name: "search_issues", description: "Search issues.", readOnlyHint: true, alwaysAllow: true, enabled: true },
-    { name: "delete_branch", description: "Delete a branch.", destructiveHint: true, alwaysAllow: false, enabled: false },
+    {
+      name: "delete_branch",
+      description: "Delete a branch.",
+      destructiveHint: true,
+      alwaysAllow: false,
+      enabled: false,
+    },
   ],
 };
-const broken: McpServerView = { name: "everything", status: "error", error: "spawn npx ENOENT", alwaysAllowAll: false, tools: [] };
+const broken: McpServerView = {
+  name: "everything",
+  status: "error",
+  error: "spawn npx ENOENT",
+  alwaysAllowAll: false,
+  tools: [],
+};
 const off: McpServerView = { name: "fs", status: "disabled", alwaysAllowAll: true, tools: [] };
 const model = (servers: McpServerView[], live = true): Model => ({ servers, live });
 
@@ -33,7 +45,15 @@ describe("MCP view", () => {
   });
 
   it("shows a server that is connecting, and a disconnected one with the hub's message", () => {
-    setup().view(<McpView mcp={model([{ ...broken, name: "a", status: "connecting" }, { ...broken, name: "b", status: "disconnected", error: "exited; reconnecting in 4 s" }])} useMcp />);
+    setup().view(
+      <McpView
+        mcp={model([
+          { ...broken, name: "a", status: "connecting" },
+          { ...broken, name: "b", status: "disconnected", error: "exited; reconnecting in 4 s" },
+        ])}
+        useMcp
+      />,
+    );
     expect(within(section("a")).getByText(/connecting/)).toBeTruthy();
     expect(within(section("b")).getByText("disconnected")).toBeTruthy();
     expect(within(section("b")).getByText("exited; reconnecting in 4 s")).toBeTruthy();
@@ -54,7 +74,9 @@ describe("MCP view", () => {
     s.view(<McpView mcp={model([github])} useMcp />);
     const search = screen.getByRole("listitem", { name: "Tool search_issues" });
     const del = screen.getByRole("listitem", { name: "Tool delete_branch" });
-    expect((within(search).getByRole("checkbox", { name: "Always allow" }) as HTMLElement & { checked: boolean }).checked).toBe(true);
+    expect(
+      (within(search).getByRole("checkbox", { name: "Always allow" }) as HTMLElement & { checked: boolean }).checked,
+    ).toBe(true);
     fireEvent.click(within(search).getByRole("checkbox", { name: "Always allow" }));
     fireEvent.click(within(del).getByRole("checkbox", { name: "Enabled" }));
     expect(s.intents()).toEqual([

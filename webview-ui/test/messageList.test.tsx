@@ -43,6 +43,8 @@ describe("window arithmetic", () => {
   });
   it("rowAt is a binary search over offsets", () => {
     const o = offsetsOf([10, 20, 30]);
-    expect([rowAt(o, 0), rowAt(o, 9), rowAt(o, 10), rowAt(o, 29), rowAt(o, 30), rowAt(o, 1000), rowAt(o, -5)]).toEqual([0, 0, 1, 1, 2, 2, 0]);
+    expect([rowAt(o, 0), rowAt(o, 9), rowAt(o, 10), rowAt(o, 29), rowAt(o, 30), rowAt(o, 1000), rowAt(o, -5)]).toEqual([
+      0, 0, 1, 1, 2, 2, 0,
+    ]);
   });
 });

@@ -16,7 +16,16 @@ function show(m: Parameters<typeof Row>[0]["message"]) {
 
 describe("say rows for every tool kind", () => {
   it("file read: path, status, and that it was auto-approved with the rule", () => {
-    show(message({ kind: "tool", tool: tool("read_file", { path: "src/a.ts" }, { decision: { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" } }) }));
+    show(
+      message({
+        kind: "tool",
+        tool: tool(
+          "read_file",
+          { path: "src/a.ts" },
+          { decision: { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" } },
+        ),
+      }),
+    );
     expect(screen.getByText("Read file")).toBeTruthy();
     expect(screen.getByText("src/a.ts")).toBeTruthy();
     expect(screen.getByText(/Done/)).toBeTruthy();
@@ -32,7 +41,10 @@ describe("say rows for every tool kind", () => {
   });
 
   it("file edit: path, size, and an Open diff button that sends the intent for this message", () => {
-    const m = message({ kind: "tool", tool: tool("write_to_file", { path: "src/new.ts", content: "a\nb\nc" }, { status: "approved" }) });
+    const m = message({
+      kind: "tool",
+      tool: tool("write_to_file", { path: "src/new.ts", content: "a\nb\nc" }, { status: "approved" }),
+    });
     const s = show(m);
     expect(screen.getByText("Write file")).toBeTruthy();
     expect(screen.getByText("3 lines")).toBeTruthy();
@@ -41,13 +53,23 @@ describe("say rows for every tool kind", () => {
   });
 
   it("replace_in_file shows the edit and its changes", () => {
-    show(message({ kind: "tool", tool: tool("replace_in_file", { path: "a.ts", diff: "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE" }) }));
+    show(
+      message({
+        kind: "tool",
+        tool: tool("replace_in_file", { path: "a.ts", diff: "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE" }),
+      }),
+    );
     expect(screen.getByText("Edit file")).toBeTruthy();
     expect(screen.getByText("Changes")).toBeTruthy();
   });
 
   it("command: the full command with invisible characters marked, and its live output", () => {
-    show(message({ kind: "tool", tool: tool("execute_command", { command: "echo hi\u200b; ls" }, { status: "running", result: "hi\nfile.txt" }) }));
+    show(
+      message({
+        kind: "tool",
+        tool: tool("execute_command", { command: "echo hi\u200b; ls" }, { status: "running", result: "hi\nfile.txt" }),
+      }),
+    );
     expect(screen.getByText("Run command")).toBeTruthy();
     expect(screen.getByText(/Running/)).toBeTruthy();
     expect(screen.getByLabelText("zero width space (U+200B)").textContent).toBe("⟨U+200B⟩");
@@ -56,7 +78,12 @@ describe("say rows for every tool kind", () => {
   });
 
   it("MCP call: server, tool and pretty-printed arguments", () => {
-    show(message({ kind: "tool", tool: tool("use_mcp_tool", { server_name: "github", tool_name: "search", arguments: '{"q":"x","n":2}' }) }));
+    show(
+      message({
+        kind: "tool",
+        tool: tool("use_mcp_tool", { server_name: "github", tool_name: "search", arguments: '{"q":"x","n":2}' }),
+      }),
+    );
     expect(screen.getByText("MCP tool")).toBeTruthy();
     expect(screen.getByText("github › search")).toBeTruthy();
     expect(document.querySelector(".tg-mcp pre")!.textContent).toBe('{\n  "q": "x",\n  "n": 2\n}');
@@ -68,7 +95,19 @@ describe("say rows for every tool kind", () => {
   });
 
   it("web fetch refused by the gate shows the URL and the reason", () => {
-    show(message({ kind: "tool", tool: tool("web_fetch", { url: "https://example.com/x" }, { status: "denied", decision: { decision: "deny", reason: "denied by WebFetch(*)", rule: "permissions.deny" } }) }));
+    show(
+      message({
+        kind: "tool",
+        tool: tool(
+          "web_fetch",
+          { url: "https://example.com/x" },
+          {
+            status: "denied",
+            decision: { decision: "deny", reason: "denied by WebFetch(*)", rule: "permissions.deny" },
+          },
+        ),
+      }),
+    );
     expect(screen.getByText("Fetch web page")).toBeTruthy();
     expect(screen.getByText("https://example.com/x")).toBeTruthy();
     expect(screen.getByText(/Refused by the gate/)).toBeTruthy();
@@ -84,7 +123,14 @@ describe("say rows for every tool kind", () => {
   });
 
   it("an ask row says it is waiting for approval", () => {
-    show(message({ kind: "tool", role: "ask", askState: "pending", tool: tool("execute_command", { command: "rm -rf dist" }, { status: "pending" }) }));
+    show(
+      message({
+        kind: "tool",
+        role: "ask",
+        askState: "pending",
+        tool: tool("execute_command", { command: "rm -rf dist" }, { status: "pending" }),
+      }),
+    );
     expect(screen.getByText(/Waiting for approval/)).toBeTruthy();
   });
 });
@@ -97,7 +143,13 @@ describe("rows in the runtime's shape (body as message text)", () => {
     show(message({ kind: "tool", text: "a\nb", tool: tool("write_to_file", { path: "x.ts" }, { status: "pending" }) }));
     expect(screen.getByText("2 lines")).toBeTruthy();
     cleanup();
-    show(message({ kind: "tool", text: '{"a":1}', tool: tool("use_mcp_tool", { server_name: "s", tool_name: "t" }, { serverName: "s", toolName: "t" }) }));
+    show(
+      message({
+        kind: "tool",
+        text: '{"a":1}',
+        tool: tool("use_mcp_tool", { server_name: "s", tool_name: "t" }, { serverName: "s", toolName: "t" }),
+      }),
+    );
     expect(document.querySelector(".tg-mcp pre")!.textContent).toBe('{\n  "a": 1\n}');
   });
 });
@@ -129,12 +181,22 @@ describe("other rows", () => {
   it("follow-up question with its options", () => {
     show(message({ kind: "followup", role: "ask", askState: "answered", text: "Which one?", options: ["A", "B"] }));
     expect(screen.getByText("Which one?")).toBeTruthy();
-    expect(within(screen.getByRole("list", { name: "Suggested answers" })).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["A", "B"]);
+    expect(
+      within(screen.getByRole("list", { name: "Suggested answers" }))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["A", "B"]);
     expect(screen.getByText("Answered")).toBeTruthy();
   });
 
   it("completion result with its command", () => {
-    show(message({ kind: "completion", text: "All tests pass.", tool: tool("attempt_completion", { result: "All tests pass.", command: "open index.html" }) }));
+    show(
+      message({
+        kind: "completion",
+        text: "All tests pass.",
+        tool: tool("attempt_completion", { result: "All tests pass.", command: "open index.html" }),
+      }),
+    );
     expect(screen.getByText("Task completed")).toBeTruthy();
     expect(screen.getByText("All tests pass.")).toBeTruthy();
     expect(screen.getByText("open index.html")).toBeTruthy();

@@ -9,7 +9,15 @@ function withTask(scheduled: Array<() => void>) {
   const store = new Store((fn) => void scheduled.push(fn));
   const a = message({ kind: "user", text: "go" });
   const b = message({ kind: "text", text: "", partial: true });
-  store.receive({ type: "state", state: { task: { id: "t1", state: "running", messages: [a, b] }, settings: settingsView(), mcp: { servers: [], live: true }, agentAvailable: true } });
+  store.receive({
+    type: "state",
+    state: {
+      task: { id: "t1", state: "running", messages: [a, b] },
+      settings: settingsView(),
+      mcp: { servers: [], live: true },
+      agentAvailable: true,
+    },
+  });
   scheduled.shift()!();
   return { store, a, b };
 }
@@ -20,7 +28,8 @@ describe("webview store", () => {
     const { store, b } = withTask(frames);
     let notified = 0;
     store.subscribe(() => notified++);
-    for (let i = 0; i < 1000; i++) store.receive({ type: "deltas", taskId: "t1", deltas: [{ type: "append", id: b.id, text: "x" }] });
+    for (let i = 0; i < 1000; i++)
+      store.receive({ type: "deltas", taskId: "t1", deltas: [{ type: "append", id: b.id, text: "x" }] });
     expect(frames).toHaveLength(1); // one frame scheduled, however many messages
     expect(notified).toBe(0);
     frames.shift()!();

@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { hasHiddenCharacters, visibleSegments } from "../src/util/visibleText";
 
-const render = (s: string, o = {}) => visibleSegments(s, o).map((x) => (x.kind === "text" ? x.text : `[${x.text}]`)).join("");
+const render = (s: string, o = {}) =>
+  visibleSegments(s, o)
+    .map((x) => (x.kind === "text" ? x.text : `[${x.text}]`))
+    .join("");
 
 describe("visible text", () => {
   it("marks zero-width, bidi, BOM, soft hyphen, no-break and other odd spaces", () => {
@@ -28,7 +31,9 @@ describe("visible text", () => {
     expect(render("ls\nrm", { markNewlines: true })).toBe("ls[⏎]\nrm");
     expect(render("ls\nrm")).toBe("ls\nrm");
     expect(render("c\u0430t", { markNonAscii: true })).toBe("c[а]t");
-    expect(visibleSegments("c\u0430t", { markNonAscii: true })[1]).toMatchObject({ label: "non-ASCII letter а (U+0430)" });
+    expect(visibleSegments("c\u0430t", { markNonAscii: true })[1]).toMatchObject({
+      label: "non-ASCII letter а (U+0430)",
+    });
   });
 
   it("leaves ordinary text alone", () => {

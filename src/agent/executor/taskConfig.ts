@@ -47,7 +47,8 @@ export class TaskConfig {
     this.callbacks = {
       decide: (call) => this.currentGate.decide(call),
       shouldAutoApproveTool: (name, params = {}) => this.currentGate.decide({ tool: name, params }),
-      shouldAutoApproveToolWithPath: (name, path, partial = {}) => this.currentGate.decide({ tool: name, params: { ...partial, path } }),
+      shouldAutoApproveToolWithPath: (name, path, partial = {}) =>
+        this.currentGate.decide({ tool: name, params: { ...partial, path } }),
     };
   }
 

@@ -52,7 +52,11 @@ export class ToolExecutor {
       const seenTrees = new Set<TaskTree>();
       for (const config of [...this.live.values()]) {
         const tree = config.tree;
-        const gate = await this.createGate({ roots: config.roots, taskId: config.taskId, ...(tree.limits ? { limits: tree.limits } : {}) });
+        const gate = await this.createGate({
+          roots: config.roots,
+          taskId: config.taskId,
+          ...(tree.limits ? { limits: tree.limits } : {}),
+        });
         if (!seenTrees.has(tree)) {
           seenTrees.add(tree);
           tree.limits = gate.limits ?? tree.limits;

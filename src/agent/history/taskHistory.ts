@@ -91,12 +91,27 @@ export class TaskHistory {
     await writeFileAtomic(this.taskPath(snap.id), JSON.stringify(snap), this.counter);
     const index = await this.loadIndex();
     const prev = index.get(snap.id);
-    const entry: TaskIndexEntry = { id: snap.id, ...(snap.parentId ? { parentId: snap.parentId } : {}), title: snap.title, createdAt: snap.createdAt, updatedAt: snap.updatedAt, state: snap.state, costUsd: snap.usage.costUsd };
+    const entry: TaskIndexEntry = {
+      id: snap.id,
+      ...(snap.parentId ? { parentId: snap.parentId } : {}),
+      title: snap.title,
+      createdAt: snap.createdAt,
+      updatedAt: snap.updatedAt,
+      state: snap.state,
+      costUsd: snap.usage.costUsd,
+    };
     index.set(snap.id, entry);
     if (prev && prev.state === entry.state && prev.title === entry.title && prev.costUsd === entry.costUsd) return;
     // A new task and a task waiting on the person must be findable at once: a window reload right after an
     // ask appears restores the task from the index. Other changes (cost, title) are batched.
-    if (!prev || entry.state === "waiting" || entry.state === "completed" || entry.state === "cancelled" || entry.state === "failed") await this.writeIndex();
+    if (
+      !prev ||
+      entry.state === "waiting" ||
+      entry.state === "completed" ||
+      entry.state === "cancelled" ||
+      entry.state === "failed"
+    )
+      await this.writeIndex();
     else {
       this.indexTimer ??= setTimeout(() => void this.writeIndex(), this.debounceMs);
       this.indexTimer.unref?.();

@@ -81,7 +81,13 @@ export class McpConnection {
   private makeTransport(): Transport {
     const c = this.config;
     if (c.url) return new StreamableHTTPClientTransport(new URL(c.url));
-    const t = new StdioClientTransport({ command: c.command!, args: [...(c.args ?? [])], ...(c.env ? { env: { ...defaultEnv(), ...c.env } } : {}), ...(this.opts.cwd ? { cwd: this.opts.cwd } : {}), stderr: "pipe" });
+    const t = new StdioClientTransport({
+      command: c.command!,
+      args: [...(c.args ?? [])],
+      ...(c.env ? { env: { ...defaultEnv(), ...c.env } } : {}),
+      ...(this.opts.cwd ? { cwd: this.opts.cwd } : {}),
+      stderr: "pipe",
+    });
     t.stderr?.on("data", (d: Buffer) => {
       this.stderrTail.push(d.toString("utf8"));
       if (this.stderrTail.length > 20) this.stderrTail.shift();
@@ -110,7 +116,13 @@ export class McpConnection {
       if (client.getServerCapabilities()?.resources) {
         const page = await client.listResources(undefined, { timeout: this.opts.connectTimeoutMs });
         for (const r of page.resources) {
-          resources.push({ server: this.name, uri: r.uri, name: r.name, ...(r.description ? { description: r.description } : {}), ...(r.mimeType ? { mimeType: r.mimeType } : {}) });
+          resources.push({
+            server: this.name,
+            uri: r.uri,
+            name: r.name,
+            ...(r.description ? { description: r.description } : {}),
+            ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+          });
         }
       }
       if (this.client !== client) return; // replaced while connecting
@@ -130,7 +142,8 @@ export class McpConnection {
 
   private onClosed(client: Client): void {
     if (this.client !== client || this.closing) return;
-    if (this.status === "connected") this.error = `the server stopped${this.stderrTail.length ? `: ${this.stderrTail.join("").trim().split("\n").slice(-2).join(" / ")}` : ""}`;
+    if (this.status === "connected")
+      this.error = `the server stopped${this.stderrTail.length ? `: ${this.stderrTail.join("").trim().split("\n").slice(-2).join(" / ")}` : ""}`;
     this.scheduleReconnect();
   }
 
@@ -155,13 +168,20 @@ export class McpConnection {
 
   private live(): Client {
     if (this.status !== "connected" || !this.client) {
-      throw new Error(`the MCP server \`${this.name}\` is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`);
+      throw new Error(
+        `the MCP server \`${this.name}\` is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
+      );
     }
     return this.client;
   }
 
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number) {
-    return this.live().callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: () => undefined });
+    return this.live().callTool({ name: tool, arguments: args }, undefined, {
+      signal,
+      timeout: timeoutMs,
+      resetTimeoutOnProgress: true,
+      onprogress: () => undefined,
+    });
   }
 
   async readResource(uri: string, signal: AbortSignal, timeoutMs: number) {
@@ -181,7 +201,23 @@ export class McpConnection {
 
 /** The environment a stdio server inherits: enough to find programs and a home, not the editor's secrets. */
 function defaultEnv(): Record<string, string> {
-  const keep = process.platform === "win32" ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"] : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+  const keep =
+    process.platform === "win32"
+      ? [
+          "APPDATA",
+          "HOMEDRIVE",
+          "HOMEPATH",
+          "LOCALAPPDATA",
+          "PATH",
+          "PROCESSOR_ARCHITECTURE",
+          "SYSTEMDRIVE",
+          "SYSTEMROOT",
+          "TEMP",
+          "USERNAME",
+          "USERPROFILE",
+          "PROGRAMFILES",
+        ]
+      : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
   const out: Record<string, string> = {};
   for (const k of keep) {
     const v = process.env[k];

@@ -21,7 +21,9 @@ export function contentToText(content: readonly unknown[] | undefined, structure
         break;
       case "image":
       case "audio":
-        parts.push(`[${c.type}: ${c.mimeType ?? "unknown type"}, ${Math.floor(((c.data ?? "").length * 3) / 4)} bytes — not shown]`);
+        parts.push(
+          `[${c.type}: ${c.mimeType ?? "unknown type"}, ${Math.floor(((c.data ?? "").length * 3) / 4)} bytes — not shown]`,
+        );
         break;
       case "resource":
         if (c.resource?.text !== undefined) parts.push(`[resource ${c.resource.uri ?? ""}]\n${c.resource.text}`);
@@ -38,8 +40,16 @@ export function contentToText(content: readonly unknown[] | undefined, structure
   return parts.join("\n");
 }
 
-export function resourceContentsToText(contents: readonly { uri: string; text?: string; blob?: string; mimeType?: string }[]): string {
-  return contents.map((c) => (c.text !== undefined ? c.text : `[${c.uri}: ${c.mimeType ?? "binary"}, ${Math.floor(((c.blob ?? "").length * 3) / 4)} bytes — not shown]`)).join("\n\n");
+export function resourceContentsToText(
+  contents: readonly { uri: string; text?: string; blob?: string; mimeType?: string }[],
+): string {
+  return contents
+    .map((c) =>
+      c.text !== undefined
+        ? c.text
+        : `[${c.uri}: ${c.mimeType ?? "binary"}, ${Math.floor(((c.blob ?? "").length * 3) / 4)} bytes — not shown]`,
+    )
+    .join("\n\n");
 }
 
 export const TOOL_WARNING_THRESHOLD = 60;
@@ -51,7 +61,15 @@ export function toolCountWarning(servers: readonly McpServerSummary[]): string |
   return `${n} MCP tools are enabled (more than ${TOOL_WARNING_THRESHOLD}); the model chooses worse among many tools and every turn costs more. Disable tools you do not need with \`disabledTools\` or \`disabled\`.`;
 }
 
-export function annotate(server: string, t: { name: string; description?: string; inputSchema?: unknown; annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean } }): McpToolInfo {
+export function annotate(
+  server: string,
+  t: {
+    name: string;
+    description?: string;
+    inputSchema?: unknown;
+    annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+  },
+): McpToolInfo {
   return {
     server,
     name: t.name,

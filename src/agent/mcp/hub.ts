@@ -86,7 +86,12 @@ export class McpHub implements McpClientHub {
 
   resolveToolName(server: string, tool: string): string | undefined {
     const s = this.connections.get(server)?.summary();
-    return s ? repairMcpToolName(tool, s.tools.map((t) => t.name)) : undefined;
+    return s
+      ? repairMcpToolName(
+          tool,
+          s.tools.map((t) => t.name),
+        )
+      : undefined;
   }
 
   private conn(server: string): McpConnection {
@@ -96,17 +101,29 @@ export class McpHub implements McpClientHub {
     throw new Error(`there is no MCP server named \`${server}\``);
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<McpCallResult> {
     const conn = this.conn(server);
-    if (!conn.summary().tools.some((t) => t.name === tool)) throw new Error(`the tool \`${tool}\` of \`${server}\` is disabled or does not exist`);
+    if (!conn.summary().tools.some((t) => t.name === tool))
+      throw new Error(`the tool \`${tool}\` of \`${server}\` is disabled or does not exist`);
     const r = await conn.callTool(tool, args, signal, this.opts.callTimeoutMs ?? 10 * 60_000);
     const content = "content" in r && Array.isArray(r.content) ? r.content : [];
-    return { text: contentToText(content, "structuredContent" in r ? r.structuredContent : undefined), isError: r.isError === true };
+    return {
+      text: contentToText(content, "structuredContent" in r ? r.structuredContent : undefined),
+      isError: r.isError === true,
+    };
   }
 
   async readResource(server: string, uri: string, signal: AbortSignal): Promise<McpCallResult> {
     const r = await this.conn(server).readResource(uri, signal, this.opts.callTimeoutMs ?? 60_000);
-    return { text: resourceContentsToText(r.contents as { uri: string; text?: string; blob?: string; mimeType?: string }[]), isError: false };
+    return {
+      text: resourceContentsToText(r.contents as { uri: string; text?: string; blob?: string; mimeType?: string }[]),
+      isError: false,
+    };
   }
 
   async dispose(): Promise<void> {

@@ -45,7 +45,12 @@ export class JsSearcher implements Searcher {
         if (e.type === "directory") {
           if (!SKIPPED_DIRS.has(e.name) && !this.skip(abs)) queue.push(abs);
         } else if (e.type === "file") {
-          if (o.filePattern && !minimatch(e.name, o.filePattern, { dot: true }) && !minimatch(nodePath.relative(o.dir, abs).split(nodePath.sep).join("/"), o.filePattern, { dot: true })) continue;
+          if (
+            o.filePattern &&
+            !minimatch(e.name, o.filePattern, { dot: true }) &&
+            !minimatch(nodePath.relative(o.dir, abs).split(nodePath.sep).join("/"), o.filePattern, { dot: true })
+          )
+            continue;
           await scan(abs);
         }
       }

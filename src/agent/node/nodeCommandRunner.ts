@@ -21,8 +21,19 @@ export class NodeCommandRunner implements CommandRunner {
     return new Promise<CommandResult>((resolve) => {
       const windows = process.platform === "win32";
       const child = windows
-        ? spawn(o.command, { cwd: o.cwd, shell: true, env: this.env, windowsHide: true, stdio: ["ignore", "pipe", "pipe"] })
-        : spawn(posixShell(), ["-c", o.command], { cwd: o.cwd, env: this.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+        ? spawn(o.command, {
+            cwd: o.cwd,
+            shell: true,
+            env: this.env,
+            windowsHide: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          })
+        : spawn(posixShell(), ["-c", o.command], {
+            cwd: o.cwd,
+            env: this.env,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
       let settled = false;
       let forceTimer: ReturnType<typeof setTimeout> | undefined;
 

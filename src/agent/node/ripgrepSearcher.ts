@@ -17,7 +17,20 @@ export class RipgrepSearcher implements Searcher {
   constructor(private readonly rgPath: string) {}
 
   search(o: SearchOptions): Promise<SearchMatch[]> {
-    const args = ["--json", "--no-config", "--no-ignore", "--hidden", "--glob", "!.git", "--glob", "!node_modules", "--max-filesize", "2M", "-e", o.regex];
+    const args = [
+      "--json",
+      "--no-config",
+      "--no-ignore",
+      "--hidden",
+      "--glob",
+      "!.git",
+      "--glob",
+      "!node_modules",
+      "--max-filesize",
+      "2M",
+      "-e",
+      o.regex,
+    ];
     if (o.filePattern) args.push("--glob", o.filePattern);
     args.push("--", o.dir);
     return new Promise((resolve, reject) => {
@@ -35,7 +48,11 @@ export class RipgrepSearcher implements Searcher {
         }
         if (j.type !== "match" || !j.data?.path?.text) return;
         const p = j.data.path.text;
-        out.push({ path: nodePath.isAbsolute(p) ? p : nodePath.resolve(o.dir, p), line: j.data.line_number ?? 0, text: (j.data.lines?.text ?? "").replace(/\r?\n$/, "") });
+        out.push({
+          path: nodePath.isAbsolute(p) ? p : nodePath.resolve(o.dir, p),
+          line: j.data.line_number ?? 0,
+          text: (j.data.lines?.text ?? "").replace(/\r?\n$/, ""),
+        });
         if (out.length >= o.maxResults) child.kill();
       };
       child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -47,7 +64,9 @@ export class RipgrepSearcher implements Searcher {
         }
       });
       child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-      child.on("error", (e) => (o.signal.aborted ? reject(e) : reject(new Error(`ripgrep failed to start: ${e.message}`))));
+      child.on("error", (e) =>
+        o.signal.aborted ? reject(e) : reject(new Error(`ripgrep failed to start: ${e.message}`)),
+      );
       child.on("close", (code) => {
         onLine(buf);
         // 0 = matches, 1 = none, killed after enough results is fine too.

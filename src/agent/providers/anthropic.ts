@@ -8,7 +8,13 @@ import { anthropicTools } from "../tools/definitions";
 import { postJson } from "./http";
 import { HttpStreamProvider, parseRecord, type HttpProviderOptions } from "./httpStreamProvider";
 import { readSse } from "./sse";
-import { ProviderError, type ContentPart, type ConversationMessage, type ModelRequest, type StreamEvent } from "./types";
+import {
+  ProviderError,
+  type ContentPart,
+  type ConversationMessage,
+  type ModelRequest,
+  type StreamEvent,
+} from "./types";
 
 export interface AnthropicOptions extends HttpProviderOptions {
   readonly baseUrl?: string;
@@ -34,7 +40,12 @@ interface AnthropicUsage {
 }
 
 /** Anthropic error types that mean "try again later" (sent as an `error` event inside a 200 stream). */
-const ERROR_STATUS: Record<string, number> = { overloaded_error: 529, rate_limit_error: 429, api_error: 500, timeout_error: 504 };
+const ERROR_STATUS: Record<string, number> = {
+  overloaded_error: 529,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+};
 
 export class AnthropicProvider extends HttpStreamProvider {
   constructor(private readonly opts: AnthropicOptions) {
@@ -66,13 +77,19 @@ export class AnthropicProvider extends HttpStreamProvider {
         case "content_block_start":
           if (ev.content_block?.type === "tool_use" && ev.index !== undefined) {
             toolIndexes.add(ev.index);
-            yield { type: "tool_start", index: ev.index, id: ev.content_block.id ?? `toolu_${ev.index}`, name: ev.content_block.name ?? "" };
+            yield {
+              type: "tool_start",
+              index: ev.index,
+              id: ev.content_block.id ?? `toolu_${ev.index}`,
+              name: ev.content_block.name ?? "",
+            };
           }
           break;
         case "content_block_delta": {
           const d = ev.delta;
           if (d?.type === "text_delta" && d.text) yield { type: "text", text: d.text };
-          else if (d?.type === "input_json_delta" && ev.index !== undefined && d.partial_json) yield { type: "tool_delta", index: ev.index, json: d.partial_json };
+          else if (d?.type === "input_json_delta" && ev.index !== undefined && d.partial_json)
+            yield { type: "tool_delta", index: ev.index, json: d.partial_json };
           else if (d?.type === "thinking_delta" && d.thinking) yield { type: "reasoning", text: d.thinking };
           break;
         }
@@ -88,7 +105,11 @@ export class AnthropicProvider extends HttpStreamProvider {
           break;
         case "error": {
           const type = ev.error?.type ?? "error";
-          throw new ProviderError(`the model service reported ${type}: ${ev.error?.message ?? ""}`.trim(), "api", ERROR_STATUS[type]);
+          throw new ProviderError(
+            `the model service reported ${type}: ${ev.error?.message ?? ""}`.trim(),
+            "api",
+            ERROR_STATUS[type],
+          );
         }
         default:
           break; // ping and future event types
@@ -100,7 +121,9 @@ export class AnthropicProvider extends HttpStreamProvider {
   }
 }
 
-function mapUsage(u: AnthropicUsage): Partial<Record<"inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens", number>> {
+function mapUsage(
+  u: AnthropicUsage,
+): Partial<Record<"inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens", number>> {
   const out: Partial<Record<"inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens", number>> = {};
   if (u.input_tokens !== undefined) out.inputTokens = u.input_tokens;
   if (u.output_tokens !== undefined) out.outputTokens = u.output_tokens;
@@ -116,7 +139,12 @@ function mapPart(c: ContentPart): unknown {
     case "tool_use":
       return { type: "tool_use", id: c.id, name: c.name, input: c.input };
     case "tool_result":
-      return { type: "tool_result", tool_use_id: c.toolUseId, content: c.content, ...(c.isError ? { is_error: true } : {}) };
+      return {
+        type: "tool_result",
+        tool_use_id: c.toolUseId,
+        content: c.content,
+        ...(c.isError ? { is_error: true } : {}),
+      };
   }
 }
 
@@ -125,7 +153,10 @@ export function toAnthropicMessages(messages: readonly ConversationMessage[]): u
   const out: { role: string; content: unknown[] }[] = [];
   for (const m of messages) {
     const parts = m.content.filter((c) => c.type !== "text" || c.text !== "");
-    const ordered = m.role === "user" ? [...parts.filter((c) => c.type === "tool_result"), ...parts.filter((c) => c.type !== "tool_result")] : parts;
+    const ordered =
+      m.role === "user"
+        ? [...parts.filter((c) => c.type === "tool_result"), ...parts.filter((c) => c.type !== "tool_result")]
+        : parts;
     const last = out[out.length - 1];
     if (last && last.role === m.role) last.content.push(...ordered.map(mapPart));
     else out.push({ role: m.role, content: ordered.map(mapPart) });

@@ -16,7 +16,8 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, ma
 export function isRetryable(e: unknown): boolean {
   if (!(e instanceof ProviderError) || e.afterOutput) return false;
   if (e.kind === "network") return true;
-  if (e.kind === "http" || e.kind === "api") return e.status === 429 || e.status === 408 || e.status === 529 || (e.status !== undefined && e.status >= 500);
+  if (e.kind === "http" || e.kind === "api")
+    return e.status === 429 || e.status === 408 || e.status === 529 || (e.status !== undefined && e.status >= 500);
   return false;
 }
 
@@ -58,10 +59,20 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** POSTs JSON; returns the response when 2xx, else throws HttpStatusError with the server's message. */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Response> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), signal });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal,
+    });
   } catch (e) {
     if (signal.aborted) throw new ProviderError("cancelled", "aborted");
     throw new ProviderError(`could not reach ${new URL(url).host}: ${errorText(e)}`, "network");

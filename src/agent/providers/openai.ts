@@ -24,8 +24,20 @@ interface ChunkToolCall {
 }
 
 interface Chunk {
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } | null;
+  choices?: {
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: ChunkToolCall[];
+    };
+    finish_reason?: string | null;
+  }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number };
+  } | null;
   error?: { message?: string; code?: number | string; type?: string } | string;
 }
 
@@ -48,7 +60,12 @@ export class OpenAiCompatibleProvider extends HttpStreamProvider {
     if (this.opts.maxTokens) body.max_tokens = this.opts.maxTokens;
     const headers: Record<string, string> = { accept: "text/event-stream", ...this.opts.headers };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
-    const res = await postJson(`${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`, headers, body, request.signal);
+    const res = await postJson(
+      `${this.opts.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+      headers,
+      body,
+      request.signal,
+    );
 
     // Tool calls are keyed by the server's index; a block starts once its name is known.
     const started = new Map<number, boolean>();
@@ -102,7 +119,11 @@ export class OpenAiCompatibleProvider extends HttpStreamProvider {
         const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
         yield {
           type: "usage",
-          usage: { inputTokens: (chunk.usage.prompt_tokens ?? 0) - cached, outputTokens: chunk.usage.completion_tokens ?? 0, cacheReadTokens: cached },
+          usage: {
+            inputTokens: (chunk.usage.prompt_tokens ?? 0) - cached,
+            outputTokens: chunk.usage.completion_tokens ?? 0,
+            cacheReadTokens: cached,
+          },
         };
       }
     }
@@ -117,7 +138,13 @@ function inStreamErrorStatus(error: { code?: number | string; type?: string } | 
   if (typeof error === "string") return undefined;
   const code = Number(error.code);
   if (Number.isInteger(code) && code >= 400 && code < 600) return code;
-  const byType: Record<string, number> = { rate_limit_error: 429, rate_limit_exceeded: 429, server_error: 500, overloaded_error: 529, api_error: 500 };
+  const byType: Record<string, number> = {
+    rate_limit_error: 429,
+    rate_limit_exceeded: 429,
+    server_error: 500,
+    overloaded_error: 529,
+    api_error: 500,
+  };
   return error.type ? byType[error.type] : undefined;
 }
 
@@ -128,11 +155,18 @@ export function toOpenAiMessages(messages: readonly ConversationMessage[]): unkn
     if (m.role === "assistant") {
       const text = m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");
       const calls = m.content.flatMap((c) =>
-        c.type === "tool_use" ? [{ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }] : [],
+        c.type === "tool_use"
+          ? [{ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }]
+          : [],
       );
-      out.push(calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text });
+      out.push(
+        calls.length > 0
+          ? { role: "assistant", content: text || null, tool_calls: calls }
+          : { role: "assistant", content: text },
+      );
     } else {
-      for (const c of m.content) if (c.type === "tool_result") out.push({ role: "tool", tool_call_id: c.toolUseId, content: c.content });
+      for (const c of m.content)
+        if (c.type === "tool_result") out.push({ role: "tool", tool_call_id: c.toolUseId, content: c.content });
       const text = m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n\n");
       if (text) out.push({ role: "user", content: text });
     }

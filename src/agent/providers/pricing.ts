@@ -32,7 +32,13 @@ function lookup(model: string): (typeof PRICES)[number] | undefined {
 export function costOf(model: string, u: TokenUsage): number {
   const p = lookup(model)?.[1];
   if (!p) return 0;
-  return (u.inputTokens * p.input + u.outputTokens * p.output + u.cacheReadTokens * p.cacheRead + u.cacheWriteTokens * p.cacheWrite) / 1e6;
+  return (
+    (u.inputTokens * p.input +
+      u.outputTokens * p.output +
+      u.cacheReadTokens * p.cacheRead +
+      u.cacheWriteTokens * p.cacheWrite) /
+    1e6
+  );
 }
 
 export function contextWindowFor(model: string): number {

@@ -84,7 +84,9 @@ export class AgentTaskSession {
         onEnd: () => this.deps.executor.release(this.id),
         store: { flushMs: 16 },
       };
-      const task = this.restoreFrom ? Task.restore(taskDeps, this.restoreFrom) : Task.create(taskDeps, text ?? "", this.id);
+      const task = this.restoreFrom
+        ? Task.restore(taskDeps, this.restoreFrom)
+        : Task.create(taskDeps, text ?? "", this.id);
       this.task = task;
       for (const m of task.store.messages) this.emit({ type: "add", message: { ...m } });
       task.store.onDelta((d) => this.emit(d));
@@ -93,7 +95,14 @@ export class AgentTaskSession {
       const end = await task.run();
       this.setState(mapState(end));
     } catch (e) {
-      const message: TaskMessage = { id: 1_000_000 + this.early.length, ts: Date.now(), role: "say", kind: "error", text: `The task could not start: ${(e as Error).message}`, partial: false };
+      const message: TaskMessage = {
+        id: 1_000_000 + this.early.length,
+        ts: Date.now(),
+        role: "say",
+        kind: "error",
+        text: `The task could not start: ${(e as Error).message}`,
+        partial: false,
+      };
       this.early.push(message);
       this.emit({ type: "add", message });
       this.setState("error");

@@ -119,7 +119,10 @@ export class PartialJsonParser {
       this.done = true;
       return this.root;
     }
-    this.failure = new JsonArgumentsError(`the arguments ended early (unterminated ${this.describeOpen()}) at position ${this.pos}`, this.pos);
+    this.failure = new JsonArgumentsError(
+      `the arguments ended early (unterminated ${this.describeOpen()}) at position ${this.pos}`,
+      this.pos,
+    );
     throw this.failure;
   }
 
@@ -360,7 +363,8 @@ export class PartialJsonParser {
 
 /** Like JSON.parse: a "__proto__" key is an own property, never the object's prototype. */
 function setOwn(obj: Record<string, unknown>, key: string, v: unknown): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
   else obj[key] = v;
 }
 

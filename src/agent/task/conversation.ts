@@ -28,7 +28,12 @@ export interface TrimResult {
  * Chooses how many messages to drop so the estimate fits `budget` tokens. `keepFrom` only grows across calls
  * (trimmed history never comes back) and always points at an assistant message.
  */
-export function trimFor(messages: readonly ConversationMessage[], system: string, budget: number, keepFrom = 1): TrimResult {
+export function trimFor(
+  messages: readonly ConversationMessage[],
+  system: string,
+  budget: number,
+  keepFrom = 1,
+): TrimResult {
   let from = Math.max(1, keepFrom);
   const total = (f: number) => estimateTokens([messages[0]!, ...messages.slice(f)], system);
   // Never drop the last two messages: the model must see where it is.
@@ -40,6 +45,9 @@ export function requestMessages(messages: readonly ConversationMessage[], keepFr
   if (messages.length === 0) return [];
   if (keepFrom <= 1) return [...messages];
   const first = messages[0]!;
-  const note = { type: "text" as const, text: `[${keepFrom - 1} earlier messages of this conversation were removed to fit the context window.]` };
+  const note = {
+    type: "text" as const,
+    text: `[${keepFrom - 1} earlier messages of this conversation were removed to fit the context window.]`,
+  };
   return [{ role: first.role, content: [...first.content, note] }, ...messages.slice(keepFrom)];
 }

@@ -7,7 +7,10 @@
 import type { MessageDelta, TaskMessage } from "../../shared/messages";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-export type NewMessage = Omit<TaskMessage, "id" | "ts" | "partial" | "text"> & { readonly text?: string; readonly partial?: boolean };
+export type NewMessage = Omit<TaskMessage, "id" | "ts" | "partial" | "text"> & {
+  readonly text?: string;
+  readonly partial?: boolean;
+};
 
 export interface MessageStoreOptions {
   readonly flushMs?: number;
@@ -63,7 +66,13 @@ export class MessageStore {
 
   add(m: NewMessage): number {
     this.flush();
-    const message: Mutable<TaskMessage> = { ...m, id: this.nextId++, ts: this.now(), text: m.text ?? "", partial: m.partial ?? false };
+    const message: Mutable<TaskMessage> = {
+      ...m,
+      id: this.nextId++,
+      ts: this.now(),
+      text: m.text ?? "",
+      partial: m.partial ?? false,
+    };
     this.list.push(message);
     this.byId.set(message.id, message);
     this.emit({ type: "add", message: { ...message } });

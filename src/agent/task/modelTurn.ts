@@ -39,14 +39,23 @@ export class ModelTurns {
     const deps = core.deps;
     const provider = deps.provider;
     const tools = this.tools();
-    const system = buildSystemPrompt({ tools, roots: deps.config.roots, ...(deps.env.mcp ? { mcpServers: deps.env.mcp.servers() } : {}), ...(deps.customInstructions ? { customInstructions: deps.customInstructions } : {}) });
+    const system = buildSystemPrompt({
+      tools,
+      roots: deps.config.roots,
+      ...(deps.env.mcp ? { mcpServers: deps.env.mcp.servers() } : {}),
+      ...(deps.customInstructions ? { customInstructions: deps.customInstructions } : {}),
+    });
     const budget = provider.contextWindow - (deps.outputReserve ?? 8192);
     // Tool schemas are sent with every request and take context too.
     const trim = trimFor(core.conversation, system + JSON.stringify(tools), budget, core.keepFrom);
     if (trim.keepFrom > core.keepFrom) {
       const dropped = trim.keepFrom - core.keepFrom;
       core.keepFrom = trim.keepFrom;
-      core.store.add({ role: "say", kind: "info", text: `Removed the ${dropped} oldest messages of the conversation so it fits the model's context window (${provider.contextWindow} tokens).` });
+      core.store.add({
+        role: "say",
+        kind: "info",
+        text: `Removed the ${dropped} oldest messages of the conversation so it fits the model's context window (${provider.contextWindow} tokens).`,
+      });
     }
     const apiId = core.store.add({ role: "say", kind: "api_request", text: provider.id, partial: true });
     let textId: number | undefined;
@@ -87,7 +96,12 @@ export class ModelTurns {
         messages: requestMessages(core.conversation, core.keepFrom),
         tools,
         signal: core.signal,
-        onRetry: (r) => core.store.add({ role: "say", kind: "info", text: `The model service answered "${r.reason}"; retrying in ${Math.round(r.delayMs / 100) / 10} s (attempt ${r.attempt}).` }),
+        onRetry: (r) =>
+          core.store.add({
+            role: "say",
+            kind: "info",
+            text: `The model service answered "${r.reason}"; retrying in ${Math.round(r.delayMs / 100) / 10} s (attempt ${r.attempt}).`,
+          }),
       });
       for await (const ev of stream) assembler.handle(ev);
       if (!assembler.ended) throw new ProviderError("the response stream ended without its end marker", "cut");
@@ -98,33 +112,62 @@ export class ModelTurns {
     endText();
     const usage = assembler.usage;
     const cost = costOf(provider.model, usage);
-    deps.config.recordCost(cost, usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, usage.outputTokens);
-    core.store.patch(apiId, { partial: false, usage: { inputTokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, outputTokens: usage.outputTokens, costUsd: cost } });
+    deps.config.recordCost(
+      cost,
+      usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
+      usage.outputTokens,
+    );
+    core.store.patch(apiId, {
+      partial: false,
+      usage: {
+        inputTokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
+        outputTokens: usage.outputTokens,
+        costUsd: cost,
+      },
+    });
 
     if (failure !== undefined || core.signal.aborted) {
       // Nothing of a failed turn runs, not even its complete calls.
-      for (const [block, run] of turnRuns) if (block.state === "complete") run.interrupt("interrupted", "The response did not finish, so no call of it was run.");
+      for (const [block, run] of turnRuns)
+        if (block.state === "complete")
+          run.interrupt("interrupted", "The response did not finish, so no call of it was run.");
       core.throwIfCancelled();
       const msg = failure instanceof Error ? failure.message : String(failure);
-      const errId = core.store.add({ role: "ask", kind: "error", text: `The model request failed: ${msg}`, askState: "pending" });
+      const errId = core.store.add({
+        role: "ask",
+        kind: "error",
+        text: `The model request failed: ${msg}`,
+        askState: "pending",
+      });
       return (await retryVerdict(core, errId)) ? "next" : "stop";
     }
 
     const blocks = assembler.toolBlocks;
     const assistant: ContentPart[] = [];
     if (assembler.text) assistant.push({ type: "text", text: assembler.text });
-    for (const b of blocks) assistant.push({ type: "tool_use", id: b.id, name: b.name, input: b.state === "complete" ? b.params : {} });
+    for (const b of blocks)
+      assistant.push({ type: "tool_use", id: b.id, name: b.name, input: b.state === "complete" ? b.params : {} });
     if (assistant.length === 0) assistant.push({ type: "text", text: "(no response)" });
     core.conversation.push({ role: "assistant", content: assistant });
 
     if (blocks.length === 0) {
       this.turnsWithoutTools++;
       if (this.turnsWithoutTools >= (deps.maxTurnsWithoutTools ?? 3)) {
-        const errId = core.store.add({ role: "ask", kind: "error", text: "The model keeps answering without using a tool. Try again?", askState: "pending" });
+        const errId = core.store.add({
+          role: "ask",
+          kind: "error",
+          text: "The model keeps answering without using a tool. Try again?",
+          askState: "pending",
+        });
         if (!(await retryVerdict(core, errId))) return "stop";
         this.turnsWithoutTools = 0;
       }
-      core.pushUser([{ type: "text", text: "You answered without using a tool. If the task is done, call attempt_completion; if you need the person, call ask_followup_question; otherwise continue with a tool." }]);
+      core.pushUser([
+        {
+          type: "text",
+          text: "You answered without using a tool. If the task is done, call attempt_completion; if you need the person, call ask_followup_question; otherwise continue with a tool.",
+        },
+      ]);
       return "next";
     }
     this.turnsWithoutTools = 0;

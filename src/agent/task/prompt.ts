@@ -18,11 +18,15 @@ function mcpSection(servers: readonly McpServerSummary[] | undefined): string {
     .map((s) => {
       const tools = s.tools
         .map((t) => {
-          const hints = [t.readOnlyHint ? "read-only" : "", t.destructiveHint ? "destructive" : ""].filter(Boolean).join(", ");
+          const hints = [t.readOnlyHint ? "read-only" : "", t.destructiveHint ? "destructive" : ""]
+            .filter(Boolean)
+            .join(", ");
           return `- ${t.name}${hints ? ` (${hints})` : ""}: ${t.description ?? ""}\n  Input schema: ${JSON.stringify(t.inputSchema ?? {})}`;
         })
         .join("\n");
-      const resources = s.resources.map((r) => `- ${r.uri}${r.name ? ` (${r.name})` : ""}${r.description ? `: ${r.description}` : ""}`).join("\n");
+      const resources = s.resources
+        .map((r) => `- ${r.uri}${r.name ? ` (${r.name})` : ""}${r.description ? `: ${r.description}` : ""}`)
+        .join("\n");
       return `## ${s.name}\n### Tools\n${tools || "(none)"}${resources ? `\n### Resources\n${resources}` : ""}`;
     })
     .join("\n\n");

@@ -46,7 +46,11 @@ export class Task {
 
   /** A new task for `text`; call `run()` to start it. */
   static create(deps: TaskDeps, text: string, id: string = randomUUID()): Task {
-    const t = new Task(id, deps, { title: text.slice(0, 120), createdAt: Date.now(), conversation: [{ role: "user", content: [{ type: "text", text: `<task>\n${text}\n</task>` }] }] });
+    const t = new Task(id, deps, {
+      title: text.slice(0, 120),
+      createdAt: Date.now(),
+      conversation: [{ role: "user", content: [{ type: "text", text: `<task>\n${text}\n</task>` }] }],
+    });
     t.store.add({ role: "say", kind: "user", text });
     return t;
   }
@@ -61,7 +65,8 @@ export class Task {
     for (const m of t.store.messages) {
       if (m.tool && (m.tool.status === "streaming" || m.tool.status === "running" || m.tool.status === "approved")) {
         const inPending = t.core.pending?.calls.find((c) => c.messageId === m.id);
-        if (!inPending || m.tool.status === "streaming") t.store.patch(m.id, { partial: false, tool: { ...m.tool, status: "interrupted" } });
+        if (!inPending || m.tool.status === "streaming")
+          t.store.patch(m.id, { partial: false, tool: { ...m.tool, status: "interrupted" } });
       } else if (m.partial) t.store.patch(m.id, { partial: false });
     }
     if (snap.state === "running") t.core.state = "interrupted";
@@ -125,7 +130,10 @@ export class Task {
     try {
       // Asks left pending when the task was saved are waited on again.
       // (A completion whose tool is still pending is an approval of its command: that one is in `pending`.)
-      const waiting = this.store.messages.find((m) => m.askState === "pending" && ((m.kind === "completion" && m.tool?.status === "done") || m.kind === "error"));
+      const waiting = this.store.messages.find(
+        (m) =>
+          m.askState === "pending" && ((m.kind === "completion" && m.tool?.status === "done") || m.kind === "error"),
+      );
       if (waiting?.kind === "completion") {
         if (!(await completionVerdict(core, waiting.id))) return this.end("completed");
       } else if (waiting?.kind === "error") {
@@ -151,11 +159,16 @@ export class Task {
       if (e instanceof Cancelled || core.signal.aborted) {
         this.calls.answerAsCancelled();
         // No ask outlives the task (a restored task must not wait on one).
-        for (const m of this.store.messages) if (m.askState === "pending") this.store.patch(m.id, { askState: "answered" });
+        for (const m of this.store.messages)
+          if (m.askState === "pending") this.store.patch(m.id, { askState: "answered" });
         this.store.add({ role: "say", kind: "info", text: "The task was cancelled." });
         return this.end("cancelled");
       }
-      this.store.add({ role: "say", kind: "error", text: `The task stopped on an internal error: ${(e as Error).message}` });
+      this.store.add({
+        role: "say",
+        kind: "error",
+        text: `The task stopped on an internal error: ${(e as Error).message}`,
+      });
       return this.end("failed");
     }
   }

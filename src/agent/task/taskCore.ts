@@ -58,7 +58,13 @@ export class TaskCore {
     this.store = new MessageStore(snapshot.messages ?? [], deps.store);
     this.conversation = [...(snapshot.conversation ?? [])];
     this.keepFrom = snapshot.keepFrom ?? 1;
-    this.pending = snapshot.pending ? { ...snapshot.pending, calls: snapshot.pending.calls.map((c) => ({ ...c })), results: [...snapshot.pending.results] } : undefined;
+    this.pending = snapshot.pending
+      ? {
+          ...snapshot.pending,
+          calls: snapshot.pending.calls.map((c) => ({ ...c })),
+          results: [...snapshot.pending.results],
+        }
+      : undefined;
     this.state = snapshot.state ?? "running";
     this.persistence = typeof deps.persistence === "function" ? deps.persistence(snapshotOf) : deps.persistence;
     this.store.onChange(() => this.persistence?.changed());
@@ -93,7 +99,8 @@ export class TaskCore {
   /** Adds to the conversation's last user message, or starts one (the API requires alternation). */
   pushUser(parts: readonly ContentPart[]): void {
     const last = this.conversation[this.conversation.length - 1];
-    if (last?.role === "user") this.conversation[this.conversation.length - 1] = { role: "user", content: [...last.content, ...parts] };
+    if (last?.role === "user")
+      this.conversation[this.conversation.length - 1] = { role: "user", content: [...last.content, ...parts] };
     else this.conversation.push({ role: "user", content: [...parts] });
     this.persistence?.changed();
   }

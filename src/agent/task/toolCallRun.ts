@@ -72,7 +72,9 @@ export class ToolCallRun {
     this.body = toolDefinition(name)?.body;
     // The followup question and the completion have their own kinds; their body (question, result) is the text.
     const kind = name === "ask_followup_question" ? "followup" : name === "attempt_completion" ? "completion" : "tool";
-    this.messageId = existingMessageId ?? deps.messages.add({ role: "say", kind, partial: true, tool: { name, params: {}, status: "streaming" } });
+    this.messageId =
+      existingMessageId ??
+      deps.messages.add({ role: "say", kind, partial: true, tool: { name, params: {}, status: "streaming" } });
     const existing = existingMessageId !== undefined ? deps.messages.get(existingMessageId) : undefined;
     if (existing) this.role = existing.role;
     this.unsubscribe = deps.config.onGateChanged(() => this.gateChanged());
@@ -105,7 +107,9 @@ export class ToolCallRun {
   onFieldComplete(key: string, params: Readonly<Record<string, unknown>>): void {
     this.params = params;
     if (key === "options" && this.name === "ask_followup_question" && Array.isArray(params.options)) {
-      this.patchTool({ options: params.options.map((o) => (typeof o === "string" ? o : JSON.stringify(o))).slice(0, 10) });
+      this.patchTool({
+        options: params.options.map((o) => (typeof o === "string" ? o : JSON.stringify(o))).slice(0, 10),
+      });
     } else if (key !== this.body) this.patchTool({});
     if (key === "path") this.tryPreview();
   }
@@ -135,9 +139,12 @@ export class ToolCallRun {
 
   /** A file edit that will wait for the person opens a diff they can edit (once; it stays open until settled). */
   private openDiffOnce(): void {
-    if (this.diff || !this.deps.openDiff || !PREVIEWED_TOOLS.has(this.name) || typeof this.params.path !== "string") return;
+    if (this.diff || !this.deps.openDiff || !PREVIEWED_TOOLS.has(this.name) || typeof this.params.path !== "string")
+      return;
     // What the diff shows first is captured now; deltas arriving while it opens are appended after it.
-    const first = this.proposed ?? (this.name === "write_to_file" && typeof this.params.content === "string" ? this.params.content : undefined);
+    const first =
+      this.proposed ??
+      (this.name === "write_to_file" && typeof this.params.content === "string" ? this.params.content : undefined);
     this.diff = this.deps.openDiff(this.params.path).then((session) => {
       if (session && first !== undefined) session.setContent(first);
       return session;
@@ -151,8 +158,12 @@ export class ToolCallRun {
       params: displayParams(this.name, this.params),
       status,
       ...(this.decision ? { decision: this.decision } : {}),
-      ...(this.name === "use_mcp_tool" && typeof this.params.server_name === "string" ? { serverName: this.params.server_name } : {}),
-      ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string" ? { toolName: this.params.tool_name } : {}),
+      ...(this.name === "use_mcp_tool" && typeof this.params.server_name === "string"
+        ? { serverName: this.params.server_name }
+        : {}),
+      ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
+        ? { toolName: this.params.tool_name }
+        : {}),
     };
     this.deps.messages.patch(this.messageId, { ...extra, tool });
   }
@@ -170,7 +181,10 @@ export class ToolCallRun {
     this.status = reason;
     this.patchTool({ partial: false, ...(this.role === "ask" ? { role: "say" as const } : {}) }, reason);
     this.role = "say";
-    if (text) this.deps.messages.patch(this.messageId, { tool: { ...this.deps.messages.get(this.messageId)!.tool!, result: text } });
+    if (text)
+      this.deps.messages.patch(this.messageId, {
+        tool: { ...this.deps.messages.get(this.messageId)!.tool!, result: text },
+      });
     this.dispose();
   }
 
@@ -184,7 +198,12 @@ export class ToolCallRun {
 
   private decideNow(): Decision {
     const p = this.preview;
-    if (p && p.generation === this.deps.config.generation && PREVIEWED_TOOLS.has(this.name) && p.path === this.params.path) {
+    if (
+      p &&
+      p.generation === this.deps.config.generation &&
+      PREVIEWED_TOOLS.has(this.name) &&
+      p.path === this.params.path
+    ) {
       this.preview = undefined;
       return p.decision;
     }
@@ -197,7 +216,10 @@ export class ToolCallRun {
    * `prepare` runs once the decision is not a deny (file edits compute the proposed content there, which the
    * diff then shows); if it fails, the call is settled with its message, without asking.
    */
-  async approve(signal: AbortSignal, prepare?: () => Promise<{ readonly error?: string; readonly proposed?: string }>): Promise<Approval> {
+  async approve(
+    signal: AbortSignal,
+    prepare?: () => Promise<{ readonly error?: string; readonly proposed?: string }>,
+  ): Promise<Approval> {
     let d = this.decideNow();
     let prepared = false;
     for (;;) {
@@ -210,7 +232,8 @@ export class ToolCallRun {
       if (!prepared && prepare) {
         prepared = true;
         const r = await prepare();
-        if (r.error !== undefined) return { kind: "denied", decision: { decision: "deny", reason: r.error, rule: "tool:prepare" } };
+        if (r.error !== undefined)
+          return { kind: "denied", decision: { decision: "deny", reason: r.error, rule: "tool:prepare" } };
         if (r.proposed !== undefined) {
           this.proposed = r.proposed;
           const proposed = r.proposed;
@@ -243,19 +266,26 @@ export class ToolCallRun {
    * Registers the ask and waits for the answer or a gate swap (which withdraws the ask; the caller re-decides
    * and asks again if it still must). Limit asks go on their own `limit` message ("reset and continue").
    */
-  private async waitForPerson(d: Decision, signal: AbortSignal): Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse }> {
+  private async waitForPerson(
+    d: Decision,
+    signal: AbortSignal,
+  ): Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse }> {
     // The generation `d` was decided under: a swap at any point from here on (even while saving) re-decides.
     const gen = this.deps.config.generation;
     this.show(d);
     this.setStatus("pending");
     const isLimit = d.rule.startsWith("limits.");
-    const askId = isLimit ? this.deps.messages.add({ role: "ask", kind: "limit", text: d.reason, askState: "pending" }) : this.messageId;
+    const askId = isLimit
+      ? this.deps.messages.add({ role: "ask", kind: "limit", text: d.reason, askState: "pending" })
+      : this.messageId;
     if (!isLimit) this.deps.messages.patch(askId, { askState: "pending" });
     const withdraw = new AbortController();
     const onTaskAbort = (): void => withdraw.abort();
     signal.addEventListener("abort", onTaskAbort, { once: true });
     try {
-      const result = await new Promise<{ kind: "gateChanged" } | { kind: "answer"; response: AskResponse } | { kind: "aborted" }>((resolve) => {
+      const result = await new Promise<
+        { kind: "gateChanged" } | { kind: "answer"; response: AskResponse } | { kind: "aborted" }
+      >((resolve) => {
         withdraw.signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
         // Registered in the same synchronous step that showed the ask as pending: an answer can never arrive
         // for an ask the channel does not know yet. Saving it follows.

@@ -17,7 +17,13 @@ import type { PendingCall, PendingTurn } from "./snapshot";
 import { Cancelled, type TaskCore } from "./taskCore";
 import { ToolCallRun } from "./toolCallRun";
 
-const REPEATABLE_TOOLS: ReadonlySet<string> = new Set(["read_file", "list_files", "search_files", "access_mcp_resource", "ask_followup_question"]);
+const REPEATABLE_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "list_files",
+  "search_files",
+  "access_mcp_resource",
+  "ask_followup_question",
+]);
 
 export class ToolCalls {
   /** By tool_use id: the runs of queued calls (the message each call shows). */
@@ -58,7 +64,12 @@ export class ToolCalls {
         if (call.state === "done") continue;
         core.throwIfCancelled();
         const result = await this.processCall(call, turn);
-        turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content: result.content, ...(result.isError ? { isError: true } : {}) });
+        turn.results.push({
+          type: "tool_result",
+          toolUseId: call.toolUseId,
+          content: result.content,
+          ...(result.isError ? { isError: true } : {}),
+        });
         call.state = "done";
         if (result.outcome) turn.outcome = result.outcome;
         core.persistence?.changed();
@@ -80,14 +91,22 @@ export class ToolCalls {
     if (!turn) return;
     for (const call of turn.calls) {
       if (call.state === "done") continue;
-      const content = call.state === "running" ? "The task was cancelled while this call ran; it was stopped." : "Not run: the task was cancelled.";
+      const content =
+        call.state === "running"
+          ? "The task was cancelled while this call ran; it was stopped."
+          : "Not run: the task was cancelled.";
       turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content, isError: true });
       call.state = "done";
       const run = this.runs.get(call.toolUseId);
       if (run) run.settle("interrupted", content);
       else {
         const m = core.store.get(call.messageId);
-        if (m?.tool) core.store.patch(call.messageId, { partial: false, ...(m.askState === "pending" ? { askState: "answered" as const } : {}), tool: { ...m.tool, status: "interrupted", result: content } });
+        if (m?.tool)
+          core.store.patch(call.messageId, {
+            partial: false,
+            ...(m.askState === "pending" ? { askState: "answered" as const } : {}),
+            tool: { ...m.tool, status: "interrupted", result: content },
+          });
       }
     }
     core.pending = undefined;
@@ -110,7 +129,8 @@ export class ToolCalls {
     if (call.error) return { content: call.error, isError: true };
     const run = this.runFor(call);
     if (call.state === "running") {
-      const text = "The editor was closed while this call ran; it is not known whether it finished. Check before repeating it.";
+      const text =
+        "The editor was closed while this call ran; it is not known whether it finished. Check before repeating it.";
       run.settle("interrupted", text);
       return { content: text, isError: true };
     }
@@ -140,7 +160,10 @@ export class ToolCalls {
     );
     if (approval.kind === "denied") {
       const d = approval.decision;
-      const text = d.rule === "tool:prepare" ? d.reason : `Refused by the gate: ${d.reason} (rule: ${d.rule}). Do not retry this call in another form; choose another way or ask the person.`;
+      const text =
+        d.rule === "tool:prepare"
+          ? d.reason
+          : `Refused by the gate: ${d.reason} (rule: ${d.rule}). Do not retry this call in another form; choose another way or ask the person.`;
       run.settle(d.rule === "tool:prepare" ? "error" : "denied", text);
       return { content: text, isError: true };
     }
@@ -171,7 +194,8 @@ export class ToolCalls {
     }
     // Cancelled while it ran: the call stays "running" so the cancel path reports it as stopped.
     if (signal.aborted) throw new Cancelled();
-    if (approval.feedback && call.name !== "ask_followup_question") result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
+    if (approval.feedback && call.name !== "ask_followup_question")
+      result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
     run.finish(result.display ?? result.content, result.isError === true);
     return result;
   }

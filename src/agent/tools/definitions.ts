@@ -24,7 +24,12 @@ export interface ToolDefinition {
   readonly body?: string;
 }
 
-const p = (name: string, type: ParamType, description: string, required = true): ToolParam => ({ name, type, description, required });
+const p = (name: string, type: ParamType, description: string, required = true): ToolParam => ({
+  name,
+  type,
+  description,
+  required,
+});
 
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
@@ -35,7 +40,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: "write_to_file",
     description: "Create a file or replace its whole content. Always send the complete content; parents are created.",
-    params: [p("path", "string", "Path of the file to write."), p("content", "string", "The complete new file content.")],
+    params: [
+      p("path", "string", "Path of the file to write."),
+      p("content", "string", "The complete new file content."),
+    ],
     body: "content",
   },
   {
@@ -43,17 +51,24 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     description:
       "Edit part of a file with SEARCH/REPLACE blocks. Each block is:\n------- SEARCH\n<exact lines to find>\n=======\n<replacement>\n+++++++ REPLACE\n" +
       "SEARCH text must match the file exactly (whitespace included) and blocks must be in file order.",
-    params: [p("path", "string", "Path of the file to edit."), p("diff", "string", "One or more SEARCH/REPLACE blocks.")],
+    params: [
+      p("path", "string", "Path of the file to edit."),
+      p("diff", "string", "One or more SEARCH/REPLACE blocks."),
+    ],
     body: "diff",
   },
   {
     name: "list_files",
     description: "List files and directories. Ignored files, .git and node_modules are left out.",
-    params: [p("path", "string", "Directory to list."), p("recursive", "boolean", "List the whole tree instead of one level.", false)],
+    params: [
+      p("path", "string", "Directory to list."),
+      p("recursive", "boolean", "List the whole tree instead of one level.", false),
+    ],
   },
   {
     name: "search_files",
-    description: "Search file contents with a regular expression (Rust/JavaScript syntax); returns matching lines with context.",
+    description:
+      "Search file contents with a regular expression (Rust/JavaScript syntax); returns matching lines with context.",
     params: [
       p("path", "string", "Directory to search in, recursively."),
       p("regex", "string", "Regular expression to search for."),
@@ -62,10 +77,16 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: "execute_command",
-    description: "Run a shell command in the first workspace folder. Output is captured and capped; long-running servers should not be started.",
+    description:
+      "Run a shell command in the first workspace folder. Output is captured and capped; long-running servers should not be started.",
     params: [
       p("command", "string", "The command line to run."),
-      p("requires_approval", "boolean", "Set true for commands that change state, delete, install or reach the network.", false),
+      p(
+        "requires_approval",
+        "boolean",
+        "Set true for commands that change state, delete, install or reach the network.",
+        false,
+      ),
     ],
     body: "command",
   },
@@ -92,13 +113,20 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: "ask_followup_question",
     description: "Ask the person a question when you cannot go on without their answer.",
-    params: [p("question", "string", "The question."), p("options", "array", "Up to 5 short answers the person can pick.", false)],
+    params: [
+      p("question", "string", "The question."),
+      p("options", "array", "Up to 5 short answers the person can pick.", false),
+    ],
     body: "question",
   },
   {
     name: "attempt_completion",
-    description: "Present the result once the task is done. Optionally give a command that shows the result (it is checked like any command).",
-    params: [p("result", "string", "What was done, as a final statement."), p("command", "string", "A command that demonstrates the result.", false)],
+    description:
+      "Present the result once the task is done. Optionally give a command that shows the result (it is checked like any command).",
+    params: [
+      p("result", "string", "What was done, as a final statement."),
+      p("command", "string", "A command that demonstrates the result.", false),
+    ],
     body: "result",
   },
   {
@@ -131,13 +159,24 @@ export interface JsonSchemaObject {
 export function inputSchema(def: ToolDefinition): JsonSchemaObject {
   const properties: JsonSchemaObject["properties"] = {};
   for (const prm of def.params) {
-    properties[prm.name] = prm.type === "array" ? { type: "array", description: prm.description, items: { type: "string" } } : { type: prm.type, description: prm.description };
+    properties[prm.name] =
+      prm.type === "array"
+        ? { type: "array", description: prm.description, items: { type: "string" } }
+        : { type: prm.type, description: prm.description };
   }
-  return { type: "object", properties, required: def.params.filter((x) => x.required).map((x) => x.name), additionalProperties: false };
+  return {
+    type: "object",
+    properties,
+    required: def.params.filter((x) => x.required).map((x) => x.name),
+    additionalProperties: false,
+  };
 }
 
 export function openAiTools(defs: readonly ToolDefinition[]): unknown[] {
-  return defs.map((d) => ({ type: "function", function: { name: d.name, description: d.description, parameters: inputSchema(d) } }));
+  return defs.map((d) => ({
+    type: "function",
+    function: { name: d.name, description: d.description, parameters: inputSchema(d) },
+  }));
 }
 
 export function anthropicTools(defs: readonly ToolDefinition[]): unknown[] {
@@ -148,7 +187,9 @@ export function anthropicTools(defs: readonly ToolDefinition[]): unknown[] {
 export function describeTools(defs: readonly ToolDefinition[]): string {
   return defs
     .map((d) => {
-      const params = d.params.map((x) => `- ${x.name} (${x.type}${x.required ? ", required" : ", optional"}): ${x.description}`).join("\n");
+      const params = d.params
+        .map((x) => `- ${x.name} (${x.type}${x.required ? ", required" : ", optional"}): ${x.description}`)
+        .join("\n");
       return `## ${d.name}\n${d.description}\nParameters:\n${params}`;
     })
     .join("\n\n");

@@ -81,7 +81,8 @@ export interface PreparedEdit {
   readonly proposed: string;
 }
 
-export type PrepareResult = { readonly ok: true; readonly edit: PreparedEdit } | { readonly ok: false; readonly error: string };
+export type PrepareResult =
+  { readonly ok: true; readonly edit: PreparedEdit } | { readonly ok: false; readonly error: string };
 
 export interface ToolHandler {
   readonly name: ToolName;

@@ -42,7 +42,8 @@ export function isBinary(bytes: Uint8Array): boolean {
 export function relativeForDisplay(roots: readonly string[], abs: string): string {
   for (const r of roots) {
     const rel = nodePath.relative(r, abs);
-    if (rel !== ".." && !rel.startsWith(".." + nodePath.sep) && !nodePath.isAbsolute(rel)) return rel === "" ? "." : rel.split(nodePath.sep).join("/");
+    if (rel !== ".." && !rel.startsWith(".." + nodePath.sep) && !nodePath.isAbsolute(rel))
+      return rel === "" ? "." : rel.split(nodePath.sep).join("/");
   }
   return abs;
 }

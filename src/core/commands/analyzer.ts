@@ -51,7 +51,15 @@ export const MAX_PAYLOAD_DEPTH = 8;
 export const MAX_CWDS = 8;
 
 const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
-const READABLE_DEVICES = new Set(["/dev/null", "/dev/stdin", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/fd/0"]);
+const READABLE_DEVICES = new Set([
+  "/dev/null",
+  "/dev/stdin",
+  "/dev/zero",
+  "/dev/random",
+  "/dev/urandom",
+  "/dev/tty",
+  "/dev/fd/0",
+]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 const INVISIBLE_OR_CONTROL = new RegExp(`${INVISIBLE.source}|[\\u0000-\\u001f\\u007f-\\u009f]`);
 
@@ -97,7 +105,9 @@ export class BashAnalyzer implements CommandAnalyzer {
   }
 
   ready(): Promise<void> {
-    this.loading ??= loadBashGrammar(this.options.grammarFiles ?? grammarFilesIn(this.options.grammarDir ?? bundleDir())).then(
+    this.loading ??= loadBashGrammar(
+      this.options.grammarFiles ?? grammarFilesIn(this.options.grammarDir ?? bundleDir()),
+    ).then(
       (g) => {
         this.parser = g.parser;
         this.loadMs = g.loadMs;
@@ -115,7 +125,13 @@ export class BashAnalyzer implements CommandAnalyzer {
       if (ctx.platform === "windows") return this.exact.analyze(command, ctx);
       return this.analyzePosix(command, ctx);
     } catch {
-      return { verdict: "unparseable", reason: "the command could not be analysed", rule: "commands:internal-error", readOnly: false, deletes: false };
+      return {
+        verdict: "unparseable",
+        reason: "the command could not be analysed",
+        rule: "commands:internal-error",
+        readOnly: false,
+        deletes: false,
+      };
     }
   }
 
@@ -162,14 +178,22 @@ export class BashAnalyzer implements CommandAnalyzer {
   }
 
   private analyzePosix(command: string, ctx: CommandContext): CommandAnalysis {
-    const rules: CompiledRules = { allow: this.rules(ctx.allow, false), deny: this.rules(ctx.deny, true), ask: this.rules(ctx.ask, true) };
+    const rules: CompiledRules = {
+      allow: this.rules(ctx.allow, false),
+      deny: this.rules(ctx.deny, true),
+      ask: this.rules(ctx.ask, true),
+    };
     const run = new Run(this, ctx, rules, this.home);
     const history = historyRisk(command);
     if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
     if (!run.deny && run.unparseable) {
       const denied = lexicalDeny(command, rules.deny);
-      if (denied) run.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
+      if (denied)
+        run.deny = {
+          reason: `\`${denied.source}\` is denied by your settings`,
+          rule: `commands.deny: ${denied.source}`,
+        };
     }
     return run.result();
   }
@@ -221,7 +245,12 @@ class Run {
     if (s.unparseable) this.flagUnparseable(s.unparseable);
     for (const r of s.risks) this.flagUnsafe(r, "commands:risky-construct");
     // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
-    if (s.commands.some((c) => c.repeated && c.words.some((w) => w.value === "cd" || w.value === "pushd" || w.value === "popd"))) this.cwds = undefined;
+    if (
+      s.commands.some(
+        (c) => c.repeated && c.words.some((w) => w.value === "cd" || w.value === "pushd" || w.value === "popd"),
+      )
+    )
+      this.cwds = undefined;
     // Loop and function bodies may run after everything else: check them last, against every directory seen.
     // A deny is final: once found, the rest cannot change the answer.
     for (const c of s.commands) if (!c.repeated && !this.deny) this.command(c, depth);
@@ -285,24 +314,42 @@ class Run {
     let path: string;
     if (word.tilde === "home" && !word.value.includes(UNKNOWN) && !word.glob) path = this.home + word.value.slice(1);
     else if (word.literal) path = word.value;
-    else if (word.glob && !word.value.includes(UNKNOWN) && word.tilde === undefined && access === "read" && kind === "names") {
+    else if (
+      word.glob &&
+      !word.value.includes(UNKNOWN) &&
+      word.tilde === undefined &&
+      access === "read" &&
+      kind === "names"
+    ) {
       // Only names come out: check the directory the pattern lists.
       const segments = word.value.split("/");
-      const fixed = segments.slice(0, segments.findIndex((s) => /[*?[{]/.test(s)));
+      const fixed = segments.slice(
+        0,
+        segments.findIndex((s) => /[*?[{]/.test(s)),
+      );
       path = fixed.length === 0 ? "." : fixed.join("/") || "/";
     } else {
       const shown = show(word);
-      if (word.glob && !word.value.includes(UNKNOWN)) this.flagUnsafe(`\`${shown}\` is a pattern: it could ${access === "write" ? "write" : "read"} files the ignore file or the workspace boundary protects`, "path:pattern");
+      if (word.glob && !word.value.includes(UNKNOWN))
+        this.flagUnsafe(
+          `\`${shown}\` is a pattern: it could ${access === "write" ? "write" : "read"} files the ignore file or the workspace boundary protects`,
+          "path:pattern",
+        );
       else this.flagUnsafe(`\`${shown}\` is a path known only when the command runs`, "path:unknown");
       return;
     }
     if (base) {
-      if (!base.literal) return this.flagUnsafe(`\`${show(base)}\` is a directory known only when the command runs`, "path:unknown");
+      if (!base.literal)
+        return this.flagUnsafe(`\`${show(base)}\` is a directory known only when the command runs`, "path:unknown");
       if (!path.startsWith("/")) path = posix.join(base.value, path);
     }
     if (path === "") path = ".";
     const cwds = path.startsWith("/") ? [this.ctx.cwd] : this.cwds;
-    if (!cwds) return this.flagUnsafe(`\`${path}\` is relative to a directory Toolgate could not follow after \`cd\``, "path:unknown-cwd");
+    if (!cwds)
+      return this.flagUnsafe(
+        `\`${path}\` is relative to a directory Toolgate could not follow after \`cd\``,
+        "path:unknown-cwd",
+      );
     for (const cwd of cwds) {
       const v = this.ctx.paths.check(path, cwd, access, kind);
       if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
@@ -318,7 +365,8 @@ class Run {
       return;
     }
     if (target === "home") next = this.home;
-    else if (target.tilde === "home" && !target.value.includes(UNKNOWN) && !target.glob) next = posix.resolve(this.home + target.value.slice(1));
+    else if (target.tilde === "home" && !target.value.includes(UNKNOWN) && !target.glob)
+      next = posix.resolve(this.home + target.value.slice(1));
     else if (!target.literal) {
       this.cwds = undefined;
       return;
@@ -354,7 +402,11 @@ class Run {
     guess.script(this.analyzer.parse(text), depth + 1);
     if (!guess.deny && guess.unparseable) {
       const denied = lexicalDeny(text, this.rules.deny);
-      if (denied) guess.deny = { reason: `\`${denied.source}\` is denied by your settings`, rule: `commands.deny: ${denied.source}` };
+      if (denied)
+        guess.deny = {
+          reason: `\`${denied.source}\` is denied by your settings`,
+          rule: `commands.deny: ${denied.source}`,
+        };
     }
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
@@ -371,10 +423,17 @@ class Run {
       // `/???/rm`: the program's own name is still plain text, and a denied one is still denied.
       if (program.glob && !program.value.includes(UNKNOWN)) {
         const base = baseName(program.value);
-        if (!/[*?[\]{}]/.test(base) && this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base))) return;
+        if (
+          !/[*?[\]{}]/.test(base) &&
+          this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base))
+        )
+          return;
       }
       if (opts.guess) return;
-      return this.flagUnsafe(`the program \`${show(program)}\` is known only when the command runs`, "commands:unknown-program");
+      return this.flagUnsafe(
+        `the program \`${show(program)}\` is known only when the command runs`,
+        "commands:unknown-program",
+      );
     }
     const name = program.value;
     if (name === "" || INVISIBLE_OR_CONTROL.test(name)) {
@@ -385,13 +444,15 @@ class Run {
     const systemPath = !name.includes("/") || SYSTEM_BIN.test(name);
     // Rules see the program as `git` whether written `git`, `/usr/bin/git` or with global options.
     const ruleProgram = systemPath ? base : name;
-    let ruleArgv: readonly Word[] = ruleProgram === name ? argv : [{ ...program, value: ruleProgram }, ...argv.slice(1)];
+    let ruleArgv: readonly Word[] =
+      ruleProgram === name ? argv : [{ ...program, value: ruleProgram }, ...argv.slice(1)];
     if (systemPath && base === "git") ruleArgv = gitRuleArgv(ruleArgv);
 
     const looseKey = this.rules.deny.key(name);
     if (this.checkDeny(argv, looseKey) || (ruleArgv !== argv && this.checkDeny(ruleArgv, looseKey))) return;
     const a = this.rules.ask.match(ruleArgv, looseKey);
-    if (a.match !== "no") this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
+    if (a.match !== "no")
+      this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
@@ -405,7 +466,9 @@ class Run {
     if (!check) {
       if (allowed) {
         this.readOnly = false;
-        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", base));
+        this.labels.push(
+          allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", base),
+        );
         return;
       }
       this.notAllowed.push(ruleArgv);
@@ -423,11 +486,17 @@ class Run {
     if (fx.notReadOnlyReason !== undefined) {
       this.readOnly = false;
       if (allowed) {
-        this.labels.push(allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name_));
+        this.labels.push(
+          allowRule.match === "yes" ? label("commands.allow: ", allowRule.rule!.source) : label("allowed: ", name_),
+        );
         return;
       }
       this.notAllowed.push(ruleArgv);
-      return this.flagUnsafe(`\`${name_}\` is not in your allow list (${fx.notReadOnlyReason})`, "commands:not-allowed", true);
+      return this.flagUnsafe(
+        `\`${name_}\` is not in your allow list (${fx.notReadOnlyReason})`,
+        "commands:not-allowed",
+        true,
+      );
     }
     this.labels.push(label("catalogue: ", name_));
   }
@@ -436,10 +505,17 @@ class Run {
   private checkDeny(argv: readonly Word[], key: string): boolean {
     const d = this.rules.deny.match(argv, key);
     if (d.match === "yes") {
-      this.deny ??= { reason: `\`${d.rule!.source}\` is denied by your settings`, rule: `commands.deny: ${d.rule!.source}` };
+      this.deny ??= {
+        reason: `\`${d.rule!.source}\` is denied by your settings`,
+        rule: `commands.deny: ${d.rule!.source}`,
+      };
       return true;
     }
-    if (d.match === "maybe") this.flagUnsafe(`\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`, `commands.deny: ${d.rule!.source}`);
+    if (d.match === "maybe")
+      this.flagUnsafe(
+        `\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`,
+        `commands.deny: ${d.rule!.source}`,
+      );
     return false;
   }
 
@@ -462,7 +538,9 @@ class Run {
     }
     return {
       verdict: "safe",
-      reason: this.readOnly ? "every part is a read-only command" : "every part is allowed and its file effects stay inside the workspace",
+      reason: this.readOnly
+        ? "every part is a read-only command"
+        : "every part is allowed and its file effects stay inside the workspace",
       rule,
       readOnly: this.readOnly,
       deletes,

@@ -12,8 +12,14 @@ import type { CommandAnalyzer } from "./types";
 export function locateGrammar(dir: string = bundleDir()): GrammarFiles {
   const candidates: GrammarFiles[] = [
     { runtime: join(dir, "tree-sitter.wasm"), bash: join(dir, "tree-sitter-bash.wasm") },
-    { runtime: join(process.cwd(), "dist", "tree-sitter.wasm"), bash: join(process.cwd(), "dist", "tree-sitter-bash.wasm") },
-    { runtime: join(process.cwd(), "node_modules", "web-tree-sitter", "tree-sitter.wasm"), bash: join(process.cwd(), "node_modules", "tree-sitter-bash", "tree-sitter-bash.wasm") },
+    {
+      runtime: join(process.cwd(), "dist", "tree-sitter.wasm"),
+      bash: join(process.cwd(), "dist", "tree-sitter-bash.wasm"),
+    },
+    {
+      runtime: join(process.cwd(), "node_modules", "web-tree-sitter", "tree-sitter.wasm"),
+      bash: join(process.cwd(), "node_modules", "tree-sitter-bash", "tree-sitter-bash.wasm"),
+    },
   ];
   return candidates.find((c) => existsSync(c.runtime) && existsSync(c.bash)) ?? candidates[0]!;
 }

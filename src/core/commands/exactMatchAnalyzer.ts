@@ -21,20 +21,41 @@ export class ExactMatchAnalyzer implements CommandAnalyzer {
       for (let i = 0; i < words.length; i++) {
         const program = words[i]!.replace(/^.*[/\\]/, "").replace(/\.exe$/i, "");
         if (firstMatch([program, ...words.slice(i + 1)], [rule])) {
-          return { ...base, verdict: "deny", reason: `\`${rule.source}\` is denied by your settings`, rule: `commands.deny: ${rule.source}` };
+          return {
+            ...base,
+            verdict: "deny",
+            reason: `\`${rule.source}\` is denied by your settings`,
+            rule: `commands.deny: ${rule.source}`,
+          };
         }
       }
     }
     const line = command.trim();
     if (!PLAIN_LINE.test(line)) {
-      return { ...base, verdict: "unparseable", reason: "the command uses shell syntax that cannot be analysed on this platform", rule: "commands:exact-match" };
+      return {
+        ...base,
+        verdict: "unparseable",
+        reason: "the command uses shell syntax that cannot be analysed on this platform",
+        rule: "commands:exact-match",
+      };
     }
     const argv = line.split(" ");
     const ask = firstMatch(argv, parseCommandRules(ctx.ask));
-    if (ask) return { ...base, verdict: "ask-rule", reason: `\`${ask.source}\` always asks`, rule: `permissions.ask: Bash(${ask.source})` };
+    if (ask)
+      return {
+        ...base,
+        verdict: "ask-rule",
+        reason: `\`${ask.source}\` always asks`,
+        rule: `permissions.ask: Bash(${ask.source})`,
+      };
     const allowed = firstMatch(argv, parseCommandRules(ctx.allow));
     if (allowed && allowed.words.length === argv.length && !allowed.words.some((w) => w.includes("*"))) {
-      return { ...base, verdict: "safe", reason: `\`${allowed.source}\` is in your allow list`, rule: `commands.allow: ${allowed.source}` };
+      return {
+        ...base,
+        verdict: "safe",
+        reason: `\`${allowed.source}\` is in your allow list`,
+        rule: `commands.allow: ${allowed.source}`,
+      };
     }
     return {
       ...base,

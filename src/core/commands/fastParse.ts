@@ -15,12 +15,42 @@
  * paths give identical verdicts. Rules below marked "tree-sitter" hand over lines tree-sitter misreads, so
  * that its (refusing) answer stays the answer.
  */
-import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type Word } from "./model";
+import {
+  emptyScript,
+  literalWord,
+  type Assignment,
+  type Redirect,
+  type RedirectOp,
+  type Script,
+  type Word,
+} from "./model";
 import { MAX_COMMANDS, MAX_DEPTH } from "./parse";
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 /** Words that are syntax in command position and not handled here (or read differently by tree-sitter). */
-const UNSUPPORTED_KEYWORDS = new Set(["then", "else", "elif", "fi", "do", "done", "case", "esac", "function", "select", "in", "coproc", "export", "declare", "typeset", "local", "readonly", "unset", "}", ".", "source"]);
+const UNSUPPORTED_KEYWORDS = new Set([
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "function",
+  "select",
+  "in",
+  "coproc",
+  "export",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "unset",
+  "}",
+  ".",
+  "source",
+]);
 const FALLBACK = { fallback: true } as const;
 
 function fallback(): never {
@@ -251,7 +281,8 @@ class FastParser {
       this.blanks();
       // tree-sitter misreads `! {`, `! if`, `! while`...: the walker refuses those.
       const next = this.peekWord();
-      if (next === "{" || next === "if" || next === "for" || next === "while" || next === "until" || next === "!") fallback();
+      if (next === "{" || next === "if" || next === "for" || next === "while" || next === "until" || next === "!")
+        fallback();
     }
     let pipes = 0;
     this.command();
@@ -295,7 +326,14 @@ class FastParser {
       case "until":
         return this.whileStatement(word);
       default:
-        if (UNSUPPORTED_KEYWORDS.has(word) || word.startsWith("-") || word.startsWith("{") || word.startsWith("[") || word.startsWith("!")) fallback();
+        if (
+          UNSUPPORTED_KEYWORDS.has(word) ||
+          word.startsWith("-") ||
+          word.startsWith("{") ||
+          word.startsWith("[") ||
+          word.startsWith("!")
+        )
+          fallback();
         return this.simple();
     }
   }
@@ -448,7 +486,15 @@ class FastParser {
       if (words.length === 0 && assignments.length > 0) {
         const raw = s.slice(start, end);
         // tree-sitter misreads `A=1 a:b`, and keywords after assignments.
-        if (/^([A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_./\-+,=]|[-{[!#])/.test(raw) || UNSUPPORTED_KEYWORDS.has(raw) || raw === "if" || raw === "for" || raw === "while" || raw === "until") fallback();
+        if (
+          /^([A-Za-z_][A-Za-z0-9_]*[^A-Za-z0-9_./\-+,=]|[-{[!#])/.test(raw) ||
+          UNSUPPORTED_KEYWORDS.has(raw) ||
+          raw === "if" ||
+          raw === "for" ||
+          raw === "while" ||
+          raw === "until"
+        )
+          fallback();
       }
       if (end - start === 1 && s[start] === "-" && /^[ \t]*[\d<>&]/.test(s.slice(end, end + 64))) fallback(); // tree-sitter drops `-` in `ls - 1>x`
       words.push(word);
@@ -485,7 +531,12 @@ class FastParser {
     }
     this.blanks();
     const t = this.code();
-    if (this.i >= s.length || (t < 128 && ENDS_WORD[t] === 1 && !((t === 60 || t === 62) && this.code(this.i + 1) === 40)) || t === 35) fallback();
+    if (
+      this.i >= s.length ||
+      (t < 128 && ENDS_WORD[t] === 1 && !((t === 60 || t === 62) && this.code(this.i + 1) === 40)) ||
+      t === 35
+    )
+      fallback();
     if (op === "<<" || op === "<<-") {
       if (this.substitution > 0 || this.heredocs.length > 0) fallback();
       const start = this.i;

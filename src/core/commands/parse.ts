@@ -9,7 +9,16 @@
  * Caps (each makes the line unparseable): 20,000 syntax nodes, nesting depth 64, 500 simple commands.
  */
 import type { Parser, Tree, TreeCursor } from "web-tree-sitter";
-import { emptyScript, literalWord, type Assignment, type Redirect, type RedirectOp, type Script, type SimpleCommand, type Word } from "./model";
+import {
+  emptyScript,
+  literalWord,
+  type Assignment,
+  type Redirect,
+  type RedirectOp,
+  type Script,
+  type SimpleCommand,
+  type Word,
+} from "./model";
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 export const MAX_NODES = 20_000;
@@ -28,7 +37,16 @@ interface TNode {
 class CapError extends Error {}
 
 /** Nodes whose whole text the walker reads itself (so text between their children is accounted for). */
-const READ_WHOLE = new Set(["string", "heredoc_body", "expansion", "raw_string", "ansi_c_string", "comment", "heredoc_start", "heredoc_end"]);
+const READ_WHOLE = new Set([
+  "string",
+  "heredoc_body",
+  "expansion",
+  "raw_string",
+  "ansi_c_string",
+  "comment",
+  "heredoc_start",
+  "heredoc_end",
+]);
 const BLANK = /^(?:[ \t\n]|\\\n)*$/;
 const SCOPES = new Set(["command_substitution", "process_substitution"]);
 
@@ -88,7 +106,8 @@ function toPlain(tree: Tree, text: string): TNode {
         const child = make();
         stack[stack.length - 1]!.children.push(child);
         stack.push(child);
-        if (++count > MAX_NODES || stack.length > MAX_DEPTH * 4) throw new CapError("the command is too large or too deeply nested to analyse");
+        if (++count > MAX_NODES || stack.length > MAX_DEPTH * 4)
+          throw new CapError("the command is too large or too deeply nested to analyse");
         continue;
       }
       // A leaf.
@@ -135,7 +154,18 @@ export function parseWithTreeSitter(parser: Parser, text: string): Script {
   return script;
 }
 
-const STATEMENT_CONTAINERS = new Set(["program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause", "else_clause", "negated_command"]);
+const STATEMENT_CONTAINERS = new Set([
+  "program",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "do_group",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "negated_command",
+]);
 const STATEMENTS = new Set([
   ...STATEMENT_CONTAINERS,
   "command",
@@ -167,7 +197,28 @@ const WORDS = new Set([
   "brace_expression",
 ]);
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
-const RESERVED_WORDS = new Set(["!", "{", "}", "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "function", "in", "[[", "]]"]);
+const RESERVED_WORDS = new Set([
+  "!",
+  "{",
+  "}",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "select",
+  "while",
+  "until",
+  "do",
+  "done",
+  "function",
+  "in",
+  "[[",
+  "]]",
+]);
 const REDIRECT_OPS = new Set<string>([">", ">>", ">|", "&>", "&>>", "<", "<>", ">&", "<&"]);
 
 class Walker {
@@ -188,7 +239,8 @@ class Walker {
   }
 
   private emit(command: SimpleCommand): void {
-    if (this.script.commands.length >= MAX_COMMANDS) throw new CapError(`the command has more than ${MAX_COMMANDS} parts`);
+    if (this.script.commands.length >= MAX_COMMANDS)
+      throw new CapError(`the command has more than ${MAX_COMMANDS} parts`);
     this.script.commands.push(command);
   }
 
@@ -223,7 +275,12 @@ class Walker {
       case "variable_assignment":
         return this.emit({ assignments: [this.assignment(n)], words: [], redirects: [], repeated: this.repeated });
       case "variable_assignments":
-        return this.emit({ assignments: n.children.filter((c) => c.type === "variable_assignment").map((c) => this.assignment(c)), words: [], redirects: [], repeated: this.repeated });
+        return this.emit({
+          assignments: n.children.filter((c) => c.type === "variable_assignment").map((c) => this.assignment(c)),
+          words: [],
+          redirects: [],
+          repeated: this.repeated,
+        });
       case "declaration_command":
       case "unset_command":
         return this.declaration(n);
@@ -286,13 +343,18 @@ class Walker {
     const extraWords: Word[] = [];
     for (const r of redirectNodes) this.redirect(r, redirects, extraWords, after);
     let tail = body;
-    while (tail && (tail.type === "pipeline" || tail.type === "list")) tail = tail.children.filter((c) => c.named).pop();
+    while (tail && (tail.type === "pipeline" || tail.type === "list"))
+      tail = tail.children.filter((c) => c.named).pop();
     if (tail !== body && tail?.type === "command" && last >= 0) {
       // tree-sitter hangs `a | b > f x` as `(a | b) > f x` (also for `&&`, `||`); in bash the redirect and
       // `x` belong to `b`.
       // It runs after the substitutions in what was just read: move it after them.
       const target = this.script.commands.splice(last, 1)[0]!;
-      this.script.commands.push({ ...target, words: [...target.words, ...extraWords], redirects: [...target.redirects, ...redirects] });
+      this.script.commands.push({
+        ...target,
+        words: [...target.words, ...extraWords],
+        redirects: [...target.redirects, ...redirects],
+      });
     } else {
       if (extraWords.length > 0) this.fail("unexpected redirect");
       this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
@@ -309,7 +371,8 @@ class Walker {
       const prev = nodes[i - 1]!;
       const next = nodes[i]!;
       if (next.type === "heredoc_body" || next.type === "heredoc_end" || prev.type === "comment") continue;
-      if (this.text.slice(prev.end, next.start).replace(/\\\n/g, "").includes("\n")) this.fail("the parser joined two lines into one command");
+      if (this.text.slice(prev.end, next.start).replace(/\\\n/g, "").includes("\n"))
+        this.fail("the parser joined two lines into one command");
     }
   }
 
@@ -329,7 +392,8 @@ class Walker {
         const parts = c.children.filter((x) => x.named);
         if (parts.length !== 1) this.fail("unexpected program name");
         // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
-        if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0]))) this.fail("the parser misread a reserved word as a program");
+        if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0])))
+          this.fail("the parser misread a reserved word as a program");
         for (const p of parts) words.push(this.word(p));
       } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
       else if (WORDS.has(c.type)) words.push(this.word(c));
@@ -372,16 +436,20 @@ class Walker {
         const endLineStart = lineStart(end.start);
         const endLineEnd = this.text.indexOf("\n", end.start);
         const endLine = strip(this.text.slice(endLineStart, endLineEnd < 0 ? this.text.length : endLineEnd));
-        if (endLine !== delimiter || text.split("\n").some((l) => strip(l).startsWith(delimiter))) this.fail("a here-document ends where bash would not end it");
+        if (endLine !== delimiter || text.split("\n").some((l) => strip(l).startsWith(delimiter)))
+          this.fail("a here-document ends where bash would not end it");
       }
-      out.push({ op: op?.type === "<<-" ? "<<-" : "<<", fd: this.fd(n), target: heredocWord(text, op?.type === "<<-", expanded) });
+      out.push({
+        op: op?.type === "<<-" ? "<<-" : "<<",
+        fd: this.fd(n),
+        target: heredocWord(text, op?.type === "<<-", expanded),
+      });
       for (const c of n.children) {
         if (!c.named) continue;
         if (c.type === "heredoc_body") {
           if (expanded) this.heredocBody(c);
           this.nested(c);
-        }
-        else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
+        } else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
         else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
         else if (WORDS.has(c.type) && words) words.push(this.word(c));
         else if (STATEMENTS.has(c.type)) after.push(c);
@@ -435,7 +503,8 @@ class Walker {
     }
     gaps.push(this.text.slice(pos, n.end));
     for (const g of gaps) {
-      if (/(^|[^\\])(\\\\)*(`|\$[({[])/.test(g)) this.fail("a here-document contains a substitution Toolgate cannot analyse");
+      if (/(^|[^\\])(\\\\)*(`|\$[({[])/.test(g))
+        this.fail("a here-document contains a substitution Toolgate cannot analyse");
     }
   }
 
@@ -478,7 +547,8 @@ class Walker {
   private subscript(n: TNode): void {
     const index = n.children.filter((c) => c.named).slice(1);
     const text = index.map((c) => this.src(c)).join("");
-    if (!/^(\d+|@|\*)$/.test(text)) this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+    if (!/^(\d+|@|\*)$/.test(text))
+      this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
     for (const c of index) this.nested(c);
   }
 
@@ -518,8 +588,12 @@ class Walker {
     const visit = (e: TNode): void => {
       if (e.type === "test_operator") {
         const op = this.src(e);
-        if (op === "-v" || op === "-R") this.script.risks.push(`\`${op}\` evaluates an array index, which can run commands`);
-        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op)) this.script.risks.push(`\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`);
+        if (op === "-v" || op === "-R")
+          this.script.risks.push(`\`${op}\` evaluates an array index, which can run commands`);
+        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op))
+          this.script.risks.push(
+            `\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`,
+          );
         return;
       }
       if (e.type === "command_substitution" || e.type === "process_substitution") return this.substitution(e);
@@ -542,17 +616,25 @@ class Walker {
     let computed = false;
     let bracket = false;
     const visit = (e: TNode, inString: boolean): void => {
-      if (e.type === "simple_expansion" || e.type === "expansion" || e.type === "command_substitution" || e.type === "arithmetic_expansion") {
+      if (
+        e.type === "simple_expansion" ||
+        e.type === "expansion" ||
+        e.type === "command_substitution" ||
+        e.type === "arithmetic_expansion"
+      ) {
         computed = true;
         if (!inString) unquoted = true;
         return;
       }
-      if ((e.type === "word" || e.type === "raw_string" || e.type === "string_content") && this.src(e).includes("[")) bracket = true;
+      if ((e.type === "word" || e.type === "raw_string" || e.type === "string_content") && this.src(e).includes("["))
+        bracket = true;
       for (const c of e.children) visit(c, inString || e.type === "string");
     };
     for (const c of n.children) if (c.named) visit(c, false);
-    if (unquoted) this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
-    else if (computed && bracket) this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
+    if (unquoted)
+      this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
+    else if (computed && bracket)
+      this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
   }
 
   private loop(n: TNode): void {
@@ -568,7 +650,12 @@ class Walker {
           // `for PATH in ...` assigns like `PATH=...`.
           const b = new WordBuilder();
           b.expansion(true);
-          this.emit({ assignments: [{ name: this.src(c), value: b.build() }], words: [], redirects: [], repeated: true });
+          this.emit({
+            assignments: [{ name: this.src(c), value: b.build() }],
+            words: [],
+            redirects: [],
+            repeated: true,
+          });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
           this.word(c);
         } else this.statement(c);
@@ -596,7 +683,9 @@ class Walker {
     // A function outlives the line in the agent's shell and can shadow any program (`cd() {...}` would
     // make every later `cd` go elsewhere than the analysis assumes), so defining one is never safe.
     const name = n.children.find((c) => c.type === "word");
-    this.script.risks.push(`defining the shell function \`${name ? this.src(name) : "?"}\` changes what later commands run`);
+    this.script.risks.push(
+      `defining the shell function \`${name ? this.src(name) : "?"}\` changes what later commands run`,
+    );
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named || c.type === "word") continue;
@@ -684,7 +773,8 @@ class Walker {
       const [head, prefix, , index] = m;
       const rest = text.slice(head.length, -1);
       if (prefix === "!") this.script.risks.push(`\`${text}\` is an indirect expansion`);
-      if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index)) this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+      if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index))
+        this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
       if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value (\`@P\` runs commands)`);
       else if (rest.startsWith(":") && !/^:[-=?+]/.test(rest) && !/^:\s*-?\d+(:\s*-?\d+)?$/.test(rest)) {
         this.script.risks.push("a substring offset is evaluated as arithmetic, which can run commands");
@@ -692,7 +782,12 @@ class Walker {
         // `${NAME:=value}` assigns NAME.
         const b = new WordBuilder();
         b.expansion(true);
-        this.emit({ assignments: [{ name: m[2]!, value: b.build() }], words: [], redirects: [], repeated: this.repeated });
+        this.emit({
+          assignments: [{ name: m[2]!, value: b.build() }],
+          words: [],
+          redirects: [],
+          repeated: this.repeated,
+        });
       }
     }
     this.nested(n);
@@ -720,7 +815,8 @@ class Walker {
       }
       case "ansi_c_string": {
         const t = this.src(n);
-        const decoded = t.startsWith("$'") && t.endsWith("'") && t.length >= 3 ? decodeAnsiC(t.slice(2, -1)) : undefined;
+        const decoded =
+          t.startsWith("$'") && t.endsWith("'") && t.length >= 3 ? decodeAnsiC(t.slice(2, -1)) : undefined;
         if (decoded === undefined) return this.fail("unexpected $'...' string");
         return b.quoted(decoded);
       }
@@ -728,7 +824,7 @@ class Walker {
         return this.doubleQuoted(n, b);
       case "translated_string": {
         const inner = n.children.filter((c) => c.named);
-        if (inner.length !== 1 || inner[0]!.type !== "string") return this.fail("unexpected $\"...\" string");
+        if (inner.length !== 1 || inner[0]!.type !== "string") return this.fail('unexpected $"..." string');
         return this.doubleQuoted(inner[0]!, b);
       }
       case "concatenation":
@@ -779,7 +875,8 @@ class Walker {
     const literal = (from: number, to: number): void => {
       if (to <= from) return;
       const raw = this.text.slice(from, to);
-      if (/(^|[^\\])(\\\\)*[`]/.test(raw) || /(^|[^\\])(\\\\)*\$[A-Za-z_{(0-9@*#?$!-]/.test(raw)) this.fail("an expansion the parser did not recognise");
+      if (/(^|[^\\])(\\\\)*[`]/.test(raw) || /(^|[^\\])(\\\\)*\$[A-Za-z_{(0-9@*#?$!-]/.test(raw))
+        this.fail("an expansion the parser did not recognise");
       b.quoted(unescapeDouble(raw));
     };
     for (const c of n.children) {

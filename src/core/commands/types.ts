@@ -6,8 +6,7 @@
 export type PathAccess = "read" | "write";
 
 export type PathVerdict =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: string; readonly rule: string };
+  { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly rule: string };
 
 /**
  * The same path gate the file tools pass. `path` is as written in the command (after unquoting);

@@ -18,7 +18,8 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
  * too; inside quotes (emoji in a commit message) they are harmless and allowed.
  */
 // eslint-disable-next-line no-misleading-character-class -- a list of invisible code points, some of them combining
-export const INVISIBLE = /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
+export const INVISIBLE =
+  /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
 
 /** Whole-line checks done before any parsing. Returns why the line is unparseable, or undefined. */
 // Either of the two above, so that the common case (neither) is one scan of the line.
@@ -77,7 +78,16 @@ export function historyRisk(line: string): string | undefined {
     if (ch === "!") {
       const next = line[i + 1];
       const prev = line[i - 1];
-      if (next === undefined || next === " " || next === "\t" || next === "\n" || next === "=" || next === "(" || next === '"') continue;
+      if (
+        next === undefined ||
+        next === " " ||
+        next === "\t" ||
+        next === "\n" ||
+        next === "=" ||
+        next === "(" ||
+        next === '"'
+      )
+        continue;
       if (prev === "$" || prev === "[" || (prev === "{" && line[i - 2] === "$")) continue;
       return "`!` may expand to an earlier command from the shell history";
     }
@@ -198,12 +208,27 @@ export function addUnquotedText(text: string, b: WordBuilder): string | undefine
       b.quoted(next);
       continue;
     }
-    if (ch === "'" || ch === '"' || ch === "`" || ch === " " || ch === "\t" || ch === "\n" || ch === ";" || ch === "&" || ch === "|" || ch === "<" || ch === ">" || ch === "(" || ch === ")") {
+    if (
+      ch === "'" ||
+      ch === '"' ||
+      ch === "`" ||
+      ch === " " ||
+      ch === "\t" ||
+      ch === "\n" ||
+      ch === ";" ||
+      ch === "&" ||
+      ch === "|" ||
+      ch === "<" ||
+      ch === ">" ||
+      ch === "(" ||
+      ch === ")"
+    ) {
       return `unexpected \`${ch}\` inside a word`;
     }
     if (ch === "$") {
       const next = text[i + 1];
-      if (next !== undefined && (NAME_START.test(next) || /[0-9{(['"@*#?$!-]/.test(next))) return "an expansion the parser did not recognise";
+      if (next !== undefined && (NAME_START.test(next) || /[0-9{(['"@*#?$!-]/.test(next)))
+        return "an expansion the parser did not recognise";
     }
     run += ch;
   }
@@ -220,7 +245,14 @@ export function addUnquotedText(text: string, b: WordBuilder): string | undefine
  */
 export function heredocWord(body: string, strip: boolean, expand: boolean): Word {
   const value = strip ? body.replace(/^\t+/gm, "") : body;
-  return { value, literal: !expand || !/[$`\\]/.test(value), splits: false, glob: false, tilde: undefined, pipe: false };
+  return {
+    value,
+    literal: !expand || !/[$`\\]/.test(value),
+    splits: false,
+    glob: false,
+    tilde: undefined,
+    pipe: false,
+  };
 }
 
 /** Removes the backslashes bash removes inside double quotes (before `$`, `` ` ``, `"`, `\`, newline). */
@@ -257,7 +289,21 @@ export function decodeAnsiC(body: string): string | undefined {
     }
     const e = body[++i];
     if (e === undefined) return undefined;
-    const simple: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+    const simple: Record<string, string> = {
+      a: "\x07",
+      b: "\b",
+      e: "\x1b",
+      E: "\x1b",
+      f: "\f",
+      n: "\n",
+      r: "\r",
+      t: "\t",
+      v: "\v",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "?": "?",
+    };
     if (simple[e] !== undefined) {
       out += simple[e];
       continue;

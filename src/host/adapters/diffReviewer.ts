@@ -61,7 +61,13 @@ export class VscodeDiffReviewer implements DiffReviewer, vscode.Disposable {
     const right = vscode.Uri.from({ scheme: SCHEME, path: `/${n}/proposed/${base}` });
     this.memory.writeFile(left, new TextEncoder().encode(original ?? ""));
     this.memory.writeFile(right, new Uint8Array());
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${base}: ${original === undefined ? "new file" : "original ↔ proposed"} (Toolgate)`, { preview: false });
+    await vscode.commands.executeCommand(
+      "vscode.diff",
+      left,
+      right,
+      `${base}: ${original === undefined ? "new file" : "original ↔ proposed"} (Toolgate)`,
+      { preview: false },
+    );
     const doc = await vscode.workspace.openTextDocument(right);
     return new Session(doc, left, right, this.memory);
   }
@@ -137,7 +143,8 @@ class Session implements DiffSession {
     for (const group of vscode.window.tabGroups.all) {
       for (const tab of group.tabs) {
         const input = tab.input;
-        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === this.right.toString()) await vscode.window.tabGroups.close(tab);
+        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === this.right.toString())
+          await vscode.window.tabGroups.close(tab);
       }
     }
     this.memory.delete(this.left);

@@ -5,9 +5,17 @@
  */
 import * as vscode from "vscode";
 import { inputSchema } from "../../agent/tools/definitions";
-import { ProviderError, type ConversationMessage, type ModelProvider, type ModelRequest, type StreamEvent } from "../../agent/providers/types";
+import {
+  ProviderError,
+  type ConversationMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type StreamEvent,
+} from "../../agent/providers/types";
 
-export async function pickLmModel(selector: vscode.LanguageModelChatSelector = {}): Promise<vscode.LanguageModelChat | undefined> {
+export async function pickLmModel(
+  selector: vscode.LanguageModelChatSelector = {},
+): Promise<vscode.LanguageModelChat | undefined> {
   const models = await vscode.lm.selectChatModels(selector);
   return models[0];
 }
@@ -25,7 +33,10 @@ function toLmMessages(system: string, messages: readonly ConversationMessage[]):
     } else {
       const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] = [];
       for (const c of m.content) {
-        if (c.type === "tool_result") parts.push(new vscode.LanguageModelToolResultPart(c.toolUseId, [new vscode.LanguageModelTextPart(c.content)]));
+        if (c.type === "tool_result")
+          parts.push(
+            new vscode.LanguageModelToolResultPart(c.toolUseId, [new vscode.LanguageModelTextPart(c.content)]),
+          );
       }
       for (const c of m.content) if (c.type === "text") parts.push(new vscode.LanguageModelTextPart(c.text));
       out.push(vscode.LanguageModelChatMessage.User(parts));
@@ -59,7 +70,14 @@ export class VscodeLmProvider implements ModelProvider {
       try {
         response = await this.chat.sendRequest(
           messages,
-          { tools: request.tools.map((d) => ({ name: d.name, description: d.description, inputSchema: inputSchema(d) })), toolMode: vscode.LanguageModelChatToolMode.Auto },
+          {
+            tools: request.tools.map((d) => ({
+              name: d.name,
+              description: d.description,
+              inputSchema: inputSchema(d),
+            })),
+            toolMode: vscode.LanguageModelChatToolMode.Auto,
+          },
           cts.token,
         );
       } catch (e) {

@@ -5,7 +5,10 @@ import { SecretKey } from "../settingsBridge";
 export type KeyedProvider = "openai" | "anthropic";
 
 /** The secret each provider's key is stored under; the names are declared once, in ../settings. */
-const KEY_NAMES: Readonly<Record<KeyedProvider, SecretKey>> = { openai: SecretKey.openAiCompatible, anthropic: SecretKey.anthropic };
+const KEY_NAMES: Readonly<Record<KeyedProvider, SecretKey>> = {
+  openai: SecretKey.openAiCompatible,
+  anthropic: SecretKey.anthropic,
+};
 
 const keyName = (p: KeyedProvider): SecretKey => KEY_NAMES[p];
 

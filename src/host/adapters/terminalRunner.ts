@@ -49,7 +49,8 @@ export class VscodeTerminalRunner implements CommandRunner {
     if (this.busy) return this.fallback.run(o);
     this.busy = true;
     try {
-      if (!this.terminal || this.terminal.exitStatus !== undefined) this.terminal = vscode.window.createTerminal({ name: this.name, cwd: o.cwd });
+      if (!this.terminal || this.terminal.exitStatus !== undefined)
+        this.terminal = vscode.window.createTerminal({ name: this.name, cwd: o.cwd });
       const terminal = this.terminal;
       const integration = await waitForIntegration(terminal);
       if (!integration) return await this.fallback.run(o);
@@ -60,7 +61,11 @@ export class VscodeTerminalRunner implements CommandRunner {
     }
   }
 
-  private async runIn(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, o: CommandRunOptions): Promise<CommandResult> {
+  private async runIn(
+    terminal: vscode.Terminal,
+    integration: vscode.TerminalShellIntegration,
+    o: CommandRunOptions,
+  ): Promise<CommandResult> {
     const quotedCwd = `'${o.cwd.replace(/'/g, `'\\''`)}'`;
     const execution = integration.executeCommand(`cd ${quotedCwd} && ${o.command}`);
     const ended = new Promise<number | undefined>((resolve) => {
@@ -94,7 +99,14 @@ export class VscodeTerminalRunner implements CommandRunner {
     control.release();
     const { killed, timedOut, capture } = control;
     const pid = await terminal.processId;
-    return { exitCode: killed ? undefined : exitCode, ...(killed ? { killed } : {}), timedOut, output: capture.text(), truncatedBytes: capture.truncated, ...(pid !== undefined ? { pid } : {}) };
+    return {
+      exitCode: killed ? undefined : exitCode,
+      ...(killed ? { killed } : {}),
+      timedOut,
+      output: capture.text(),
+      truncatedBytes: capture.truncated,
+      ...(pid !== undefined ? { pid } : {}),
+    };
   }
 
   dispose(): void {

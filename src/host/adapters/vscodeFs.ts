@@ -17,10 +17,15 @@ export class VscodeFs implements AgentFs {
     for (const f of vscode.workspace.workspaceFolders ?? []) {
       const root = f.uri.scheme === "file" ? f.uri.fsPath : f.uri.path;
       const rel = nodePath.relative(root, path);
-      if (!rel.startsWith("..") && !nodePath.isAbsolute(rel)) return f.uri.scheme === "file" ? vscode.Uri.file(path) : f.uri.with({ path: nodePath.posix.join(f.uri.path, rel.split(nodePath.sep).join("/")) });
+      if (!rel.startsWith("..") && !nodePath.isAbsolute(rel))
+        return f.uri.scheme === "file"
+          ? vscode.Uri.file(path)
+          : f.uri.with({ path: nodePath.posix.join(f.uri.path, rel.split(nodePath.sep).join("/")) });
     }
     const first = vscode.workspace.workspaceFolders?.[0]?.uri;
-    return first && first.scheme !== "file" ? first.with({ path: path.split(nodePath.sep).join("/") }) : vscode.Uri.file(path);
+    return first && first.scheme !== "file"
+      ? first.with({ path: path.split(nodePath.sep).join("/") })
+      : vscode.Uri.file(path);
   }
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -38,7 +43,8 @@ export class VscodeFs implements AgentFs {
       const s = await vscode.workspace.fs.stat(this.toUri(path));
       return { type: kind(s.type), size: s.size, mtimeMs: s.mtime };
     } catch (e) {
-      if (e instanceof vscode.FileSystemError && (e.code === "FileNotFound" || e.code === "EntryNotFound")) return undefined;
+      if (e instanceof vscode.FileSystemError && (e.code === "FileNotFound" || e.code === "EntryNotFound"))
+        return undefined;
       throw e;
     }
   }

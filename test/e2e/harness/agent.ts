@@ -26,7 +26,10 @@ export async function startModel(ctx: ScenarioContext, turns: unknown[]): Promis
 export function modelSettings(ctx: ScenarioContext, model: ScriptedModelLike): Settings {
   const st = ctx.info.features.agent;
   if (!st.ok || !st.note) throw new Error("no base-URL setting to point the agent at the scripted model");
-  const props = (ctx.info.manifest?.contributes?.configuration?.properties ?? {}) as Record<string, { enum?: unknown[] }>;
+  const props = (ctx.info.manifest?.contributes?.configuration?.properties ?? {}) as Record<
+    string,
+    { enum?: unknown[] }
+  >;
   const out: Settings = { [st.note]: model.openAiBaseUrl };
   const modelKey = `${st.note.slice(0, st.note.lastIndexOf("."))}.model`;
   if (modelKey in props) out[modelKey] = "scripted-model";
@@ -71,7 +74,9 @@ export function toolResultsIn(model: ScriptedModelLike, i: number): string[] {
   const req = model.requests[i];
   if (!req) return [];
   const messages = (req.body.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+  return messages
+    .filter((m) => m.role === "tool")
+    .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
 /** Waits until the model has received at least `n` requests. */

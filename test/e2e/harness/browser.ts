@@ -23,7 +23,11 @@ export async function launchChromium(runDir: string): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [...CHROMIUM_ARGS],
-    env: { ...process.env, XDG_CONFIG_HOME: join(runDir, "chromium-config"), XDG_CACHE_HOME: join(runDir, "chromium-cache") },
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(runDir, "chromium-config"),
+      XDG_CACHE_HOME: join(runDir, "chromium-cache"),
+    },
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,

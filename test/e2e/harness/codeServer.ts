@@ -37,7 +37,10 @@ function isolatedEnv(home: string): NodeJS.ProcessEnv {
 
 function runCli(tc: Toolchain, args: readonly string[], scratch: string, logFile: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tc.node, [tc.codeServerEntry, ...args], { env: isolatedEnv(scratch), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(tc.node, [tc.codeServerEntry, ...args], {
+      env: isolatedEnv(scratch),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -53,7 +56,13 @@ function runCli(tc: Toolchain, args: readonly string[], scratch: string, logFile
 }
 
 /** `code-server --install-extension <vsix>`, then checks the extension is listed with its version. */
-export async function installVsix(tc: Toolchain, vsix: string, extensionsDir: string, scratch: string, logFile: string): Promise<string> {
+export async function installVsix(
+  tc: Toolchain,
+  vsix: string,
+  extensionsDir: string,
+  scratch: string,
+  logFile: string,
+): Promise<string> {
   mkdirSync(extensionsDir, { recursive: true });
   const common = ["--extensions-dir", extensionsDir, "--user-data-dir", join(scratch, "install-user-data")];
   const out = await runCli(tc, ["--install-extension", vsix, ...common], scratch, logFile);
@@ -84,22 +93,33 @@ export async function startCodeServer(tc: Toolchain, o: CodeServerOptions): Prom
   const log = createWriteStream(logFile);
   const args = [
     tc.codeServerEntry,
-    "--auth", "none",
-    "--bind-addr", "127.0.0.1:0", // code-server picks a free port and logs it: no race with other runs
+    "--auth",
+    "none",
+    "--bind-addr",
+    "127.0.0.1:0", // code-server picks a free port and logs it: no race with other runs
     "--disable-telemetry",
     "--disable-update-check",
-    "--config", join(o.home, "config.yaml"),
-    "--user-data-dir", o.userDataDir,
-    "--extensions-dir", o.extensionsDir,
+    "--config",
+    join(o.home, "config.yaml"),
+    "--user-data-dir",
+    o.userDataDir,
+    "--extensions-dir",
+    o.extensionsDir,
     o.folder,
   ];
-  const proc = startGroup(tc.node, args, { env: { ...isolatedEnv(o.home), ...o.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = startGroup(tc.node, args, {
+    env: { ...isolatedEnv(o.home), ...o.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   proc.child.stdout?.pipe(log, { end: false });
   proc.child.stderr?.pipe(log, { end: false });
 
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => reject(new Error(`code-server did not listen within 30 s; log ${logFile}:\n${seen}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`code-server did not listen within 30 s; log ${logFile}:\n${seen}`)),
+      30_000,
+    );
     const onData = (d: Buffer): void => {
       seen += d.toString();
       const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);

@@ -38,8 +38,14 @@ export function detectFeatures(repoRoot: string, o: InstallOutcome): Features {
   let panel: FeatureState;
   if (!vsix.ok) panel = absent("needs the installed VSIX", "vsix");
   else if (!m?.contributes?.viewsContainers?.activitybar?.some((c) => c.id === "toolgate")) {
-    panel = absent("the manifest has no `contributes.viewsContainers.activitybar` entry `toolgate`: the approval UI (issue 5) is not on this branch yet");
-  } else if (!Object.values(m.contributes.views ?? {}).flat().some((v) => v.type === "webview")) {
+    panel = absent(
+      "the manifest has no `contributes.viewsContainers.activitybar` entry `toolgate`: the approval UI (issue 5) is not on this branch yet",
+    );
+  } else if (
+    !Object.values(m.contributes.views ?? {})
+      .flat()
+      .some((v) => v.type === "webview")
+  ) {
     panel = broken("the Toolgate view container has no webview view");
   } else panel = { ok: true };
 
@@ -49,8 +55,12 @@ export function detectFeatures(repoRoot: string, o: InstallOutcome): Features {
   const baseUrlKey = props.find((k) => /openai.*baseurl/i.test(k)) ?? props.find((k) => /baseurl/i.test(k));
   let agent: FeatureState;
   if (!vsix.ok) agent = absent("needs the installed VSIX", "vsix");
-  else if (!existsSync(join(repoRoot, "src", "agent", "task"))) agent = absent("src/agent/task is not on this branch yet: the agent runtime (issue 4) has not landed");
-  else if (!baseUrlKey) agent = absent("no OpenAI-compatible base-URL setting (`toolgate.*baseUrl`) in the manifest: the e2e cannot point the agent at the scripted model yet");
+  else if (!existsSync(join(repoRoot, "src", "agent", "task")))
+    agent = absent("src/agent/task is not on this branch yet: the agent runtime (issue 4) has not landed");
+  else if (!baseUrlKey)
+    agent = absent(
+      "no OpenAI-compatible base-URL setting (`toolgate.*baseUrl`) in the manifest: the e2e cannot point the agent at the scripted model yet",
+    );
   else agent = { ok: true, note: baseUrlKey };
 
   const scriptedModel = existsSync(join(repoRoot, "test", "support", "scriptedModel.ts"))

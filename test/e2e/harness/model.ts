@@ -23,7 +23,16 @@ export async function loadScriptedModel(repoRoot: string, buildDir: string): Pro
   const source = join(repoRoot, "test", "support", "scriptedModel.ts");
   if (!existsSync(source)) throw new Error(`${source} is missing`);
   const outfile = join(buildDir, "scriptedModel.mjs");
-  await build({ entryPoints: [source], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "silent" });
+  await build({
+    entryPoints: [source],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "silent",
+  });
   const mod = (await import(pathToFileURL(outfile).href)) as { startScriptedModel?: StartScriptedModel };
   if (typeof mod.startScriptedModel !== "function") throw new Error(`${source} no longer exports startScriptedModel`);
   return mod.startScriptedModel;

@@ -16,7 +16,8 @@ export async function openPanel(session: Session): Promise<Frame> {
   // Clicking the icon of the container already shown hides the side bar, and right after a reload the
   // workbench may still be restoring it: click only while the side bar does not show our container.
   const sidebarTitle = page.locator(".part.sidebar .composite.title");
-  const ours = async () => (await sidebarTitle.isVisible()) && (await sidebarTitle.innerText().catch(() => "")).includes("Toolgate");
+  const ours = async () =>
+    (await sidebarTitle.isVisible()) && (await sidebarTitle.innerText().catch(() => "")).includes("Toolgate");
   for (let attempt = 0; !(await ours()); attempt++) {
     if (attempt === 3) throw new Error("the Toolgate side bar did not open from its activity-bar icon");
     await icon.click();
@@ -32,14 +33,22 @@ export async function openPanel(session: Session): Promise<Frame> {
 export async function openAutoApproveMenu(frame: Frame) {
   const region = frame.getByRole("region", { name: "Auto-approve settings" });
   if (!(await region.isVisible())) {
-    await frame.getByRole("button", { name: /^Auto-approve:/ }).first().click();
+    await frame
+      .getByRole("button", { name: /^Auto-approve:/ })
+      .first()
+      .click();
     await region.waitFor({ timeout: 10_000 });
   }
   return region;
 }
 
 /** Polls `probe` until it returns a value other than undefined. */
-export async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000, page?: Page): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+  page?: Page,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

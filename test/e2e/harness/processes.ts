@@ -79,7 +79,11 @@ export function liveGroups(): number[] {
 
 /** Installs the signal and exit handlers once. */
 export function installSignalHandlers(): void {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
     process.once(signal, () => {
       console.error(`\n[e2e] ${signal}: stopping everything the run started`);
       void cleanupAll().finally(() => process.exit(code));

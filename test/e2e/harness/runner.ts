@@ -24,27 +24,53 @@ export interface Outcome {
 /** The scenario ran to its end but recorded failed soft checks. */
 class SoftFailures extends Error {}
 
-const indent = (text: string, pad = "          "): string => text.split("\n").map((l) => pad + l).join("\n");
+const indent = (text: string, pad = "          "): string =>
+  text
+    .split("\n")
+    .map((l) => pad + l)
+    .join("\n");
 
-function verdictBeforeRunning(s: Scenario, features: Features): { status: "failed" | "skipped"; reason: string } | undefined {
+function verdictBeforeRunning(
+  s: Scenario,
+  features: Features,
+): { status: "failed" | "skipped"; reason: string } | undefined {
   const brokenOnes = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok && st.kind === "broken");
-  if (brokenOnes.length > 0) return { status: "failed", reason: brokenOnes.map(([f, st]) => `${f}: ${st.ok ? "" : st.reason}`).join("\n") };
+  if (brokenOnes.length > 0)
+    return { status: "failed", reason: brokenOnes.map(([f, st]) => `${f}: ${st.ok ? "" : st.reason}`).join("\n") };
   const missing = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok);
   // Name root causes only: "panel: needs the installed VSIX" adds nothing when vsix is listed too.
   const roots = missing.filter(([, st]) => st.ok || !st.after || features[st.after].ok);
-  if (missing.length > 0) return { status: "skipped", reason: roots.map(([f, st]) => `needs ${f}: ${st.ok ? "" : st.reason}`).join("\n") };
-  if (!s.run) return { status: "skipped", reason: "its features are present but this scenario's body is not written yet (TODO in test/e2e/scenarios)" };
+  if (missing.length > 0)
+    return { status: "skipped", reason: roots.map(([f, st]) => `needs ${f}: ${st.ok ? "" : st.reason}`).join("\n") };
+  if (!s.run)
+    return {
+      status: "skipped",
+      reason: "its features are present but this scenario's body is not written yet (TODO in test/e2e/scenarios)",
+    };
   return undefined;
 }
 
-export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo, env: SessionEnv, runDir: string): Promise<Outcome[]> {
+export async function runScenarios(
+  scenarios: readonly Scenario[],
+  info: RunInfo,
+  env: SessionEnv,
+  runDir: string,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const s of scenarios) {
     const t0 = Date.now();
     const log: string[] = [];
     const early = verdictBeforeRunning(s, info.features);
     if (early) {
-      outcomes.push(report({ id: s.id, title: s.title, ...early, seconds: 0, log: early.status === "skipped" ? s.plan.map((p) => `would check: ${p}`) : [] }));
+      outcomes.push(
+        report({
+          id: s.id,
+          title: s.title,
+          ...early,
+          seconds: 0,
+          log: early.status === "skipped" ? s.plan.map((p) => `would check: ${p}`) : [],
+        }),
+      );
       continue;
     }
     console.log(`[e2e] RUN      ${s.id}  ${s.title}`);
@@ -56,7 +82,10 @@ export async function runScenarios(scenarios: readonly Scenario[], info: RunInfo
       openSession: async (options) => {
         const dir = join(runDir, s.id, `session-${sessions.length + 1}`);
         mkdirSync(dir, { recursive: true });
-        const session = new Session(env, dir, sessions.length === 0 ? s.id : `${s.id}-${sessions.length + 1}`, { ...DEFAULT_SESSION, ...options });
+        const session = new Session(env, dir, sessions.length === 0 ? s.id : `${s.id}-${sessions.length + 1}`, {
+          ...DEFAULT_SESSION,
+          ...options,
+        });
         sessions.push(session);
         await session.start();
         return session;
@@ -135,8 +164,11 @@ export function printSummary(outcomes: readonly Outcome[]): { passed: number; fa
   for (const o of outcomes) {
     const head = { passed: "PASSED ", failed: "FAILED ", skipped: "SKIPPED" }[o.status];
     const why = o.reason ? ` — ${o.reason.split("\n")[0]}` : "";
-    console.log(`[e2e] ${head}  ${o.id.padEnd(4)} ${o.title}${o.status === "skipped" || o.status === "failed" ? why : ""}`);
+    console.log(
+      `[e2e] ${head}  ${o.id.padEnd(4)} ${o.title}${o.status === "skipped" || o.status === "failed" ? why : ""}`,
+    );
   }
-  if (c.skipped > 0) console.log(`[e2e] ${c.skipped} scenario(s) SKIPPED: they did not run and prove nothing (reasons above).`);
+  if (c.skipped > 0)
+    console.log(`[e2e] ${c.skipped} scenario(s) SKIPPED: they did not run and prove nothing (reasons above).`);
   return c;
 }

@@ -43,4 +43,3 @@ export interface Scenario {
   readonly run?: (ctx: ScenarioContext) => Promise<void>;
   readonly timeoutMs?: number;
 }
-

@@ -125,7 +125,11 @@ export class Session {
     await runCommand(page, "Preferences: Color Theme");
     const input = page.locator(".quick-input-widget input");
     await input.fill(THEMES[theme].label);
-    await page.locator(".quick-input-list .monaco-list-row.focused .label-name", { hasText: new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`) }).waitFor({ timeout: 10_000 });
+    await page
+      .locator(".quick-input-list .monaco-list-row.focused .label-name", {
+        hasText: new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`),
+      })
+      .waitFor({ timeout: 10_000 });
     await page.keyboard.press("Enter");
     await waitForTheme(page, theme);
     await page.waitForTimeout(300); // let webviews repaint with the new theme variables
@@ -156,7 +160,12 @@ export class Session {
     // the workbench parts and the theme instead.
     await this.page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: 60_000 });
     await this.page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
-    await this.page.locator(".monaco-workbench.vs, .monaco-workbench.vs-dark, .monaco-workbench.hc-black, .monaco-workbench.hc-light").first().waitFor({ timeout: 60_000 });
+    await this.page
+      .locator(
+        ".monaco-workbench.vs, .monaco-workbench.vs-dark, .monaco-workbench.hc-black, .monaco-workbench.hc-light",
+      )
+      .first()
+      .waitFor({ timeout: 60_000 });
   }
 
   extensionHostLog(): string {

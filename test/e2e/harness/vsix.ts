@@ -19,13 +19,21 @@ function lastLines(text: string, n: number): string {
 
 export async function packageVsix(repoRoot: string, logFile: string): Promise<PackageResult> {
   if (!existsSync(join(repoRoot, "src", "extension.ts"))) {
-    return { status: "absent", reason: "src/extension.ts is not on this branch yet (the extension entry point, issue 5), so there is no extension to package" };
+    return {
+      status: "absent",
+      reason:
+        "src/extension.ts is not on this branch yet (the extension entry point, issue 5), so there is no extension to package",
+    };
   }
   const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
   const vsix = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
   const t = Date.now();
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn("npm", ["run", "package"], { cwd: repoRoot, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "package"], {
+      cwd: repoRoot,
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -37,9 +45,13 @@ export async function packageVsix(repoRoot: string, logFile: string): Promise<Pa
   });
   writeFileSync(logFile, output);
   if (code !== 0) {
-    return { status: "failed", reason: `npm run package exited ${code}:\n${lastLines(output, 8)}\n(full log: ${logFile})` };
+    return {
+      status: "failed",
+      reason: `npm run package exited ${code}:\n${lastLines(output, 8)}\n(full log: ${logFile})`,
+    };
   }
-  if (!existsSync(vsix)) return { status: "failed", reason: `npm run package succeeded but ${vsix} is missing (log: ${logFile})` };
+  if (!existsSync(vsix))
+    return { status: "failed", reason: `npm run package succeeded but ${vsix} is missing (log: ${logFile})` };
   return { status: "built", vsix, seconds: (Date.now() - t) / 1000 };
 }
 

@@ -36,7 +36,9 @@ export async function toolgateFrame(page: Page, { selector = ROOT_SELECTOR, time
     }
     if (Date.now() > deadline) {
       const urls = page.frames().map((f) => f.url().slice(0, 160));
-      throw new Error(`no Toolgate webview frame with ${selector} within ${timeoutMs} ms; frames:\n  ${urls.join("\n  ")}`);
+      throw new Error(
+        `no Toolgate webview frame with ${selector} within ${timeoutMs} ms; frames:\n  ${urls.join("\n  ")}`,
+      );
     }
     await page.waitForTimeout(250);
   }

@@ -7,14 +7,25 @@ import type { Page } from "playwright-core";
 export type Theme = "light" | "dark";
 /** `setting`: the workbench.colorTheme value; `label`: the name the theme picker shows (VS Code 1.139). */
 export const THEMES: Record<Theme, { setting: string; label: string; bodyClass: string }> = {
-  light: { setting: "Default Light Modern", label: "Light Modern", bodyClass: "vscode-theme-defaults-themes-light_modern-json" },
-  dark: { setting: "Default Dark Modern", label: "Dark Modern", bodyClass: "vscode-theme-defaults-themes-dark_modern-json" },
+  light: {
+    setting: "Default Light Modern",
+    label: "Light Modern",
+    bodyClass: "vscode-theme-defaults-themes-light_modern-json",
+  },
+  dark: {
+    setting: "Default Dark Modern",
+    label: "Dark Modern",
+    bodyClass: "vscode-theme-defaults-themes-dark_modern-json",
+  },
 };
 
 /** Waits until the workbench has rendered and the explorer shows `markerFile` from the opened folder. */
 export async function waitForWorkbench(page: Page, markerFile: string, timeoutMs = 60_000): Promise<void> {
   await page.locator(".monaco-workbench .part.activitybar").waitFor({ timeout: timeoutMs });
-  await page.getByRole("treeitem", { name: new RegExp(`^${escapeRegExp(markerFile)}`) }).first().waitFor({ timeout: timeoutMs });
+  await page
+    .getByRole("treeitem", { name: new RegExp(`^${escapeRegExp(markerFile)}`) })
+    .first()
+    .waitFor({ timeout: timeoutMs });
 }
 
 /** The theme is applied some seconds after the workbench appears (settings are read asynchronously). */
@@ -40,7 +51,9 @@ export async function runCommand(page: Page, label: string): Promise<void> {
     await input.waitFor({ state: "visible", timeout: 5000 });
   }
   await input.fill(`>${label}`);
-  const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+  const row = page.locator(".quick-input-list .monaco-list-row", {
+    has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+  });
   await row.first().waitFor({ timeout: 10_000 });
   await row.first().click();
 }
@@ -79,12 +92,16 @@ export async function closeSettingsUi(page: Page): Promise<void> {
 
 /** The Settings editor row of one setting key (its control carries the key as aria-label for simple types). */
 export function settingRow(page: Page, key: string) {
-  return page.locator(".settings-editor-tree .setting-item", { has: page.locator(`[aria-label="${key}"], [data-key="${key}"]`) });
+  return page.locator(".settings-editor-tree .setting-item", {
+    has: page.locator(`[aria-label="${key}"], [data-key="${key}"]`),
+  });
 }
 
 /** The activity-bar entry of a view container, by its title (as a person sees it on hover). */
 export function activityBarItem(page: Page, title: string) {
-  return page.locator(".part.activitybar .action-item a.action-label, .part.activitybar .action-item .action-label").and(page.locator(`[aria-label^="${title}"]`));
+  return page
+    .locator(".part.activitybar .action-item a.action-label, .part.activitybar .action-item .action-label")
+    .and(page.locator(`[aria-label^="${title}"]`));
 }
 
 /** The status bar shows Restricted Mode when the folder is not trusted. */

@@ -40,13 +40,19 @@ export const installAndActivate: Scenario = {
     const session = await ctx.openSession();
     const page = session.page;
     const activation = await waitFor("the activation line of toolgate.toolgate in the extension host log", () => {
-      const line = session.extensionHostLog().split("\n").find((l) => l.includes(`_doActivateExtension ${EXTENSION_ID}`));
+      const line = session
+        .extensionHostLog()
+        .split("\n")
+        .find((l) => l.includes(`_doActivateExtension ${EXTENSION_ID}`));
       return line ?? undefined;
     });
     ctx.log(`extension host: ${activation.replace(/^.*?\[info\] /, "")}`);
     // Give a failing activate() a moment to be logged, then look for errors naming us.
     await page.waitForTimeout(1500);
-    const errors = session.extensionHostLog().split("\n").filter((l) => /\[error\]/.test(l) && l.toLowerCase().includes(EXTENSION_ID));
+    const errors = session
+      .extensionHostLog()
+      .split("\n")
+      .filter((l) => /\[error\]/.test(l) && l.toLowerCase().includes(EXTENSION_ID));
     assert.deepEqual(errors, [], "the extension host logged errors for toolgate.toolgate");
 
     const commands = m.contributes?.commands ?? [];
@@ -57,10 +63,15 @@ export const installAndActivate: Scenario = {
       await input.fill(">Toolgate: ");
       for (const c of commands) {
         const label = `${c.category ? `${c.category}: ` : ""}${c.title}`;
-        const row = page.locator(".quick-input-list .monaco-list-row .label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) });
-        await row.first().waitFor({ timeout: 10_000 }).catch(() => {
-          throw new Error(`the palette does not list "${label}"`);
+        const row = page.locator(".quick-input-list .monaco-list-row .label-name", {
+          hasText: new RegExp(`^${escapeRegExp(label)}$`),
         });
+        await row
+          .first()
+          .waitFor({ timeout: 10_000 })
+          .catch(() => {
+            throw new Error(`the palette does not list "${label}"`);
+          });
       }
       await page.keyboard.press("Escape");
       ctx.log(`palette lists all ${commands.length} Toolgate commands`);
@@ -69,9 +80,13 @@ export const installAndActivate: Scenario = {
     }
 
     await runCommand(page, "Output: Show Output Channels...");
-    await page.locator(".quick-input-list .monaco-list-row .label-name", { hasText: /^Toolgate$/ }).first().waitFor({ timeout: 10_000 }).catch(() => {
-      throw new Error('the Output view has no "Toolgate" channel');
-    });
+    await page
+      .locator(".quick-input-list .monaco-list-row .label-name", { hasText: /^Toolgate$/ })
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => {
+        throw new Error('the Output view has no "Toolgate" channel');
+      });
     await page.keyboard.press("Escape");
     ctx.log('Output view offers the "Toolgate" channel');
 

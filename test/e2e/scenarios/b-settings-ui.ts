@@ -63,7 +63,11 @@ export const settingsUi: Scenario = {
   id: "b",
   title: "the Toolgate settings appear in the Settings editor with their defaults",
   needs: ["vsix"],
-  plan: ["search 'toolgate': a 'Toolgate' group with every manifest setting", "each setting's control shows its default", "screenshots in light and dark"],
+  plan: [
+    "search 'toolgate': a 'Toolgate' group with every manifest setting",
+    "each setting's control shows its default",
+    "screenshots in light and dark",
+  ],
   run: async (ctx) => {
     const props = (ctx.info.manifest?.contributes?.configuration?.properties ?? {}) as Record<string, Prop>;
     const keys = Object.keys(props);
@@ -75,7 +79,11 @@ export const settingsUi: Scenario = {
     const group = page.locator(".settings-editor .settings-toc-container .monaco-list-row", { hasText: /^Toolgate/ });
     await group.first().waitFor({ timeout: 10_000 });
     const groupText = (await group.first().innerText()).replace(/\s+/g, " ");
-    assert.match(groupText, new RegExp(`^Toolgate ?\\(${keys.length}\\)$`), `the Toolgate group should count ${keys.length} settings`);
+    assert.match(
+      groupText,
+      new RegExp(`^Toolgate ?\\(${keys.length}\\)$`),
+      `the Toolgate group should count ${keys.length} settings`,
+    );
     ctx.log(`Settings editor: "${groupText}"`);
     for (const key of keys) ctx.log(await checkDefault(page, key, props[key]!));
 

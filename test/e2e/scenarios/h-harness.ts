@@ -12,7 +12,10 @@ export const harness: Scenario = {
   id: "h",
   title: "harness: code-server + Chromium open a trusted folder, and an untrusted one in Restricted Mode",
   needs: [],
-  plan: ["open a trusted folder: the explorer lists its files, no Restricted Mode", "open an untrusted folder: the status bar says Restricted Mode"],
+  plan: [
+    "open a trusted folder: the explorer lists its files, no Restricted Mode",
+    "open an untrusted folder: the status bar says Restricted Mode",
+  ],
   run: async (ctx) => {
     const trusted = await ctx.openSession({ trusted: true, files: { "src/a.ts": "export const a = 1;\n" } });
     const page = trusted.page;

@@ -6,20 +6,31 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { answer, approvalCard, gate, modelSettings, requestsAtLeast, startModel, startTask, toolResultsIn } from "../harness/agent";
+import {
+  answer,
+  approvalCard,
+  gate,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+  toolResultsIn,
+} from "../harness/agent";
 import { eventually, openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
 /** 4 KB of text with the characters JSON escaping and chunking like to break. */
 function streamedContent(): string {
   const lines: string[] = [];
-  for (let i = 0; lines.join("\n").length < 4096; i++) lines.push(`line ${i}: "quoted" \\ back\tslash ünïcödé ${"x".repeat(i % 17)}`);
+  for (let i = 0; lines.join("\n").length < 4096; i++)
+    lines.push(`line ${i}: "quoted" \\ back\tslash ünïcödé ${"x".repeat(i % 17)}`);
   return lines.join("\n") + "\n";
 }
 
 export const askWhileStreaming: Scenario = {
   id: "s1",
-  title: "write_to_file streams; the ask appears while the block still streams; Approve writes exactly the streamed content",
+  title:
+    "write_to_file streams; the ask appears while the block still streams; Approve writes exactly the streamed content",
   needs: ["vsix", "panel", "agent", "scriptedModel"],
   plan: [
     "script the model: write_to_file(notes/out.txt, 4 KB) in 40 chunks, held after chunk 10",
@@ -32,7 +43,17 @@ export const askWhileStreaming: Scenario = {
     const content = streamedContent();
     const hold = gate();
     const model = await startModel(ctx, [
-      { steps: [{ text: "I will write the notes." }, { tool: "write_to_file", args: { path: "notes/out.txt", content }, chunks: 40, pauseAfterChunk: { chunk: 10, until: hold.promise } }] },
+      {
+        steps: [
+          { text: "I will write the notes." },
+          {
+            tool: "write_to_file",
+            args: { path: "notes/out.txt", content },
+            chunks: 40,
+            pauseAfterChunk: { chunk: 10, until: hold.promise },
+          },
+        ],
+      },
       { steps: [{ tool: "attempt_completion", args: { result: "Wrote notes/out.txt." } }] },
     ]);
     ctx.defer(() => hold.open());
@@ -47,14 +68,21 @@ export const askWhileStreaming: Scenario = {
     await frame.locator(".tg-row.tg-tool.tg-ask", { hasText: "notes/out.txt" }).first().waitFor({ timeout: 10_000 });
     ctx.log("while the block streams: its row is marked as an ask");
     const card = approvalCard(frame);
-    const cardWhileStreaming = await card.waitFor({ timeout: 5000 }).then(() => true, () => false);
+    const cardWhileStreaming = await card.waitFor({ timeout: 5000 }).then(
+      () => true,
+      () => false,
+    );
     ctx.softCheck(
       cardWhileStreaming,
       "no approval card while write_to_file streams: the row is role 'ask' but the card shows only for askState 'pending', which the agent sets only when the block is complete (src/agent/task/toolCallRun.ts vs webview-ui/src/chat/AskDock.tsx pendingAsk)",
     );
     if (cardWhileStreaming) {
       await card.getByText(/Still receiving the call/).waitFor({ timeout: 5000 });
-      assert.equal(await card.getByRole("button", { name: "Approve", exact: true }).isDisabled(), true, "Approve must be disabled while the call streams");
+      assert.equal(
+        await card.getByRole("button", { name: "Approve", exact: true }).isDisabled(),
+        true,
+        "Approve must be disabled while the call streams",
+      );
       ctx.log("while the block streams: the card says 'Still receiving the call' and Approve is disabled");
     }
     assert.equal(existsSync(target), false, "nothing may be written before approval");
@@ -63,7 +91,11 @@ export const askWhileStreaming: Scenario = {
     hold.open();
     await card.waitFor({ timeout: 20_000 });
     await card.getByText("notes/out.txt").first().waitFor({ timeout: 10_000 });
-    await eventually("Approve to be enabled once the call is complete", async () => ((await card.getByRole("button", { name: "Approve", exact: true }).isEnabled()) ? true : undefined), 20_000);
+    await eventually(
+      "Approve to be enabled once the call is complete",
+      async () => ((await card.getByRole("button", { name: "Approve", exact: true }).isEnabled()) ? true : undefined),
+      20_000,
+    );
     for (const shot of await session.screenshotBothThemes("ask-complete")) ctx.log(`screenshot: ${shot}`);
     assert.equal(existsSync(target), false, "nothing may be written before approval");
     await answer(card, "Approve");

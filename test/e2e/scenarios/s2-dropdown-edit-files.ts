@@ -21,7 +21,9 @@ export const dropdownEditFiles: Scenario = {
   ],
   run: async (ctx) => {
     const model = await startModel(ctx, [
-      { steps: [{ tool: "write_to_file", args: { path: "auto.txt", content: "written without asking\n" }, chunks: 4 }] },
+      {
+        steps: [{ tool: "write_to_file", args: { path: "auto.txt", content: "written without asking\n" }, chunks: 4 }],
+      },
       { steps: [{ tool: "attempt_completion", args: { result: "Done." } }] },
     ]);
     const session = await ctx.openSession({ settings: modelSettings(ctx, model) });
@@ -33,12 +35,19 @@ export const dropdownEditFiles: Scenario = {
       return a?.editFiles === true ? true : undefined;
     });
     ctx.log("ticked 'Edit files': settings.json has editFiles = true");
-    await frame.getByRole("button", { name: /^Auto-approve:/ }).first().click(); // close the dropdown
+    await frame
+      .getByRole("button", { name: /^Auto-approve:/ })
+      .first()
+      .click(); // close the dropdown
 
     await startTask(frame, "Write auto.txt.");
     await requestsAtLeast(model, 2); // the write ran and its result went back without anyone answering
     const target = join(session.workspace, "auto.txt");
-    assert.equal(existsSync(target) && readFileSync(target, "utf8"), "written without asking\n", "auto.txt was not written");
+    assert.equal(
+      existsSync(target) && readFileSync(target, "utf8"),
+      "written without asking\n",
+      "auto.txt was not written",
+    );
     assert.equal(await approvalCard(frame).count(), 0, "no approval card expected");
     const row = frame.locator(".tg-row.tg-tool", { hasText: "auto.txt" }).first();
     await row.waitFor({ timeout: 10_000 });

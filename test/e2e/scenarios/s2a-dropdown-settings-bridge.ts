@@ -34,8 +34,13 @@ export const dropdownSettingsBridge: Scenario = {
     ctx.log(`ticked 'Edit files': settings.json has toolgate.autoApprove.actions = ${JSON.stringify(actions)}`);
     // Missing keys take their defaults (the manifest says so), so readFiles must be absent or still true.
     assert.notEqual(actions.readFiles, false, "ticking 'Edit files' must not turn 'Read files' off");
-    assert.equal(await menu.getByRole("checkbox", { name: /^Read files in the workspace/ }).getAttribute("aria-checked"), "true");
-    await eventually("the box shows ticked", async () => ((await box.getAttribute("aria-checked")) === "true" ? true : undefined));
+    assert.equal(
+      await menu.getByRole("checkbox", { name: /^Read files in the workspace/ }).getAttribute("aria-checked"),
+      "true",
+    );
+    await eventually("the box shows ticked", async () =>
+      (await box.getAttribute("aria-checked")) === "true" ? true : undefined,
+    );
     ctx.log(`screenshot: ${await session.screenshot("dropdown-editfiles-on")}`);
 
     await replaceInUserSettingsJson(session.page, '"editFiles": true', '"editFiles": false');
@@ -43,7 +48,11 @@ export const dropdownSettingsBridge: Scenario = {
       const a = session.readUserSettings()["toolgate.autoApprove.actions"] as Record<string, unknown> | undefined;
       return a?.editFiles === false ? true : undefined;
     });
-    await eventually("the dropdown's 'Edit files' to untick", async () => ((await box.getAttribute("aria-checked")) === "false" ? true : undefined), 15_000);
+    await eventually(
+      "the dropdown's 'Edit files' to untick",
+      async () => ((await box.getAttribute("aria-checked")) === "false" ? true : undefined),
+      15_000,
+    );
     ctx.log("edited settings.json to editFiles false: the dropdown unticked live");
   },
 };

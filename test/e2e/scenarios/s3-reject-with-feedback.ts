@@ -5,7 +5,15 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask, toolResultsIn } from "../harness/agent";
+import {
+  answer,
+  approvalCard,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+  toolResultsIn,
+} from "../harness/agent";
 import { openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
@@ -24,7 +32,11 @@ export const rejectWithFeedback: Scenario = {
   ],
   run: async (ctx) => {
     const model = await startModel(ctx, [
-      { steps: [{ tool: "execute_command", args: { command: "ls; rm -rf build", requires_approval: false }, chunks: 3 }] },
+      {
+        steps: [
+          { tool: "execute_command", args: { command: "ls; rm -rf build", requires_approval: false }, chunks: 3 },
+        ],
+      },
       { steps: [{ tool: "attempt_completion", args: { result: "Left build/ alone." } }] },
     ]);
     const session = await ctx.openSession({
@@ -36,8 +48,14 @@ export const rejectWithFeedback: Scenario = {
     const card = approvalCard(frame);
     await card.waitFor({ timeout: 30_000 });
     const what = (await card.getByLabel("Exactly what will run").innerText()).replace(/\s+/g, " ").trim();
-    ctx.softCheck(/ls; rm -rf build/.test(what), `the card's "Exactly what will run" shows "${what}" instead of the full command 'ls; rm -rf build'`);
-    const why = (await card.locator(".tg-why").innerText()).replace(/\s+/g, " ").replace(/^WHY IT ASKS /i, "").trim();
+    ctx.softCheck(
+      /ls; rm -rf build/.test(what),
+      `the card's "Exactly what will run" shows "${what}" instead of the full command 'ls; rm -rf build'`,
+    );
+    const why = (await card.locator(".tg-why").innerText())
+      .replace(/\s+/g, " ")
+      .replace(/^WHY IT ASKS /i, "")
+      .trim();
     ctx.softCheck(/\brm\b/.test(why), `the reason does not name rm: "${why}"`);
     ctx.log(`card: runs "${what}"; why: "${why}"`);
     for (const shot of await session.screenshotBothThemes("ask-command")) ctx.log(`screenshot: ${shot}`);

@@ -5,7 +5,15 @@
  */
 import assert from "node:assert/strict";
 import type { Frame } from "playwright-core";
-import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask, toolResultsIn } from "../harness/agent";
+import {
+  answer,
+  approvalCard,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+  toolResultsIn,
+} from "../harness/agent";
 import { eventually, openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 import type { Session } from "../harness/session";
@@ -20,7 +28,8 @@ async function mcpTab(session: Session): Promise<Frame> {
 
 export const mcpAlwaysAllow: Scenario = {
   id: "s4",
-  title: "MCP: 'always allow' on one server-everything tool runs it without asking; another still asks; survives a reload",
+  title:
+    "MCP: 'always allow' on one server-everything tool runs it without asking; another still asks; survives a reload",
   needs: ["vsix", "panel", "agent", "scriptedModel"],
   plan: [
     "settings: toolgate.mcpServers.everything (stdio), useMcp on; the MCP view shows it connected with its tools",
@@ -32,20 +41,47 @@ export const mcpAlwaysAllow: Scenario = {
   timeoutMs: 240_000,
   run: async (ctx) => {
     const model = await startModel(ctx, [
-      { steps: [{ tool: "use_mcp_tool", args: { server_name: "everything", tool_name: "echo", arguments: JSON.stringify({ message: "hello from e2e" }) } }] },
-      { steps: [{ tool: "use_mcp_tool", args: { server_name: "everything", tool_name: "get-sum", arguments: JSON.stringify({ a: 2, b: 3 }) } }] },
+      {
+        steps: [
+          {
+            tool: "use_mcp_tool",
+            args: {
+              server_name: "everything",
+              tool_name: "echo",
+              arguments: JSON.stringify({ message: "hello from e2e" }),
+            },
+          },
+        ],
+      },
+      {
+        steps: [
+          {
+            tool: "use_mcp_tool",
+            args: { server_name: "everything", tool_name: "get-sum", arguments: JSON.stringify({ a: 2, b: 3 }) },
+          },
+        ],
+      },
       { steps: [{ tool: "attempt_completion", args: { result: "Called both tools." } }] },
     ]);
     const session = await ctx.openSession({
-      settings: { ...modelSettings(ctx, model), "toolgate.mcpServers": ctx.info.mcpServers, "toolgate.autoApprove.actions": { useMcp: true } },
+      settings: {
+        ...modelSettings(ctx, model),
+        "toolgate.mcpServers": ctx.info.mcpServers,
+        "toolgate.autoApprove.actions": { useMcp: true },
+      },
     });
     let frame = await mcpTab(session);
     const server = frame.getByRole("region", { name: "everything" });
     await server.getByText("connected", { exact: true }).waitFor({ timeout: 60_000 });
-    const echoBox = () => frame.getByRole("region", { name: "everything" }).getByRole("listitem", { name: "Tool echo" }).getByRole("checkbox", { name: /^Always allow/ });
+    const echoBox = () =>
+      frame
+        .getByRole("region", { name: "everything" })
+        .getByRole("listitem", { name: "Tool echo" })
+        .getByRole("checkbox", { name: /^Always allow/ });
     await echoBox().click();
     await eventually("alwaysAllow to contain echo in user settings.json", () => {
-      const s = session.readUserSettings()["toolgate.mcpServers"] as Record<string, { alwaysAllow?: string[] }> | undefined;
+      const s = session.readUserSettings()["toolgate.mcpServers"] as
+        Record<string, { alwaysAllow?: string[] }> | undefined;
       return s?.everything?.alwaysAllow?.includes("echo") ? true : undefined;
     });
     ctx.log("ticked 'Always allow' for echo: settings.json alwaysAllow has echo");
@@ -55,7 +91,10 @@ export const mcpAlwaysAllow: Scenario = {
     frame = await toolgateFrame(session.page);
     await startTask(frame, "Use the MCP tools.");
     await requestsAtLeast(model, 2, 60_000);
-    assert.ok(toolResultsIn(model, 1).some((r) => r.includes("hello from e2e")), `echo's result did not reach the model: ${toolResultsIn(model, 1).join(" | ")}`);
+    assert.ok(
+      toolResultsIn(model, 1).some((r) => r.includes("hello from e2e")),
+      `echo's result did not reach the model: ${toolResultsIn(model, 1).join(" | ")}`,
+    );
     ctx.log("echo ran without an ask and its result reached the model");
 
     const card = approvalCard(frame).filter({ hasText: "get-sum" });
@@ -63,12 +102,19 @@ export const mcpAlwaysAllow: Scenario = {
     ctx.log("get-sum asks");
     await answer(card, "Approve");
     await requestsAtLeast(model, 3, 60_000);
-    assert.ok(toolResultsIn(model, 2).some((r) => /\b5\b/.test(r)), `get-sum's result did not reach the model: ${toolResultsIn(model, 2).join(" | ")}`);
+    assert.ok(
+      toolResultsIn(model, 2).some((r) => /\b5\b/.test(r)),
+      `get-sum's result did not reach the model: ${toolResultsIn(model, 2).join(" | ")}`,
+    );
 
     await session.reload();
     frame = await mcpTab(session);
     await echoBox().waitFor({ timeout: 60_000 });
-    assert.equal(await echoBox().getAttribute("aria-checked"), "true", "echo's 'Always allow' did not survive the reload");
+    assert.equal(
+      await echoBox().getAttribute("aria-checked"),
+      "true",
+      "echo's 'Always allow' did not survive the reload",
+    );
     ctx.log("after a window reload echo's box is still ticked");
   },
 };

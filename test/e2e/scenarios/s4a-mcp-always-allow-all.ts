@@ -36,15 +36,20 @@ export const mcpAlwaysAllowAll: Scenario = {
     assert.equal(await box().getAttribute("aria-checked"), "false");
     await box().click();
 
-    const written = await eventually("alwaysAllow [\"*\"] in user settings.json", () => {
-      const s = session.readUserSettings()["toolgate.mcpServers"] as Record<string, Record<string, unknown>> | undefined;
+    const written = await eventually('alwaysAllow ["*"] in user settings.json', () => {
+      const s = session.readUserSettings()["toolgate.mcpServers"] as
+        Record<string, Record<string, unknown>> | undefined;
       const e = s?.everything;
       return Array.isArray(e?.alwaysAllow) && e.alwaysAllow.includes("*") ? e : undefined;
     });
     assert.equal(written.command, configured.command, "the server's command was changed");
     assert.deepEqual(written.args, configured.args, "the server's args were changed");
-    ctx.log(`settings.json toolgate.mcpServers.everything.alwaysAllow = ${JSON.stringify(written.alwaysAllow)}, command/args kept`);
-    await eventually("the box to show ticked", async () => ((await box().getAttribute("aria-checked")) === "true" ? true : undefined));
+    ctx.log(
+      `settings.json toolgate.mcpServers.everything.alwaysAllow = ${JSON.stringify(written.alwaysAllow)}, command/args kept`,
+    );
+    await eventually("the box to show ticked", async () =>
+      (await box().getAttribute("aria-checked")) === "true" ? true : undefined,
+    );
 
     await session.reload();
     card = await everythingCard(session);

@@ -39,7 +39,10 @@ export const planMode: Scenario = {
     assert.equal(existsSync(join(session.workspace, "notes", "plan.txt")), false, "the write ran in plan mode");
     ctx.log(`write refused, the model was told: ${JSON.stringify(refused[0]!.slice(0, 200))}`);
     const read = toolResultsIn(model, 2);
-    assert.ok(read.some((r) => r.includes("export const answer = 42;")), `the read's content did not reach the model: ${read.join(" | ").slice(0, 300)}`);
+    assert.ok(
+      read.some((r) => r.includes("export const answer = 42;")),
+      `the read's content did not reach the model: ${read.join(" | ").slice(0, 300)}`,
+    );
     ctx.log("read_file ran and its content reached the model");
     ctx.log(`screenshot: ${await session.screenshot("plan-mode")}`);
   },

@@ -10,7 +10,11 @@ export const planModeSetting: Scenario = {
   id: "s5a",
   title: "choosing Plan in the dropdown writes toolgate.mode = plan and the status bar says Plan",
   needs: ["vsix", "panel"],
-  plan: ["open the dropdown and choose 'Plan (read-only)'", "user settings.json has toolgate.mode = plan", "the status bar item reads 'Plan · …'"],
+  plan: [
+    "open the dropdown and choose 'Plan (read-only)'",
+    "user settings.json has toolgate.mode = plan",
+    "the status bar item reads 'Plan · …'",
+  ],
   run: async (ctx) => {
     const session = await ctx.openSession();
     const page = session.page;
@@ -18,7 +22,9 @@ export const planModeSetting: Scenario = {
     await status.filter({ hasText: "Normal ·" }).first().waitFor({ timeout: 15_000 });
     const menu = await openAutoApproveMenu(await openPanel(session));
     await menu.getByRole("radio", { name: /^Plan/ }).click();
-    await eventually("toolgate.mode = plan in user settings.json", () => (session.readUserSettings()["toolgate.mode"] === "plan" ? true : undefined));
+    await eventually("toolgate.mode = plan in user settings.json", () =>
+      session.readUserSettings()["toolgate.mode"] === "plan" ? true : undefined,
+    );
     ctx.log("settings.json: toolgate.mode = plan");
     await status.filter({ hasText: "Plan ·" }).first().waitFor({ timeout: 10_000 });
     ctx.log(`status bar: "${(await status.first().innerText()).trim()}"`);

@@ -10,8 +10,14 @@ import type { Scenario } from "../harness/scenario";
 const EVERYTHING_ON = {
   "toolgate.autoApprove.all": true,
   "toolgate.autoApprove.actions": {
-    readFiles: true, readFilesExternally: true, editFiles: true, editFilesExternally: true,
-    executeSafeCommands: true, executeAllCommands: true, useMcp: true, webFetch: true,
+    readFiles: true,
+    readFilesExternally: true,
+    editFiles: true,
+    editFilesExternally: true,
+    executeSafeCommands: true,
+    executeAllCommands: true,
+    useMcp: true,
+    webFetch: true,
   },
 };
 
@@ -30,10 +36,17 @@ export const untrustedNothingAutoApproved: Scenario = {
       { steps: [{ tool: "execute_command", args: { command: "ls", requires_approval: false } }] },
       { steps: [{ tool: "attempt_completion", args: { result: "Done." } }] },
     ]);
-    const session = await ctx.openSession({ trusted: false, settings: { ...modelSettings(ctx, model), ...EVERYTHING_ON }, files: { "src/a.ts": "export {};\n" } });
+    const session = await ctx.openSession({
+      trusted: false,
+      settings: { ...modelSettings(ctx, model), ...EVERYTHING_ON },
+      files: { "src/a.ts": "export {};\n" },
+    });
     const frame = await openPanel(session);
     await startTask(frame, "Look around.");
-    for (const [i, what, title] of [[1, "read_file src/a.ts", "Allow this read?"], [2, "execute_command ls", "Run this command?"]] as const) {
+    for (const [i, what, title] of [
+      [1, "read_file src/a.ts", "Allow this read?"],
+      [2, "execute_command ls", "Run this command?"],
+    ] as const) {
       const card = approvalCard(frame).filter({ hasText: title });
       await card.waitFor({ timeout: 30_000 });
       const why = (await card.locator(".tg-why").innerText()).replace(/\s+/g, " ").trim();

@@ -8,7 +8,15 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask, toolResultsIn } from "../harness/agent";
+import {
+  answer,
+  approvalCard,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+  toolResultsIn,
+} from "../harness/agent";
 import { eventually, openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
@@ -53,7 +61,11 @@ function reloadScenario(id: string, delayMs: number): Scenario {
       assert.equal(readFileSync(target, "utf8"), "exactly once\n");
       await requestsAtLeast(model, 2);
       await session.page.waitForTimeout(3000); // a duplicate run would send another request by now
-      assert.equal(model.requests.length, 2, `the model got ${model.requests.length} requests: the call ran more than once or the task restarted`);
+      assert.equal(
+        model.requests.length,
+        2,
+        `the model got ${model.requests.length} requests: the call ran more than once or the task restarted`,
+      );
       assert.equal(toolResultsIn(model, 1).length, 1, "the model should get exactly one tool result");
       ctx.log("approved after the reload: once.txt written, one tool result, no repeated request");
     },

@@ -18,7 +18,12 @@ export const maxRequests: Scenario = {
   ],
   run: async (ctx) => {
     const read = (p: string) => ({ steps: [{ tool: "read_file", args: { path: p } }] });
-    const model = await startModel(ctx, [read("a.txt"), read("b.txt"), read("c.txt"), { steps: [{ tool: "attempt_completion", args: { result: "Read all three." } }] }]);
+    const model = await startModel(ctx, [
+      read("a.txt"),
+      read("b.txt"),
+      read("c.txt"),
+      { steps: [{ tool: "attempt_completion", args: { result: "Read all three." } }] },
+    ]);
     const session = await ctx.openSession({
       settings: { ...modelSettings(ctx, model), "toolgate.autoApprove.maxRequests": 2 },
       files: { "a.txt": "alpha\n", "b.txt": "bravo\n", "c.txt": "charlie\n" },
@@ -33,7 +38,10 @@ export const maxRequests: Scenario = {
     for (const shot of await session.screenshotBothThemes("limit")) ctx.log(`screenshot: ${shot}`);
     await reset.click();
     await requestsAtLeast(model, 4);
-    assert.ok(toolResultsIn(model, 3).some((r) => r.includes("charlie")), "the third read's content did not reach the model");
+    assert.ok(
+      toolResultsIn(model, 3).some((r) => r.includes("charlie")),
+      "the third read's content did not reach the model",
+    );
     ctx.log("after 'Reset and continue' the third read ran and the task went on");
   },
 };

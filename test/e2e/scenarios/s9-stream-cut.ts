@@ -21,7 +21,16 @@ export const streamCut: Scenario = {
   ],
   run: async (ctx) => {
     const model = await startModel(ctx, [
-      { steps: [{ tool: "write_to_file", args: { path: "cut.txt", content: "y".repeat(3000) }, chunks: 30, cutAfterChunk: 12 }] },
+      {
+        steps: [
+          {
+            tool: "write_to_file",
+            args: { path: "cut.txt", content: "y".repeat(3000) },
+            chunks: 30,
+            cutAfterChunk: 12,
+          },
+        ],
+      },
       // Whatever the runtime does next (a retry, or the next turn), it must not be this block.
       { steps: [{ tool: "attempt_completion", args: { result: "Stopped." } }] },
       { steps: [{ tool: "attempt_completion", args: { result: "Stopped." } }] },
@@ -33,8 +42,18 @@ export const streamCut: Scenario = {
     await startTask(frame, "Write cut.txt.");
     const row = frame.locator(".tg-row.tg-tool", { hasText: "cut.txt" }).first();
     await row.waitFor({ timeout: 30_000 });
-    await row.getByText(/Interrupted/).first().waitFor({ timeout: 30_000 });
-    ctx.log(`the row says: "${(await row.getByText(/Interrupted/).first().innerText()).trim()}"`);
+    await row
+      .getByText(/Interrupted/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    ctx.log(
+      `the row says: "${(
+        await row
+          .getByText(/Interrupted/)
+          .first()
+          .innerText()
+      ).trim()}"`,
+    );
     await session.page.waitForTimeout(2000); // give a wrongly executed write time to land
     assert.equal(existsSync(join(session.workspace, "cut.txt")), false, "the cut block was written");
     ctx.log("cut.txt does not exist");

@@ -8,7 +8,13 @@ import { NodeFs } from "../../../src/agent/node/nodeFs";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import { JsSearcher } from "../../../src/agent/node/jsSearcher";
 import { IgnoreRules } from "../../../src/core/ignoreFile";
-import { makeProvider, ScriptedAskChannel, startHarness, toolResultsIn, type Harness } from "../../support/agentHarness";
+import {
+  makeProvider,
+  ScriptedAskChannel,
+  startHarness,
+  toolResultsIn,
+  type Harness,
+} from "../../support/agentHarness";
 
 let h: Harness | undefined;
 let store: string | undefined;
@@ -30,7 +36,10 @@ describe("task history", () => {
     const content = "0123456789abcdef\n".repeat(12_000); // ~200 KB
     h = await startHarness({
       settings: { "toolgate.autoApprove.actions": { editFiles: true } },
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "big.txt", content }, chunks: 2000 }] }, { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] }],
+      turns: [
+        { steps: [{ tool: "write_to_file", args: { path: "big.txt", content }, chunks: 2000 }] },
+        { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] },
+      ],
       answer: () => ({ kind: "approve" }),
       deps: { persistence: (snap) => history.writer(snap) },
     });
@@ -41,14 +50,23 @@ describe("task history", () => {
     const saved = await new TaskHistory(store!).load(h.task.id);
     expect(saved!.state).toBe("completed");
     expect(saved!.messages.find((m) => m.tool?.name === "write_to_file")!.text).toBe(content);
-    expect(await new TaskHistory(store!).list()).toMatchObject([{ id: h.task.id, state: "completed", title: "do the thing" }]);
+    expect(await new TaskHistory(store!).list()).toMatchObject([
+      { id: h.task.id, state: "completed", title: "do the thing" },
+    ]);
   });
 
   it("after a reload the task shows as it was, its pending ask is still pending, and it resumes", async () => {
     const dir = historyDir();
     const history = new TaskHistory(dir, { debounceMs: 10_000 });
     h = await startHarness({
-      turns: [{ steps: [{ text: "Writing the file." }, { tool: "write_to_file", args: { path: "kept.txt", content: "survives a reload" }, chunks: 4 }] }],
+      turns: [
+        {
+          steps: [
+            { text: "Writing the file." },
+            { tool: "write_to_file", args: { path: "kept.txt", content: "survives a reload" }, chunks: 4 },
+          ],
+        },
+      ],
       deps: { persistence: (snap) => history.writer(snap) },
     });
     void h.task.run();
@@ -82,7 +100,12 @@ describe("task history", () => {
       {
         provider: makeProvider("openai", h.model),
         config,
-        env: { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (roots) => IgnoreRules.load(roots, ".toolgateignore") },
+        env: {
+          fs,
+          runner: new NodeCommandRunner(),
+          searcher: new JsSearcher(fs),
+          ignoreRules: (roots) => IgnoreRules.load(roots, ".toolgateignore"),
+        },
         ask: asks,
         persistence: (snap) => history2.writer(snap),
       },
@@ -90,7 +113,9 @@ describe("task history", () => {
     );
     asks.getMessage = (id) => restored.store.get(id);
     // Shown as it was: the same messages, the ask still pending.
-    expect(restored.store.messages.map((m) => [m.id, m.kind, m.text])).toEqual(before!.messages.map((m) => [m.id, m.kind, m.text]));
+    expect(restored.store.messages.map((m) => [m.id, m.kind, m.text])).toEqual(
+      before!.messages.map((m) => [m.id, m.kind, m.text]),
+    );
     expect(restored.store.get(ask.messageId)!.askState).toBe("pending");
     expect(await restored.run()).toBe("completed");
     // The same message was asked again, approved, and the write happened.
@@ -104,9 +129,14 @@ describe("task history", () => {
   it("a call that was running when the window closed is reported as of unknown outcome, not re-run", async () => {
     const dir = historyDir();
     const history = new TaskHistory(dir);
-    h = await startHarness({ turns: [{ steps: [{ tool: "execute_command", args: { command: "sleep 5; echo ran >> count.txt" } }] }], answer: () => ({ kind: "approve" }), deps: { persistence: (snap) => history.writer(snap) } });
+    h = await startHarness({
+      turns: [{ steps: [{ tool: "execute_command", args: { command: "sleep 5; echo ran >> count.txt" } }] }],
+      answer: () => ({ kind: "approve" }),
+      deps: { persistence: (snap) => history.writer(snap) },
+    });
     void h.task.run();
-    for (let i = 0; i < 200 && !h.view.some((m) => m.kind === "command_output"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !h.view.some((m) => m.kind === "command_output"); i++)
+      await new Promise((r) => setTimeout(r, 10));
     const snap = await new TaskHistory(dir).load(h.task.id);
     expect(snap!.pending!.calls[0]!.state).toBe("running");
     h.task.cancel();
@@ -114,10 +144,25 @@ describe("task history", () => {
     const config = await h.executor.asToolConfig("r2");
     const asks = new ScriptedAskChannel(() => ({ kind: "approve" }));
     const fs = new NodeFs();
-    const restored = Task.restore({ provider: makeProvider("openai", h.model), config, env: { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore") }, ask: asks }, snap!);
+    const restored = Task.restore(
+      {
+        provider: makeProvider("openai", h.model),
+        config,
+        env: {
+          fs,
+          runner: new NodeCommandRunner(),
+          searcher: new JsSearcher(fs),
+          ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
+        },
+        ask: asks,
+      },
+      snap!,
+    );
     asks.getMessage = (id) => restored.store.get(id);
     expect(await restored.run()).toBe("completed");
-    expect(toolResultsIn(h.model, 1)[0]).toMatch(/editor was closed while this call ran; it is not known whether it finished/);
+    expect(toolResultsIn(h.model, 1)[0]).toMatch(
+      /editor was closed while this call ran; it is not known whether it finished/,
+    );
     expect(restored.store.messages.find((m) => m.tool?.name === "execute_command")!.tool!.status).toBe("interrupted");
   });
 });

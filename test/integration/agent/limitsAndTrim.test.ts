@@ -33,9 +33,18 @@ describe("limits", () => {
       files: { "a.txt": "A" },
       settings: { "toolgate.autoApprove.maxCost": 2 },
       // 1M input tokens of claude-sonnet-4-5 = $3.
-      turns: [{ ...read("a.txt"), usage: { input: 1_000_000, output: 0 } }, { ...completion, usage: { input: 0, output: 0 } }, { ...completion, usage: { input: 0, output: 0 } }],
+      turns: [
+        { ...read("a.txt"), usage: { input: 1_000_000, output: 0 } },
+        { ...completion, usage: { input: 0, output: 0 } },
+        { ...completion, usage: { input: 0, output: 0 } },
+      ],
       // The first limit ask is refused; from then on every call would ask, so the next one resets.
-      answer: (m) => (m.kind === "limit" ? (limits++ === 0 ? { kind: "reject", text: "too expensive" } : { kind: "resetLimits" }) : { kind: "approve" }),
+      answer: (m) =>
+        m.kind === "limit"
+          ? limits++ === 0
+            ? { kind: "reject", text: "too expensive" }
+            : { kind: "resetLimits" }
+          : { kind: "approve" },
     });
     expect(await h.task.run()).toBe("completed");
     const api = h.view.find((m) => m.kind === "api_request")!;
@@ -60,7 +69,9 @@ describe("trimming", () => {
     (h.task as unknown as { deps: { provider: { contextWindow: number } } }).deps.provider.contextWindow = 20_000;
     expect(await h.task.run()).toBe("completed");
     const info = h.view.find((m) => m.kind === "info" && m.text.startsWith("Removed the"));
-    expect(info?.text).toBe("Removed the 2 oldest messages of the conversation so it fits the model's context window (20000 tokens).");
+    expect(info?.text).toBe(
+      "Removed the 2 oldest messages of the conversation so it fits the model's context window (20000 tokens).",
+    );
     const last = h.model.requests.at(-1)!.body.messages as { role: string; content: string }[];
     expect(last[1]!.content).toContain("earlier messages of this conversation were removed");
     // The oldest exchange (reading 1.txt) is gone from what the model received; the latest is there.
@@ -97,7 +108,11 @@ describe("new_task and streaming diffs", () => {
       },
     };
     const content = "line\n".repeat(200);
-    h = await startHarness({ diff, turns: [{ steps: [{ tool: "write_to_file", args: { path: "w.ts", content }, chunks: 50 }] }, completion], answer: () => ({ kind: "approve" }) });
+    h = await startHarness({
+      diff,
+      turns: [{ steps: [{ tool: "write_to_file", args: { path: "w.ts", content }, chunks: 50 }] }, completion],
+      answer: () => ({ kind: "approve" }),
+    });
     expect(await h.task.run()).toBe("completed");
     expect(h.read("w.ts")).toBe(content + "// reviewed\n");
     expect(seen[0]).toBe("open:(new)");

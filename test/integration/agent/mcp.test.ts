@@ -9,7 +9,14 @@ import type { McpServerSummary } from "../../../src/agent/mcp/types";
 import { startHarness, toolResultsIn, type Harness } from "../../support/agentHarness";
 
 const EVERYTHING = nodePath.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-const stdio = (over: Partial<McpServerConfig> = {}): McpServerConfig => ({ command: process.execPath, args: [EVERYTHING, "stdio"], alwaysAllow: [], disabled: false, disabledTools: [], ...over });
+const stdio = (over: Partial<McpServerConfig> = {}): McpServerConfig => ({
+  command: process.execPath,
+  args: [EVERYTHING, "stdio"],
+  alwaysAllow: [],
+  disabled: false,
+  disabledTools: [],
+  ...over,
+});
 
 let hub: McpHub | undefined;
 let h: Harness | undefined;
@@ -66,12 +73,17 @@ describe("MCP hub against the real server-everything", () => {
         srv.close(() => resolve(p));
       });
     });
-    httpServer = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    httpServer = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let log = "";
     httpServer.stderr!.on("data", (d: Buffer) => (log += d.toString()));
     await waitFor(() => log.includes("listening"), "the HTTP server");
     const hub = newHub();
-    await hub.updateConfig({ web: { url: `http://127.0.0.1:${port}/mcp`, alwaysAllow: [], disabled: false, disabledTools: [] } });
+    await hub.updateConfig({
+      web: { url: `http://127.0.0.1:${port}/mcp`, alwaysAllow: [], disabled: false, disabledTools: [] },
+    });
     expect(hub.servers()[0]!.status).toBe("connected");
     expect((await hub.callTool("web", "get-sum", { a: 2, b: 40 }, never)).text).toMatch(/42/);
   });
@@ -84,7 +96,10 @@ describe("MCP hub against the real server-everything", () => {
     await new Promise((r) => setTimeout(r, 300));
     process.kill(pid, "SIGKILL");
     await expect(call).rejects.toThrow(/closed/i);
-    await waitFor(() => hub.servers()[0]!.status === "connected" && hub.connection("everything")!.pid !== pid, "the reconnect");
+    await waitFor(
+      () => hub.servers()[0]!.status === "connected" && hub.connection("everything")!.pid !== pid,
+      "the reconnect",
+    );
     expect((await hub.callTool("everything", "echo", { message: "back" }, never)).text).toBe("Echo: back");
   });
 
@@ -94,7 +109,9 @@ describe("MCP hub against the real server-everything", () => {
     await hub.updateConfig({ everything: base });
     const pid = hub.connection("everything")!.pid;
     const call = hub.callTool("everything", "trigger-long-running-operation", { duration: 1, steps: 2 }, never);
-    await hub.updateConfig({ everything: { ...base, alwaysAllow: ["echo", "trigger-long-running-operation"], disabledTools: ["get-env"] } });
+    await hub.updateConfig({
+      everything: { ...base, alwaysAllow: ["echo", "trigger-long-running-operation"], disabledTools: ["get-env"] },
+    });
     expect(hub.connection("everything")!.pid).toBe(pid);
     expect((await call).text).toMatch(/Long running operation completed/);
     expect(hub.servers()[0]!.tools.map((t) => t.name)).not.toContain("get-env");
@@ -118,7 +135,9 @@ describe("MCP hub against the real server-everything", () => {
 describe("MCP in a task", () => {
   const mcpSettings = (servers: McpServers) => ({
     "toolgate.autoApprove.actions": { useMcp: true },
-    "toolgate.mcpServers": Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { command: v.command, args: v.args, alwaysAllow: v.alwaysAllow }])),
+    "toolgate.mcpServers": Object.fromEntries(
+      Object.entries(servers).map(([k, v]) => [k, { command: v.command, args: v.args, alwaysAllow: v.alwaysAllow }]),
+    ),
   });
 
   it("an always-allowed MCP tool runs without asking and the model gets its result; the server list is in the prompt", async () => {
@@ -128,7 +147,18 @@ describe("MCP in a task", () => {
     h = await startHarness({
       mcp: hub,
       settings: mcpSettings(servers),
-      turns: [{ steps: [{ tool: "use_mcp_tool", args: { server_name: "everything", tool_name: "echo", arguments: '{"message":"from the model"}' }, chunks: 5 }] }, { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] }],
+      turns: [
+        {
+          steps: [
+            {
+              tool: "use_mcp_tool",
+              args: { server_name: "everything", tool_name: "echo", arguments: '{"message":"from the model"}' },
+              chunks: 5,
+            },
+          ],
+        },
+        { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] },
+      ],
       answer: () => ({ kind: "approve" }),
     });
     expect(await h.task.run()).toBe("completed");
@@ -150,21 +180,42 @@ describe("MCP in a task", () => {
       mcp: hub,
       settings: mcpSettings(servers),
       turns: [
-        { steps: [{ tool: "use_mcp_tool", args: { server_name: "everything", tool_name: "trigger-long-running-operation", arguments: '{"duration":5,"steps":5}' } }] },
+        {
+          steps: [
+            {
+              tool: "use_mcp_tool",
+              args: {
+                server_name: "everything",
+                tool_name: "trigger-long-running-operation",
+                arguments: '{"duration":5,"steps":5}',
+              },
+            },
+          ],
+        },
         { steps: [{ tool: "attempt_completion", args: { result: "carried on" } }] },
       ],
       answer: () => ({ kind: "approve" }),
     });
     const done = h.task.run();
-    await waitFor(() => h!.view.find((m) => m.tool?.name === "use_mcp_tool" && m.tool.status === "running"), "the call to run");
+    await waitFor(
+      () => h!.view.find((m) => m.tool?.name === "use_mcp_tool" && m.tool.status === "running"),
+      "the call to run",
+    );
     process.kill(pid, "SIGKILL");
     expect(await done).toBe("completed");
-    expect(toolResultsIn(h.model, 1)[0]).toMatch(/^The MCP tool `trigger-long-running-operation` on `everything` failed: .*closed.*The server may have stopped/i);
+    expect(toolResultsIn(h.model, 1)[0]).toMatch(
+      /^The MCP tool `trigger-long-running-operation` on `everything` failed: .*closed.*The server may have stopped/i,
+    );
   });
 });
 
 describe("tool count warning", () => {
-  const server = (n: number, status: McpServerSummary["status"] = "connected"): McpServerSummary => ({ name: `s${n}`, status, tools: Array.from({ length: n }, (_, i) => ({ server: "s", name: `t${i}` })), resources: [] });
+  const server = (n: number, status: McpServerSummary["status"] = "connected"): McpServerSummary => ({
+    name: `s${n}`,
+    status,
+    tools: Array.from({ length: n }, (_, i) => ({ server: "s", name: `t${i}` })),
+    resources: [],
+  });
   it("warns past 60 enabled tools of connected servers only", () => {
     expect(toolCountWarning([server(30), server(30)])).toBeUndefined();
     expect(toolCountWarning([server(30), server(31)])).toMatch(/^61 MCP tools are enabled \(more than 60\)/);

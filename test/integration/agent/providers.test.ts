@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedModel, type ScriptedModel, type ScriptedTurn } from "../../support/scriptedModel";
 import { OpenAiCompatibleProvider } from "../../../src/agent/providers/openai";
 import { AnthropicProvider } from "../../../src/agent/providers/anthropic";
-import { ProviderError, type ConversationMessage, type ModelProvider, type RetryInfo } from "../../../src/agent/providers/types";
+import {
+  ProviderError,
+  type ConversationMessage,
+  type ModelProvider,
+  type RetryInfo,
+} from "../../../src/agent/providers/types";
 import { TurnAssembler } from "../../../src/agent/streaming/turn";
 import { retryAfterMs } from "../../../src/agent/providers/http";
 import { TOOL_DEFINITIONS } from "../../../src/agent/tools/definitions";
@@ -15,18 +20,32 @@ afterEach(async () => {
 });
 
 type Format = "openai" | "anthropic";
-function providerFor(format: Format, m: ScriptedModel, name = format === "openai" ? "gpt-4o" : "claude-sonnet-4-5"): ModelProvider {
+function providerFor(
+  format: Format,
+  m: ScriptedModel,
+  name = format === "openai" ? "gpt-4o" : "claude-sonnet-4-5",
+): ModelProvider {
   return format === "openai"
     ? new OpenAiCompatibleProvider({ baseUrl: m.openAiBaseUrl, model: name, apiKey: "sk-test", retry: FAST })
     : new AnthropicProvider({ baseUrl: m.anthropicBaseUrl, model: name, apiKey: "ak-test", retry: FAST });
 }
 
-async function run(p: ModelProvider, messages: ConversationMessage[] = [{ role: "user", content: [{ type: "text", text: "hi" }] }]) {
+async function run(
+  p: ModelProvider,
+  messages: ConversationMessage[] = [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+) {
   const turn = new TurnAssembler();
   const retries: RetryInfo[] = [];
   let error: unknown;
   try {
-    for await (const ev of p.stream({ system: "SYS", messages, tools: TOOL_DEFINITIONS, signal: new AbortController().signal, onRetry: (r) => retries.push(r) })) turn.handle(ev);
+    for await (const ev of p.stream({
+      system: "SYS",
+      messages,
+      tools: TOOL_DEFINITIONS,
+      signal: new AbortController().signal,
+      onRetry: (r) => retries.push(r),
+    }))
+      turn.handle(ev);
   } catch (e) {
     error = e;
     turn.interrupt();
@@ -64,35 +83,65 @@ describe.each<Format>(["openai", "anthropic"])("%s streaming", (format) => {
     const m = await serve({ steps: [{ text: "ok" }] });
     await run(providerFor(format, m), [
       { role: "user", content: [{ type: "text", text: "task" }] },
-      { role: "assistant", content: [{ type: "text", text: "reading" }, { type: "tool_use", id: "c1", name: "read_file", input: { path: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", toolUseId: "c1", content: "file text" }, { type: "text", text: "note" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "reading" },
+          { type: "tool_use", id: "c1", name: "read_file", input: { path: "a" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "c1", content: "file text" },
+          { type: "text", text: "note" },
+        ],
+      },
     ]);
     const body = m.requests[0]!.body;
     if (format === "openai") {
       expect(m.requests[0]!.headers.authorization).toBe("Bearer sk-test");
       expect(body.stream_options).toEqual({ include_usage: true });
-      const messages = body.messages as { role: string; content?: string; tool_calls?: unknown[]; tool_call_id?: string }[];
+      const messages = body.messages as {
+        role: string;
+        content?: string;
+        tool_calls?: unknown[];
+        tool_call_id?: string;
+      }[];
       expect(messages.map((x) => x.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
       expect(messages[0]!.content).toBe("SYS");
-      expect(messages[2]!.tool_calls).toEqual([{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }]);
+      expect(messages[2]!.tool_calls).toEqual([
+        { id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } },
+      ]);
       expect(messages[3]).toMatchObject({ tool_call_id: "c1", content: "file text" });
       const tools = body.tools as { function: { name: string; parameters: { required: string[] } } }[];
       expect(tools.map((t) => t.function.name)).toEqual(TOOL_DEFINITIONS.map((d) => d.name));
-      expect(tools.find((t) => t.function.name === "write_to_file")!.function.parameters.required).toEqual(["path", "content"]);
+      expect(tools.find((t) => t.function.name === "write_to_file")!.function.parameters.required).toEqual([
+        "path",
+        "content",
+      ]);
     } else {
       expect(m.requests[0]!.headers["x-api-key"]).toBe("ak-test");
       expect(m.requests[0]!.headers["anthropic-version"]).toBe("2023-06-01");
       expect(body.system).toBe("SYS");
       const messages = body.messages as { role: string; content: { type: string }[] }[];
       expect(messages.map((x) => x.role)).toEqual(["user", "assistant", "user"]);
-      expect(messages[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "c1", content: "file text" }, { type: "text", text: "note" }]);
+      expect(messages[2]!.content).toEqual([
+        { type: "tool_result", tool_use_id: "c1", content: "file text" },
+        { type: "text", text: "note" },
+      ]);
       const tools = body.tools as { name: string; input_schema: { required: string[] } }[];
       expect(tools.find((t) => t.name === "execute_command")!.input_schema.required).toEqual(["command"]);
     }
   });
 
   it("a stream cut inside a tool call fails as 'cut' after output and leaves the block interrupted", async () => {
-    const m = await serve({ steps: [{ text: "running" }, { tool: "execute_command", args: { command: "echo hi && rm -rf build" }, chunks: 10, cutAfterChunk: 4 }] });
+    const m = await serve({
+      steps: [
+        { text: "running" },
+        { tool: "execute_command", args: { command: "echo hi && rm -rf build" }, chunks: 10, cutAfterChunk: 4 },
+      ],
+    });
     const { turn, error, retries } = await run(providerFor(format, m));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).afterOutput).toBe(true);
@@ -110,7 +159,11 @@ describe.each<Format>(["openai", "anthropic"])("%s streaming", (format) => {
   });
 
   it("retries a 429 honouring retry-after, then streams the answer", async () => {
-    const m = await serve({ status: 429, retryAfter: 0, message: "slow down" }, { status: 503 }, { steps: [{ text: "done" }] });
+    const m = await serve(
+      { status: 429, retryAfter: 0, message: "slow down" },
+      { status: 503 },
+      { steps: [{ text: "done" }] },
+    );
     const { turn, error, retries } = await run(providerFor(format, m));
     expect(error).toBeUndefined();
     expect(turn.text).toBe("done");
@@ -128,7 +181,11 @@ describe.each<Format>(["openai", "anthropic"])("%s streaming", (format) => {
   });
 
   it("retries an overloaded error event that comes before any output, never one after output", async () => {
-    const m = await serve({ steps: [{ error: { type: "overloaded_error", message: "busy" } }] }, { steps: [{ text: "first" }, { error: { type: "overloaded_error", message: "busy" } }] }, { steps: [{ text: "unused" }] });
+    const m = await serve(
+      { steps: [{ error: { type: "overloaded_error", message: "busy" } }] },
+      { steps: [{ text: "first" }, { error: { type: "overloaded_error", message: "busy" } }] },
+      { steps: [{ text: "unused" }] },
+    );
     const { turn, error, retries } = await run(providerFor(format, m));
     expect(retries).toHaveLength(1);
     expect(turn.text).toBe("first");
@@ -145,7 +202,12 @@ describe.each<Format>(["openai", "anthropic"])("%s streaming", (format) => {
   });
 
   it("streams several tool calls in one turn, each complete", async () => {
-    const m = await serve({ steps: [{ tool: "read_file", args: { path: "a" }, chunks: 3 }, { tool: "list_files", args: { path: ".", recursive: true }, chunks: 5 }] });
+    const m = await serve({
+      steps: [
+        { tool: "read_file", args: { path: "a" }, chunks: 3 },
+        { tool: "list_files", args: { path: ".", recursive: true }, chunks: 5 },
+      ],
+    });
     const { turn } = await run(providerFor(format, m));
     expect(turn.toolBlocks.map((b) => [b.name, b.state, b.params])).toEqual([
       ["read_file", "complete", { path: "a" }],

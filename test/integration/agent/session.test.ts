@@ -51,12 +51,20 @@ describe("AgentTaskSession (the host's TaskSession)", () => {
       { steps: [{ tool: "attempt_completion", args: { result: "written" } }] },
     ]);
     const m = model;
-    const executor = new ToolExecutor({ createGate: realGateFactory({ settings: () => settingsFrom({}) }), roots: () => [dir!] });
+    const executor = new ToolExecutor({
+      createGate: realGateFactory({ settings: () => settingsFrom({}) }),
+      roots: () => [dir!],
+    });
     const fs = new NodeFs();
     const agent = new AgentTaskSession("s1", {
       executor,
       provider: () => makeProvider("openai", m),
-      env: { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore") },
+      env: {
+        fs,
+        runner: new NodeCommandRunner(),
+        searcher: new JsSearcher(fs),
+        ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
+      },
     });
     // Compile-time: the agent's session satisfies the host's interface.
     const session: TaskSession = agent;

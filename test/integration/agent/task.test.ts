@@ -50,17 +50,24 @@ describe.each(["openai", "anthropic"] as const)("whole tasks over %s", (format) 
     expect(write.text).toBe(content);
     expect(write.tool!.status).toBe("done");
     expect(write.role).toBe("say");
-    for (const d of t.deltas) if (d.type === "patch") expect(JSON.stringify(d.patch)).not.toContain("export const answer = 42;\\nexport");
+    for (const d of t.deltas)
+      if (d.type === "patch") expect(JSON.stringify(d.patch)).not.toContain("export const answer = 42;\\nexport");
     // Only the completion asked.
     expect(t.asks.asks.map((a) => a.message.kind)).toEqual(["completion"]);
-    const sys = format === "openai" ? (t.model.requests[0]!.body.messages as { content: string }[])[0]!.content : String(t.model.requests[0]!.body.system);
+    const sys =
+      format === "openai"
+        ? (t.model.requests[0]!.body.messages as { content: string }[])[0]!.content
+        : String(t.model.requests[0]!.body.system);
     expect(sys).toContain("## write_to_file");
   });
 
   it("an edit that asks, rejected with feedback: nothing written, the model hears the feedback", async () => {
     const t = await harness({
       format,
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "notes.md", content: "hello" }, chunks: 4 }] }, completion],
+      turns: [
+        { steps: [{ tool: "write_to_file", args: { path: "notes.md", content: "hello" }, chunks: 4 }] },
+        completion,
+      ],
       answer: (m) => (m.kind === "completion" ? { kind: "approve" } : { kind: "reject", text: "use a .txt file" }),
     });
     expect(await t.task.run()).toBe("completed");
@@ -74,7 +81,19 @@ describe("fault handling", () => {
   it("a stream cut inside a tool call runs nothing; the row is interrupted; retry continues", async () => {
     const t = await harness({
       settings: { "toolgate.autoApprove.actions": { editFiles: true } },
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "cut.txt", content: "x".repeat(500) }, chunks: 10, cutAfterChunk: 4 }] }, completion],
+      turns: [
+        {
+          steps: [
+            {
+              tool: "write_to_file",
+              args: { path: "cut.txt", content: "x".repeat(500) },
+              chunks: 10,
+              cutAfterChunk: 4,
+            },
+          ],
+        },
+        completion,
+      ],
       answer: approveAll,
     });
     expect(await t.task.run()).toBe("completed");
@@ -91,7 +110,19 @@ describe("fault handling", () => {
   it("a complete call before a cut in the same turn does not run either", async () => {
     const t = await harness({
       settings: { "toolgate.autoApprove.actions": { editFiles: true } },
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "first.txt", content: "1" } }, { tool: "write_to_file", args: { path: "second.txt", content: "2".repeat(50) }, chunks: 5, cutAfterChunk: 2 }] }],
+      turns: [
+        {
+          steps: [
+            { tool: "write_to_file", args: { path: "first.txt", content: "1" } },
+            {
+              tool: "write_to_file",
+              args: { path: "second.txt", content: "2".repeat(50) },
+              chunks: 5,
+              cutAfterChunk: 2,
+            },
+          ],
+        },
+      ],
       answer: (m) => (m.kind === "error" ? { kind: "reject" } : { kind: "approve" }),
     });
     expect(await t.task.run()).toBe("failed");
@@ -105,24 +136,36 @@ describe("fault handling", () => {
       answer: approveAll,
     });
     expect(await t.task.run()).toBe("completed");
-    expect(toolResultsIn(t.model, 1)[0]).toMatch(/^The arguments of execute_command were not valid JSON \(unexpected "}" \(expected a property name\) at position \d+\)\. Nothing was run/);
+    expect(toolResultsIn(t.model, 1)[0]).toMatch(
+      /^The arguments of execute_command were not valid JSON \(unexpected "}" \(expected a property name\) at position \d+\)\. Nothing was run/,
+    );
     expect(toolMessages(t.view, "execute_command")[0]!.tool!.status).toBe("error");
   });
 
   it("provider 429 then success: the person sees the retry, the task completes", async () => {
-    const t = await harness({ turns: [{ status: 429, retryAfter: 0, message: "rate limited" }, completion], answer: approveAll });
+    const t = await harness({
+      turns: [{ status: 429, retryAfter: 0, message: "rate limited" }, completion],
+      answer: approveAll,
+    });
     expect(await t.task.run()).toBe("completed");
-    expect(t.view.some((m) => m.kind === "info" && /rate limited.*retrying in 0 s \(attempt 1\)/.test(m.text))).toBe(true);
+    expect(t.view.some((m) => m.kind === "info" && /rate limited.*retrying in 0 s \(attempt 1\)/.test(m.text))).toBe(
+      true,
+    );
     expect(t.model.requests).toHaveLength(2);
   });
 
   it("cancel during a running command kills its whole process group", async () => {
     const t = await harness({
-      turns: [{ steps: [{ tool: "execute_command", args: { command: "echo shell=$$; sleep 30 & echo child=$!; wait" } }] }],
+      turns: [
+        { steps: [{ tool: "execute_command", args: { command: "echo shell=$$; sleep 30 & echo child=$!; wait" } }] },
+      ],
       answer: approveAll,
     });
     const done = t.task.run();
-    const out = await waitFor(() => t.view.find((m) => m.kind === "command_output" && /child=\d+/.test(m.text)), "command output");
+    const out = await waitFor(
+      () => t.view.find((m) => m.kind === "command_output" && /child=\d+/.test(m.text)),
+      "command output",
+    );
     const shell = Number(/shell=(\d+)/.exec(out.text)![1]);
     const child = Number(/child=(\d+)/.exec(out.text)![1]);
     expect(() => process.kill(child, 0)).not.toThrow();
@@ -144,14 +187,23 @@ describe("fault handling", () => {
     // The conversation stays valid: the call has a result saying it was stopped.
     const snap = t.task.snapshot();
     const last = snap.conversation[snap.conversation.length - 1]!;
-    expect(last.content[0]).toMatchObject({ type: "tool_result", content: "The task was cancelled while this call ran; it was stopped." });
+    expect(last.content[0]).toMatchObject({
+      type: "tool_result",
+      content: "The task was cancelled while this call ran; it was stopped.",
+    });
   });
 
   it("refused by the gate (plan mode): nothing written, the reason and rule go to the model", async () => {
-    const t = await harness({ settings: { "toolgate.mode": "plan" }, turns: [{ steps: [{ tool: "write_to_file", args: { path: "a.txt", content: "x" } }] }, completion], answer: approveAll });
+    const t = await harness({
+      settings: { "toolgate.mode": "plan" },
+      turns: [{ steps: [{ tool: "write_to_file", args: { path: "a.txt", content: "x" } }] }, completion],
+      answer: approveAll,
+    });
     expect(await t.task.run()).toBe("completed");
     expect(t.exists("a.txt")).toBe(false);
-    expect(toolResultsIn(t.model, 1)[0]).toMatch(/^Refused by the gate: plan mode is read-only: files cannot be edited \(rule: mode:plan\)/);
+    expect(toolResultsIn(t.model, 1)[0]).toMatch(
+      /^Refused by the gate: plan mode is read-only: files cannot be edited \(rule: mode:plan\)/,
+    );
     // Plan mode hides edit tools from the model.
     const tools = (t.model.requests[0]!.body.tools as { function: { name: string } }[]).map((x) => x.function.name);
     expect(tools).not.toContain("write_to_file");
@@ -163,11 +215,26 @@ describe("settings changed mid-stream", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const t = await harness({
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "live.txt", content: "abcdefghij".repeat(20) }, chunks: 10, pauseAfterChunk: { chunk: 5, until: gate } }] }, completion],
+      turns: [
+        {
+          steps: [
+            {
+              tool: "write_to_file",
+              args: { path: "live.txt", content: "abcdefghij".repeat(20) },
+              chunks: 10,
+              pauseAfterChunk: { chunk: 5, until: gate },
+            },
+          ],
+        },
+        completion,
+      ],
       answer: (m) => (m.kind === "completion" ? { kind: "approve" } : { kind: "reject", text: "should not be asked" }),
     });
     const done = t.task.run();
-    const row = await waitFor(() => t.view.find((m) => m.tool?.name === "write_to_file" && m.role === "ask"), "the ask preview");
+    const row = await waitFor(
+      () => t.view.find((m) => m.tool?.name === "write_to_file" && m.role === "ask"),
+      "the ask preview",
+    );
     expect(row.tool!.status).toBe("streaming");
     expect(row.askState).toBeUndefined();
     await t.setSettings({ "toolgate.autoApprove.actions": { editFiles: true } });
@@ -183,11 +250,26 @@ describe("settings changed mid-stream", () => {
     const gate = new Promise<void>((r) => (release = r));
     const t = await harness({
       settings: { "toolgate.autoApprove.actions": { editFiles: true } },
-      turns: [{ steps: [{ tool: "write_to_file", args: { path: "live.txt", content: "z".repeat(300) }, chunks: 10, pauseAfterChunk: { chunk: 5, until: gate } }] }, completion],
+      turns: [
+        {
+          steps: [
+            {
+              tool: "write_to_file",
+              args: { path: "live.txt", content: "z".repeat(300) },
+              chunks: 10,
+              pauseAfterChunk: { chunk: 5, until: gate },
+            },
+          ],
+        },
+        completion,
+      ],
       answer: approveAll,
     });
     const done = t.task.run();
-    const row = await waitFor(() => t.view.find((m) => m.tool?.name === "write_to_file" && m.tool.decision?.decision === "allow"), "the say preview");
+    const row = await waitFor(
+      () => t.view.find((m) => m.tool?.name === "write_to_file" && m.tool.decision?.decision === "allow"),
+      "the say preview",
+    );
     expect(row.role).toBe("say");
     await t.setSettings({ "toolgate.autoApprove.actions": { editFiles: false } });
     await waitFor(() => t.view.find((m) => m.id === row.id && m.role === "ask"), "the switch to ask");
@@ -198,7 +280,9 @@ describe("settings changed mid-stream", () => {
   });
 
   it("a pending ask is withdrawn and the call runs when settings now allow it", async () => {
-    const t = await harness({ turns: [{ steps: [{ tool: "write_to_file", args: { path: "p.txt", content: "p" } }] }, completion] });
+    const t = await harness({
+      turns: [{ steps: [{ tool: "write_to_file", args: { path: "p.txt", content: "p" } }] }, completion],
+    });
     const done = t.task.run();
     const ask = await t.asks.next();
     expect(ask.message.tool!.name).toBe("write_to_file");
@@ -215,7 +299,10 @@ describe("settings changed mid-stream", () => {
 describe("asks", () => {
   it("a followup question's answer goes to the model", async () => {
     const t = await harness({
-      turns: [{ steps: [{ tool: "ask_followup_question", args: { question: "Which colour?", options: ["red", "blue"] } }] }, completion],
+      turns: [
+        { steps: [{ tool: "ask_followup_question", args: { question: "Which colour?", options: ["red", "blue"] } }] },
+        completion,
+      ],
       answer: (m) => (m.kind === "followup" ? { kind: "message", text: "blue" } : { kind: "approve" }),
     });
     expect(await t.task.run()).toBe("completed");
@@ -227,9 +314,14 @@ describe("asks", () => {
 
   it("feedback on the completion continues the task with the person's reply", async () => {
     let n = 0;
-    const t = await harness({ turns: [completion, completion], answer: () => (n++ === 0 ? { kind: "message", text: "also add tests" } : { kind: "approve" }) });
+    const t = await harness({
+      turns: [completion, completion],
+      answer: () => (n++ === 0 ? { kind: "message", text: "also add tests" } : { kind: "approve" }),
+    });
     expect(await t.task.run()).toBe("completed");
-    expect(JSON.stringify(t.model.requests[1]!.body.messages)).toContain("The person replied to your result:\\nalso add tests");
+    expect(JSON.stringify(t.model.requests[1]!.body.messages)).toContain(
+      "The person replied to your result:\\nalso add tests",
+    );
   });
 
   it("cancelling while an ask is pending withdraws it and leaves no pending ask behind", async () => {

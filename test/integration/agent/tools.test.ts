@@ -28,11 +28,22 @@ function put(rel: string, text: string): void {
   writeFileSync(nodePath.join(dir, rel), text);
 }
 
-async function ctx(over: { env?: Partial<ToolEnv>; limits?: Partial<ToolLimits>; signal?: AbortSignal } = {}): Promise<ToolContext & { store: MessageStore }> {
-  const executor = new ToolExecutor({ createGate: realGateFactory({ settings: () => settingsFrom({}) }), roots: () => [dir] });
+async function ctx(
+  over: { env?: Partial<ToolEnv>; limits?: Partial<ToolLimits>; signal?: AbortSignal } = {},
+): Promise<ToolContext & { store: MessageStore }> {
+  const executor = new ToolExecutor({
+    createGate: realGateFactory({ settings: () => settingsFrom({}) }),
+    roots: () => [dir],
+  });
   const config = await executor.asToolConfig("x");
   const fs = new NodeFs();
-  const env: ToolEnv = { fs, runner: new NodeCommandRunner(), searcher: new JsSearcher(fs), ignoreRules: (roots) => IgnoreRules.load(roots, ".toolgateignore"), ...over.env };
+  const env: ToolEnv = {
+    fs,
+    runner: new NodeCommandRunner(),
+    searcher: new JsSearcher(fs),
+    ignoreRules: (roots) => IgnoreRules.load(roots, ".toolgateignore"),
+    ...over.env,
+  };
   const store = new MessageStore([], { flushMs: 1 });
   return {
     store,
@@ -47,7 +58,8 @@ async function ctx(over: { env?: Partial<ToolEnv>; limits?: Partial<ToolLimits>;
   };
 }
 
-const run = async (tool: string, params: Record<string, unknown>, c: ToolContext) => handlerFor(tool)!.execute(params, c);
+const run = async (tool: string, params: Record<string, unknown>, c: ToolContext) =>
+  handlerFor(tool)!.execute(params, c);
 
 describe("list_files", () => {
   it("respects the ignore file (with negation) and skips .git and node_modules", async () => {
@@ -61,15 +73,31 @@ describe("list_files", () => {
     put("node_modules/x/index.js", "");
     const r = await run("list_files", { path: ".", recursive: "true" }, await ctx());
     const lines = r.content.split("\n");
-    expect(lines).toEqual([".toolgateignore", "public.env", "src/", "src/a.ts", "src/deep/", "src/deep/b.ts", "[2 entries excluded by .toolgateignore.]"]);
+    expect(lines).toEqual([
+      ".toolgateignore",
+      "public.env",
+      "src/",
+      "src/a.ts",
+      "src/deep/",
+      "src/deep/b.ts",
+      "[2 entries excluded by .toolgateignore.]",
+    ]);
   });
 
   it("lists one level unless recursive, and caps the listing", async () => {
     for (let i = 0; i < 5; i++) put(`d/f${i}.txt`, "");
     put("d/sub/x.txt", "");
-    expect((await run("list_files", { path: "d" }, await ctx())).content).toBe("d/f0.txt\nd/f1.txt\nd/f2.txt\nd/f3.txt\nd/f4.txt\nd/sub/");
-    const capped = await run("list_files", { path: "d", recursive: true }, await ctx({ limits: { maxListEntries: 3 } }));
-    expect(capped.content).toBe("d/f0.txt\nd/f1.txt\nd/f2.txt\n[Listing stopped at 3 entries; list a subdirectory for more.]");
+    expect((await run("list_files", { path: "d" }, await ctx())).content).toBe(
+      "d/f0.txt\nd/f1.txt\nd/f2.txt\nd/f3.txt\nd/f4.txt\nd/sub/",
+    );
+    const capped = await run(
+      "list_files",
+      { path: "d", recursive: true },
+      await ctx({ limits: { maxListEntries: 3 } }),
+    );
+    expect(capped.content).toBe(
+      "d/f0.txt\nd/f1.txt\nd/f2.txt\n[Listing stopped at 3 entries; list a subdirectory for more.]",
+    );
   });
 });
 
@@ -96,7 +124,9 @@ describe("execute_command", () => {
     const r = await run("execute_command", { command: "for i in $(seq 1 100); do echo line$i; done; exit 3" }, c);
     c.store.flush();
     expect(r.isError).toBe(true);
-    expect(r.content).toMatch(/^Exit code: 3\n\[\d+ bytes of output were cut from the middle\.\]\nOutput:\nline1\nline2\n/);
+    expect(r.content).toMatch(
+      /^Exit code: 3\n\[\d+ bytes of output were cut from the middle\.\]\nOutput:\nline1\nline2\n/,
+    );
     expect(r.content).toMatch(/line100\n?$/);
     const out = c.store.messages.find((m) => m.kind === "command_output")!;
     expect(out.text.startsWith("line1\n")).toBe(true);
@@ -122,7 +152,9 @@ describe("web_fetch", () => {
     server = createServer((req, res) => {
       if (req.url === "/page") {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end("<html><head><title>t</title><script>evil()</script></head><body><h1>Title</h1><p>Some <b>bold</b> text.</p><ul><li>one</li></ul></body></html>");
+        res.end(
+          "<html><head><title>t</title><script>evil()</script></head><body><h1>Title</h1><p>Some <b>bold</b> text.</p><ul><li>one</li></ul></body></html>",
+        );
       } else if (req.url === "/big") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("y".repeat(100_000));
@@ -144,7 +176,9 @@ describe("web_fetch", () => {
   it("caps the size, refuses non-text, reports HTTP errors", async () => {
     const big = await run("web_fetch", { url: `${base}/big` }, await ctx({ limits: { maxFetchBytes: 1000 } }));
     expect(big.content).toBe("y".repeat(1000) + "\n\n[The page was larger than 1000 bytes; the rest was not read.]");
-    expect((await run("web_fetch", { url: `${base}/img` }, await ctx())).content).toMatch(/image\/png, which is not text/);
+    expect((await run("web_fetch", { url: `${base}/img` }, await ctx())).content).toMatch(
+      /image\/png, which is not text/,
+    );
     expect((await run("web_fetch", { url: `${base}/missing` }, await ctx())).content).toMatch(/HTTP 404/);
   });
 });
@@ -179,7 +213,18 @@ describe("file edits with a diff the person can edit", () => {
       files: { "src/x.ts": "const answer = 1;\nexport {};\n" },
       diff,
       turns: [
-        { steps: [{ tool: "replace_in_file", args: { path: "src/x.ts", diff: "------- SEARCH\nconst answer = 1;\n=======\nconst answer = 2;\n+++++++ REPLACE" }, chunks: 6 }] },
+        {
+          steps: [
+            {
+              tool: "replace_in_file",
+              args: {
+                path: "src/x.ts",
+                diff: "------- SEARCH\nconst answer = 1;\n=======\nconst answer = 2;\n+++++++ REPLACE",
+              },
+              chunks: 6,
+            },
+          ],
+        },
         { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] },
       ],
       answer: () => ({ kind: "approve" }),
@@ -187,13 +232,25 @@ describe("file edits with a diff the person can edit", () => {
     expect(await h.task.run()).toBe("completed");
     expect(h.read("src/x.ts")).toBe("const answer = 3;\nexport {};\n");
     expect(diff.opened).toEqual(["x.ts:const answer = 1;\nexport {};\n"]);
-    expect(toolResultsIn(h.model, 1)[0]).toContain('The person edited your changes before they were saved. `src/x.ts` now contains exactly:\n<final_file_content path="src/x.ts">\nconst answer = 3;');
+    expect(toolResultsIn(h.model, 1)[0]).toContain(
+      'The person edited your changes before they were saved. `src/x.ts` now contains exactly:\n<final_file_content path="src/x.ts">\nconst answer = 3;',
+    );
   });
 
   it("a SEARCH that does not match is reported without asking the person", async () => {
     h = await startHarness({
       files: { "a.txt": "hello\n" },
-      turns: [{ steps: [{ tool: "replace_in_file", args: { path: "a.txt", diff: "------- SEARCH\nbye\n=======\nx\n+++++++ REPLACE" } }] }, { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] }],
+      turns: [
+        {
+          steps: [
+            {
+              tool: "replace_in_file",
+              args: { path: "a.txt", diff: "------- SEARCH\nbye\n=======\nx\n+++++++ REPLACE" },
+            },
+          ],
+        },
+        { steps: [{ tool: "attempt_completion", args: { result: "ok" } }] },
+      ],
       answer: () => ({ kind: "approve" }),
     });
     expect(await h.task.run()).toBe("completed");
@@ -213,7 +270,10 @@ describe("attempt_completion.command goes through the command gate and the runne
   it("a denied program in the completion command is refused; nothing runs", async () => {
     h = await startHarness({
       settings: { "toolgate.commands.deny": ["touch"] },
-      turns: [{ steps: [{ tool: "attempt_completion", args: { result: "done", command: "touch made.txt" } }] }, { steps: [{ tool: "attempt_completion", args: { result: "done" } }] }],
+      turns: [
+        { steps: [{ tool: "attempt_completion", args: { result: "done", command: "touch made.txt" } }] },
+        { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+      ],
       answer: () => ({ kind: "approve" }),
     });
     expect(await h.task.run()).toBe("completed");

@@ -18,8 +18,17 @@ const outDir = resolve(process.argv[2] ?? "/tmp/toolgate-shots");
 const only = process.argv.slice(3);
 const ORIGIN = "http://toolgate.test";
 
-const built = await esbuild.build({ entryPoints: [join(root, "src/host/webviewHtml.ts")], bundle: true, platform: "node", format: "esm", write: false, logLevel: "error" });
-const { renderWebviewHtml } = await import(`data:text/javascript;base64,${Buffer.from(built.outputFiles[0].text).toString("base64")}`);
+const built = await esbuild.build({
+  entryPoints: [join(root, "src/host/webviewHtml.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  write: false,
+  logLevel: "error",
+});
+const { renderWebviewHtml } = await import(
+  `data:text/javascript;base64,${Buffer.from(built.outputFiles[0].text).toString("base64")}`
+);
 
 /** Each scenario: theme, state, size, and what to do before the screenshot. */
 const scenarios = {
@@ -27,7 +36,11 @@ const scenarios = {
   "chat-light": { theme: "light", state: sampleState() },
   "chat-hc": { theme: "hc", state: sampleState() },
   "menu-dark": { theme: "dark", state: sampleState({ pending: "none" }), act: async (p) => p.click(".tg-aa-bar") },
-  "menu-light-yolo": { theme: "light", state: sampleState({ pending: "none", settings: { mode: "auto" } }), act: async (p) => p.click(".tg-aa-bar") },
+  "menu-light-yolo": {
+    theme: "light",
+    state: sampleState({ pending: "none", settings: { mode: "auto" } }),
+    act: async (p) => p.click(".tg-aa-bar"),
+  },
   "restricted-light": { theme: "light", state: sampleState({ pending: "mcp", settings: { workspaceTrusted: false } }) },
   "limit-dark": { theme: "dark", state: sampleState({ pending: "limit" }) },
   "followup-light": { theme: "light", state: sampleState({ pending: "followup" }) },
@@ -37,7 +50,13 @@ const scenarios = {
   "done-dark": { theme: "dark", state: sampleState({ pending: "done" }) },
   "settings-error-light": {
     theme: "light",
-    state: sampleState({ pending: "none", settings: { errors: ['user settings: `toolgate.mode` must be "normal", "plan" or "auto", got "yolo"'], ignoredWorkspaceKeys: ["toolgate.autoApprove.all"] } }),
+    state: sampleState({
+      pending: "none",
+      settings: {
+        errors: ['user settings: `toolgate.mode` must be "normal", "plan" or "auto", got "yolo"'],
+        ignoredWorkspaceKeys: ["toolgate.autoApprove.all"],
+      },
+    }),
   },
   // Interactions in a real browser (the toolkit's events differ from jsdom's): verify() returns a problem or null.
   "approval-scope-dark": {
@@ -64,8 +83,13 @@ const scenarios = {
       await p.getByText("Plan (read-only)", { exact: true }).click();
     },
     verify: async (p) => {
-      const posted = await p.evaluate(() => window.__posted.filter((m) => m.type === "setSetting").map((m) => m.change));
-      const want = JSON.stringify([{ key: "autoApprove.action", action: "webFetch", value: true }, { key: "mode", value: "plan" }]);
+      const posted = await p.evaluate(() =>
+        window.__posted.filter((m) => m.type === "setSetting").map((m) => m.change),
+      );
+      const want = JSON.stringify([
+        { key: "autoApprove.action", action: "webFetch", value: true },
+        { key: "mode", value: "plan" },
+      ]);
       return JSON.stringify(posted) === want ? null : `posted: ${JSON.stringify(posted)}`;
     },
   },
@@ -86,13 +110,23 @@ const TYPES = { ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf"
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 let problems = 0;
 try {
   for (const [name, sc] of Object.entries(scenarios)) {
     if (only.length && !only.includes(name)) continue;
-    const page = await browser.newPage({ viewport: { width: sc.width ?? 420, height: sc.height ?? 900 }, deviceScaleFactor: sc.scale ?? 1 });
+    const page = await browser.newPage({
+      viewport: { width: sc.width ?? 420, height: sc.height ?? 900 },
+      deviceScaleFactor: sc.scale ?? 1,
+    });
     page.on("console", (m) => {
       if (m.type() === "error" || m.type() === "warning") {
         problems += m.type() === "error" ? 1 : 0;
@@ -108,7 +142,10 @@ try {
       if (url.pathname === "/") return route.fulfill({ body: html, contentType: "text/html" });
       const file = join(root, url.pathname);
       if (!existsSync(file)) return route.fulfill({ status: 404, body: "" });
-      return route.fulfill({ body: readFileSync(file), contentType: TYPES[extname(file)] ?? "application/octet-stream" });
+      return route.fulfill({
+        body: readFileSync(file),
+        contentType: TYPES[extname(file)] ?? "application/octet-stream",
+      });
     });
     const theme = themes[sc.theme];
     await page.addInitScript(
@@ -119,7 +156,8 @@ try {
           postMessage: (m) => {
             window.__posted.push(m);
             if (m.type === "ready") setTimeout(() => window.postMessage({ type: "state", state }, "*"), 0);
-            if (m.requestId !== undefined) setTimeout(() => window.postMessage({ type: "result", requestId: m.requestId, ok: true }, "*"), 0);
+            if (m.requestId !== undefined)
+              setTimeout(() => window.postMessage({ type: "result", requestId: m.requestId, ok: true }, "*"), 0);
           },
           getState: () => uiState,
           setState: (s) => {

@@ -2,7 +2,12 @@
 // a zero-width space and a carriage return, settings and MCP servers. Shapes follow src/shared/protocol.ts.
 let id = 0;
 const msg = (m) => ({ id: ++id, ts: 1_700_000_000_000 + id * 1000, partial: false, text: "", ...m });
-const decision = (decision, reason, rule, suggestion) => ({ decision, reason, rule, ...(suggestion ? { suggestion } : {}) });
+const decision = (decision, reason, rule, suggestion) => ({
+  decision,
+  reason,
+  rule,
+  ...(suggestion ? { suggestion } : {}),
+});
 
 export function sampleMessages({ pending = "command" } = {}) {
   id = 0;
@@ -10,18 +15,102 @@ export function sampleMessages({ pending = "command" } = {}) {
     msg({ role: "say", kind: "user", text: "Add a --json flag to the CLI and make sure the tests pass." }),
     msg({ role: "say", kind: "api_request", usage: { inputTokens: 12840, outputTokens: 412, costUsd: 0.0421 } }),
     msg({ role: "say", kind: "text", text: "I'll look at how the CLI parses its flags first." }),
-    msg({ role: "say", kind: "tool", tool: { name: "read_file", params: { path: "src/cli.ts" }, status: "done", decision: decision("allow", "reading inside the workspace", "autoApprove.readFiles"), result: "import { parseArgs } from 'node:util';\n…" } }),
-    msg({ role: "say", kind: "tool", tool: { name: "search_files", params: { path: "src", regex: "parseArgs\\(", file_pattern: "*.ts" }, status: "done", decision: decision("allow", "reading inside the workspace", "autoApprove.readFiles") } }),
-    msg({ role: "say", kind: "tool", text: "<<<<<<< SEARCH\n  verbose: { type: 'boolean' },\n=======\n  verbose: { type: 'boolean' },\n  json: { type: 'boolean' },\n>>>>>>> REPLACE", tool: { name: "replace_in_file", params: { path: "src/cli.ts" }, status: "done", decision: decision("ask", "editing files is not auto-approved", "autoApprove.editFiles") } }),
-    msg({ role: "say", kind: "tool", text: "npm test -- --run cli", tool: { name: "execute_command", params: {}, status: "done", decision: decision("allow", "`npm test` is in your allow list", "commands.allow: npm test") } }),
-    msg({ role: "say", kind: "command_output", text: " RUN  v4.1.12\n ✓ test/cli.test.ts (12 tests) 41ms\n\n Test Files  1 passed (1)\n      Tests  12 passed (12)\n" }),
-    msg({ role: "say", kind: "tool", text: '{"q":"--json flag","repo":"acme/cli"}', tool: { name: "use_mcp_tool", serverName: "github", toolName: "search_issues", params: { server_name: "github", tool_name: "search_issues" }, status: "done", decision: decision("allow", "`search_issues` is always allowed on github", "mcp.alwaysAllow: github/search_issues"), result: "2 issues found" } }),
-    msg({ role: "say", kind: "tool", tool: { name: "web_fetch", params: { url: "https://nodejs.org/api/util.html#utilparseargsconfig" }, status: "denied", decision: decision("deny", "web fetches are denied by your rule WebFetch(*)", "permissions.deny: WebFetch(*)") } }),
+    msg({
+      role: "say",
+      kind: "tool",
+      tool: {
+        name: "read_file",
+        params: { path: "src/cli.ts" },
+        status: "done",
+        decision: decision("allow", "reading inside the workspace", "autoApprove.readFiles"),
+        result: "import { parseArgs } from 'node:util';\n…",
+      },
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      tool: {
+        name: "search_files",
+        params: { path: "src", regex: "parseArgs\\(", file_pattern: "*.ts" },
+        status: "done",
+        decision: decision("allow", "reading inside the workspace", "autoApprove.readFiles"),
+      },
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      text: "<<<<<<< SEARCH\n  verbose: { type: 'boolean' },\n=======\n  verbose: { type: 'boolean' },\n  json: { type: 'boolean' },\n>>>>>>> REPLACE",
+      tool: {
+        name: "replace_in_file",
+        params: { path: "src/cli.ts" },
+        status: "done",
+        decision: decision("ask", "editing files is not auto-approved", "autoApprove.editFiles"),
+      },
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      text: "npm test -- --run cli",
+      tool: {
+        name: "execute_command",
+        params: {},
+        status: "done",
+        decision: decision("allow", "`npm test` is in your allow list", "commands.allow: npm test"),
+      },
+    }),
+    msg({
+      role: "say",
+      kind: "command_output",
+      text: " RUN  v4.1.12\n ✓ test/cli.test.ts (12 tests) 41ms\n\n Test Files  1 passed (1)\n      Tests  12 passed (12)\n",
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      text: '{"q":"--json flag","repo":"acme/cli"}',
+      tool: {
+        name: "use_mcp_tool",
+        serverName: "github",
+        toolName: "search_issues",
+        params: { server_name: "github", tool_name: "search_issues" },
+        status: "done",
+        decision: decision(
+          "allow",
+          "`search_issues` is always allowed on github",
+          "mcp.alwaysAllow: github/search_issues",
+        ),
+        result: "2 issues found",
+      },
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      tool: {
+        name: "web_fetch",
+        params: { url: "https://nodejs.org/api/util.html#utilparseargsconfig" },
+        status: "denied",
+        decision: decision("deny", "web fetches are denied by your rule WebFetch(*)", "permissions.deny: WebFetch(*)"),
+      },
+    }),
     msg({ role: "say", kind: "info", text: "Older messages were trimmed from the model's context (kept here)." }),
-    msg({ role: "ask", kind: "followup", text: "Should --json also print the timing information?", options: ["Yes, include timings", "No, results only"], askState: "answered" }),
+    msg({
+      role: "ask",
+      kind: "followup",
+      text: "Should --json also print the timing information?",
+      options: ["Yes, include timings", "No, results only"],
+      askState: "answered",
+    }),
     msg({ role: "say", kind: "user", text: "No, results only" }),
-    msg({ role: "say", kind: "error", text: "The model returned 429 Too Many Requests. Retrying in 4 s (attempt 2 of 5)." }),
-    msg({ role: "say", kind: "tool", text: "# CLI\n\n`--json` prints results as JSON Lines.\n", tool: { name: "write_to_file", params: { path: "docs/cli.md" }, status: "interrupted" } }),
+    msg({
+      role: "say",
+      kind: "error",
+      text: "The model returned 429 Too Many Requests. Retrying in 4 s (attempt 2 of 5).",
+    }),
+    msg({
+      role: "say",
+      kind: "tool",
+      text: "# CLI\n\n`--json` prints results as JSON Lines.\n",
+      tool: { name: "write_to_file", params: { path: "docs/cli.md" }, status: "interrupted" },
+    }),
   ];
   if (pending === "command") {
     list.push(
@@ -34,14 +123,34 @@ export function sampleMessages({ pending = "command" } = {}) {
           name: "execute_command",
           params: {},
           status: "pending",
-          decision: decision("ask", "`curl` is not in your allow list, and the command pipes into `sh`", "commands.allowList", "curl -fsSL https://get.example.sh"),
+          decision: decision(
+            "ask",
+            "`curl` is not in your allow list, and the command pipes into `sh`",
+            "commands.allowList",
+            "curl -fsSL https://get.example.sh",
+          ),
         },
       }),
     );
   } else if (pending === "limit") {
-    list.push(msg({ role: "ask", kind: "limit", askState: "pending", text: "20 calls were auto-approved in this task (max requests: 20). Reset the count to go on." }));
+    list.push(
+      msg({
+        role: "ask",
+        kind: "limit",
+        askState: "pending",
+        text: "20 calls were auto-approved in this task (max requests: 20). Reset the count to go on.",
+      }),
+    );
   } else if (pending === "followup") {
-    list.push(msg({ role: "ask", kind: "followup", askState: "pending", text: "Which test runner should the new test use?", options: ["vitest", "node:test", "Keep both"] }));
+    list.push(
+      msg({
+        role: "ask",
+        kind: "followup",
+        askState: "pending",
+        text: "Which test runner should the new test use?",
+        options: ["vitest", "node:test", "Keep both"],
+      }),
+    );
   } else if (pending === "mcp") {
     list.push(
       msg({
@@ -49,11 +158,31 @@ export function sampleMessages({ pending = "command" } = {}) {
         kind: "tool",
         askState: "pending",
         text: '{"path":"/etc/hosts","content":"127.0.0.1 evil"}',
-        tool: { name: "use_mcp_tool", serverName: "fs", toolName: "write_file", params: { server_name: "fs", tool_name: "write_file" }, status: "pending", decision: decision("ask", "`write_file` on fs is not always allowed", "mcp.alwaysAllow", "mcp__fs__write_file") },
+        tool: {
+          name: "use_mcp_tool",
+          serverName: "fs",
+          toolName: "write_file",
+          params: { server_name: "fs", tool_name: "write_file" },
+          status: "pending",
+          decision: decision(
+            "ask",
+            "`write_file` on fs is not always allowed",
+            "mcp.alwaysAllow",
+            "mcp__fs__write_file",
+          ),
+        },
       }),
     );
   } else if (pending === "done") {
-    list.push(msg({ role: "ask", kind: "completion", askState: "pending", text: "Added `--json` to the CLI. All 12 tests pass.", tool: { name: "attempt_completion", params: {}, status: "done" } }));
+    list.push(
+      msg({
+        role: "ask",
+        kind: "completion",
+        askState: "pending",
+        text: "Added `--json` to the CLI. All 12 tests pass.",
+        tool: { name: "attempt_completion", params: {}, status: "done" },
+      }),
+    );
   }
   return list;
 }
@@ -64,7 +193,16 @@ export function sampleSettings(over = {}) {
     autoApprove: {
       enabled: true,
       all: false,
-      actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: true, webFetch: false },
+      actions: {
+        readFiles: true,
+        readFilesExternally: false,
+        editFiles: false,
+        editFilesExternally: false,
+        executeSafeCommands: true,
+        executeAllCommands: false,
+        useMcp: true,
+        webFetch: false,
+      },
       maxRequests: 20,
       maxCost: 0,
     },
@@ -85,12 +223,30 @@ export function sampleMcp() {
         status: "connected",
         alwaysAllowAll: false,
         tools: [
-          { name: "search_issues", description: "Search issues and pull requests.", readOnlyHint: true, alwaysAllow: true, enabled: true },
+          {
+            name: "search_issues",
+            description: "Search issues and pull requests.",
+            readOnlyHint: true,
+            alwaysAllow: true,
+            enabled: true,
+          },
           { name: "create_issue", description: "Open a new issue in a repository.", alwaysAllow: false, enabled: true },
-          { name: "delete_branch", description: "Delete a branch.", destructiveHint: true, alwaysAllow: false, enabled: false },
+          {
+            name: "delete_branch",
+            description: "Delete a branch.",
+            destructiveHint: true,
+            alwaysAllow: false,
+            enabled: false,
+          },
         ],
       },
-      { name: "everything", status: "error", error: "spawn npx ENOENT: the command was not found. Check toolgate.mcpServers.everything.command.", alwaysAllowAll: false, tools: [] },
+      {
+        name: "everything",
+        status: "error",
+        error: "spawn npx ENOENT: the command was not found. Check toolgate.mcpServers.everything.command.",
+        alwaysAllowAll: false,
+        tools: [],
+      },
       { name: "fs", status: "disabled", alwaysAllowAll: true, tools: [] },
     ],
   };

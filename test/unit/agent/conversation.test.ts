@@ -3,8 +3,14 @@ import { estimateTokens, requestMessages, trimFor } from "../../../src/agent/tas
 import type { ConversationMessage } from "../../../src/agent/providers/types";
 
 const user = (t: string): ConversationMessage => ({ role: "user", content: [{ type: "text", text: t }] });
-const asst = (id: string): ConversationMessage => ({ role: "assistant", content: [{ type: "tool_use", id, name: "read_file", input: { path: "a" } }] });
-const result = (id: string, size: number): ConversationMessage => ({ role: "user", content: [{ type: "tool_result", toolUseId: id, content: "x".repeat(size) }] });
+const asst = (id: string): ConversationMessage => ({
+  role: "assistant",
+  content: [{ type: "tool_use", id, name: "read_file", input: { path: "a" } }],
+});
+const result = (id: string, size: number): ConversationMessage => ({
+  role: "user",
+  content: [{ type: "tool_result", toolUseId: id, content: "x".repeat(size) }],
+});
 
 describe("conversation trimming", () => {
   const conv = [user("task"), asst("1"), result("1", 4000), asst("2"), result("2", 4000), asst("3"), result("3", 400)];
@@ -14,7 +20,10 @@ describe("conversation trimming", () => {
     expect(t.keepFrom).toBe(3);
     const sent = requestMessages(conv, t.keepFrom);
     expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
-    expect(sent[0]!.content.at(-1)).toEqual({ type: "text", text: "[2 earlier messages of this conversation were removed to fit the context window.]" });
+    expect(sent[0]!.content.at(-1)).toEqual({
+      type: "text",
+      text: "[2 earlier messages of this conversation were removed to fit the context window.]",
+    });
     // Every tool_use sent has its tool_result.
     expect(sent[1]!.content[0]).toMatchObject({ id: "2" });
     expect(sent[2]!.content[0]).toMatchObject({ toolUseId: "2" });

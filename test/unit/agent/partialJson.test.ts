@@ -114,14 +114,18 @@ describe("PartialJsonParser", () => {
 
   it("rebuilds every top-level string exactly from its deltas", () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.string({ unit: "binary" })), fc.array(fc.nat(), { maxLength: 20 }), (o, cuts) => {
-        const text = JSON.stringify(o);
-        const seen = new Map<string, string>();
-        const p = new PartialJsonParser({ onStringDelta: (k, d) => seen.set(k, (seen.get(k) ?? "") + d) });
-        for (const c of splitAt(text, cuts)) p.feed(c);
-        p.end();
-        for (const [k, v] of Object.entries(o)) if (v !== "") expect(seen.get(k)).toBe(v);
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), fc.string({ unit: "binary" })),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (o, cuts) => {
+          const text = JSON.stringify(o);
+          const seen = new Map<string, string>();
+          const p = new PartialJsonParser({ onStringDelta: (k, d) => seen.set(k, (seen.get(k) ?? "") + d) });
+          for (const c of splitAt(text, cuts)) p.feed(c);
+          p.end();
+          for (const [k, v] of Object.entries(o)) if (v !== "") expect(seen.get(k)).toBe(v);
+        },
+      ),
       { numRuns: 300 },
     );
   });

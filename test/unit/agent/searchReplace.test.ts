@@ -10,16 +10,22 @@ describe("SEARCH/REPLACE blocks", () => {
   });
 
   it("accepts the <<<<<<< / >>>>>>> markers", () => {
-    expect(applyBlocks("x = 1\n", parseBlocks("<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE"))).toBe("x = 2\n");
+    expect(applyBlocks("x = 1\n", parseBlocks("<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE"))).toBe(
+      "x = 2\n",
+    );
   });
 
   it("falls back to matching lines without trailing whitespace, and keeps CRLF files CRLF", () => {
-    expect(applyBlocks("if (a) {  \r\n  go();\r\n}\r\n", parseBlocks(block("if (a) {\n  go();", "if (b) {\n  stop();")))).toBe("if (b) {\r\n  stop();\r\n}\r\n");
+    expect(
+      applyBlocks("if (a) {  \r\n  go();\r\n}\r\n", parseBlocks(block("if (a) {\n  go();", "if (b) {\n  stop();"))),
+    ).toBe("if (b) {\r\n  stop();\r\n}\r\n");
   });
 
   it("says what is wrong: no match, out of order, unclosed", () => {
     expect(() => applyBlocks("a\nb\n", parseBlocks(block("zzz", "y")))).toThrow(/does not match the file/);
-    expect(() => applyBlocks("a\nb\n", parseBlocks(`${block("b", "B")}\n${block("a", "A")}`))).toThrow(/order the blocks/);
+    expect(() => applyBlocks("a\nb\n", parseBlocks(`${block("b", "B")}\n${block("a", "A")}`))).toThrow(
+      /order the blocks/,
+    );
     expect(() => parseBlocks("------- SEARCH\na\n=======\nb")).toThrow(/not closed/);
     expect(() => parseBlocks("just text")).toThrow(/no SEARCH\/REPLACE block/);
   });

@@ -34,7 +34,10 @@ beforeAll(async () => {
     const stub = join(root, "bin", p);
     // One record per run, written in one append (pipeline members run at once): fields end in \x1f, the
     // record in \x1e. Reads nothing, prints one line.
-    writeFileSync(stub, `#!/bin/sh\nrec=$(printf '%s\\037' "\${0##*/}" "$@")\nprintf '%s\\036' "$rec" >> "$LOG"\necho out\n`);
+    writeFileSync(
+      stub,
+      `#!/bin/sh\nrec=$(printf '%s\\037' "\${0##*/}" "$@")\nprintf '%s\\036' "$rec" >> "$LOG"\necho out\n`,
+    );
     chmodSync(stub, 0o755);
   }
 });
@@ -53,7 +56,9 @@ function runInBash(line: string): string[][] {
     stdio: "ignore",
   });
   if (r.error) throw r.error;
-  const records = readFileSync(log, "utf8").split("\x1e").filter((r) => r.length > 0);
+  const records = readFileSync(log, "utf8")
+    .split("\x1e")
+    .filter((r) => r.length > 0);
   return records.map((r) => r.split("\x1f").slice(0, -1));
 }
 
@@ -84,7 +89,11 @@ function allCommands(script: Script, depth = 0): (readonly Word[])[] | undefined
     const [p, flag, payload] = c.words;
     let text: string | undefined;
     if ((p?.value === "bash" || p?.value === "sh") && flag?.value === "-c" && payload?.literal) text = payload.value;
-    if (p?.value === "eval" && c.words.slice(1).every((w) => w.literal)) text = c.words.slice(1).map((w) => w.value).join(" ");
+    if (p?.value === "eval" && c.words.slice(1).every((w) => w.literal))
+      text = c.words
+        .slice(1)
+        .map((w) => w.value)
+        .join(" ");
     if (text !== undefined && depth < 4) {
       const nested = allCommands(a.parse(text), depth + 1);
       if (!nested) return undefined;
@@ -98,34 +107,127 @@ function shellQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-const word = fc.constantFrom("-la", "src", "a.txt", "--", "x=y", "'a b'", '"c d"', "\\rm", "r\\m", "'rm'", '"$HOME"', "$HOME", "a\\ b", "$'\\x41'", "''", "é", "{}", "%s", "~", "~/x", "*.none", "a,b", "a\\\nb", "$'a\\nb'", '"x\ny"', "{a,b}", "#c", "a#b", "${HOME}", '"$(ls)"', "$(cat a.txt)", "`ls`", "${X:-d}", "$((1+2))", "[x]");
-const program = fc.constantFrom(...PROGRAMS.filter((p) => p !== "a.sh"), "\\rm", "'rm'", '"cat"', "r\\m", "c''at", "$'\\x72m'");
-const simple = fc.tuple(fc.constantFrom("", "", "A=1 ", "B='x y' "), program, fc.array(word, { maxLength: 3 }), fc.constantFrom("", "", " > o.txt", " 2>/dev/null", " 2>&1", " < /dev/null", " >> o.txt")).map(([p, prog, ws, r]) => `${p}${[prog, ...ws].join(" ")}${r}`);
+const word = fc.constantFrom(
+  "-la",
+  "src",
+  "a.txt",
+  "--",
+  "x=y",
+  "'a b'",
+  '"c d"',
+  "\\rm",
+  "r\\m",
+  "'rm'",
+  '"$HOME"',
+  "$HOME",
+  "a\\ b",
+  "$'\\x41'",
+  "''",
+  "é",
+  "{}",
+  "%s",
+  "~",
+  "~/x",
+  "*.none",
+  "a,b",
+  "a\\\nb",
+  "$'a\\nb'",
+  '"x\ny"',
+  "{a,b}",
+  "#c",
+  "a#b",
+  "${HOME}",
+  '"$(ls)"',
+  "$(cat a.txt)",
+  "`ls`",
+  "${X:-d}",
+  "$((1+2))",
+  "[x]",
+);
+const program = fc.constantFrom(
+  ...PROGRAMS.filter((p) => p !== "a.sh"),
+  "\\rm",
+  "'rm'",
+  '"cat"',
+  "r\\m",
+  "c''at",
+  "$'\\x72m'",
+);
+const simple = fc
+  .tuple(
+    fc.constantFrom("", "", "A=1 ", "B='x y' "),
+    program,
+    fc.array(word, { maxLength: 3 }),
+    fc.constantFrom("", "", " > o.txt", " 2>/dev/null", " 2>&1", " < /dev/null", " >> o.txt"),
+  )
+  .map(([p, prog, ws, r]) => `${p}${[prog, ...ws].join(" ")}${r}`);
 const { statement } = fc.letrec<{ statement: string; list: string }>((tie) => ({
   statement: fc.oneof(
     { arbitrary: simple, weight: 5 },
     { arbitrary: tie("list").map((l) => `( ${l} )`), weight: 1 },
     { arbitrary: tie("list").map((l) => `{ ${l}; }`), weight: 1 },
     { arbitrary: fc.tuple(tie("list"), tie("list")).map(([c, t]) => `if ${c}; then ${t}; fi`), weight: 1 },
-    { arbitrary: fc.tuple(fc.array(word, { minLength: 1, maxLength: 2 }), tie("list")).map(([ws, b]) => `for f in ${ws.join(" ")}; do ${b}; done`), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.array(word, { minLength: 1, maxLength: 2 }), tie("list"))
+        .map(([ws, b]) => `for f in ${ws.join(" ")}; do ${b}; done`),
+      weight: 1,
+    },
     { arbitrary: fc.tuple(program, tie("list")).map(([p, l]) => `${p} "$(${l})"`), weight: 1 },
     { arbitrary: fc.tuple(program, tie("list")).map(([p, l]) => `${p} $(${l})`), weight: 1 },
     { arbitrary: fc.tuple(program, tie("list")).map(([p, l]) => `${p} <(${l})`), weight: 1 },
-    { arbitrary: fc.tuple(program, fc.constantFrom("'EOF'", "EOF", "-EOF"), fc.constantFrom("body", "$HOME", "a $(git x) b", "\tx")).map(([p, d, b]) => `${p} <<${d}\n${b}\n${d.startsWith("-") ? "\t" : ""}EOF`), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(
+          program,
+          fc.constantFrom("'EOF'", "EOF", "-EOF"),
+          fc.constantFrom("body", "$HOME", "a $(git x) b", "\tx"),
+        )
+        .map(([p, d, b]) => `${p} <<${d}\n${b}\n${d.startsWith("-") ? "\t" : ""}EOF`),
+      weight: 1,
+    },
     { arbitrary: fc.tuple(program, word).map(([p, w]) => `${p} <<< ${w}`), weight: 1 },
     { arbitrary: fc.tuple(tie("list"), tie("list")).map(([c, b]) => `while ${c}; do ${b}; break; done`), weight: 1 },
     { arbitrary: tie("statement").map((s) => `! ${s}`), weight: 1 },
-    { arbitrary: fc.tuple(fc.constantFrom("bash -c ", "sh -c ", "eval "), tie("list")).map(([w, l]) => w + shellQuote(l)), weight: 2 },
-    { arbitrary: fc.tuple(fc.constantFrom("bash -c ", "eval "), tie("list")).map(([w, l]) => `${w}"${l.replace(/[\\"$`]/g, "\\$&")}"`), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom("bash -c ", "sh -c ", "eval "), tie("list"))
+        .map(([w, l]) => w + shellQuote(l)),
+      weight: 2,
+    },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom("bash -c ", "eval "), tie("list"))
+        .map(([w, l]) => `${w}"${l.replace(/[\\"$`]/g, "\\$&")}"`),
+      weight: 1,
+    },
   ),
-  list: fc.tuple(fc.array(fc.tuple(tie("statement"), fc.constantFrom(" ; ", " && ", " | ", "\n", " & ", " || ", " |& ", "\n\n", " &&\n", ";\n", " # note\n")), { maxLength: 3 }), tie("statement")).map(([pairs, last]) => pairs.map(([s, o]) => s + o).join("") + last),
+  list: fc
+    .tuple(
+      fc.array(
+        fc.tuple(
+          tie("statement"),
+          fc.constantFrom(" ; ", " && ", " | ", "\n", " & ", " || ", " |& ", "\n\n", " &&\n", ";\n", " # note\n"),
+        ),
+        { maxLength: 3 },
+      ),
+      tie("statement"),
+    )
+    .map(([pairs, last]) => pairs.map(([s, o]) => s + o).join("") + last),
 }));
 
 describe.skipIf(!bash)("against bash", () => {
   it("the harness sees what bash runs", () => {
     const ran = runInBash("ls -la && \\rm 'a b' | cat $(git x)");
     expect(ran).toHaveLength(4);
-    expect(ran).toEqual(expect.arrayContaining([["git", "x"], ["ls", "-la"], ["rm", "a b"], ["cat", "out"]]));
+    expect(ran).toEqual(
+      expect.arrayContaining([
+        ["git", "x"],
+        ["ls", "-la"],
+        ["rm", "a b"],
+        ["cat", "out"],
+      ]),
+    );
     // A model that lacks a command is caught.
     const commands = allCommands(a.parse("ls -la && bash -c 'cat a'"))!;
     expect(commands.some((w) => matches(["rm", "-rf", "x"], w))).toBe(false);
@@ -138,7 +240,11 @@ describe.skipIf(!bash)("against bash", () => {
       fc.property(statement, (line) => {
         const commands = allCommands(a.parse(line));
         if (!commands) return;
-        for (const argv of runInBash(line)) expect(commands.some((words) => matches(argv, words)), `${JSON.stringify(line)} ran ${JSON.stringify(argv)}`).toBe(true);
+        for (const argv of runInBash(line))
+          expect(
+            commands.some((words) => matches(argv, words)),
+            `${JSON.stringify(line)} ran ${JSON.stringify(argv)}`,
+          ).toBe(true);
       }),
       { numRuns: Number(process.env.BASH_RUNS ?? 200) },
     );

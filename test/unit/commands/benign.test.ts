@@ -103,7 +103,7 @@ const benign: [string, boolean][] = [
   ["mkdir -p build && npm run build", false],
   ["for f in a b c; do echo $f; done", true],
   ["if [ -f x ]; then cat x; else echo none; fi", true],
-  ["while read -r line; do echo \"$line\"; done < list.txt", true],
+  ['while read -r line; do echo "$line"; done < list.txt', true],
   ["(cd src && ls)", true],
   ["{ ls; pwd; } 2>&1", true],
   ["echo hello > out.txt", false],
@@ -113,10 +113,10 @@ const benign: [string, boolean][] = [
   ["xargs echo < list.txt", true],
   ["find . -name node_modules -prune -o -name '*.ts' -print", true],
   ["bash -c 'ls -la && git status'", true],
-  ["sh -c \"echo hi\"", true],
+  ['sh -c "echo hi"', true],
   ["nice -n 10 npm test", false],
-  ["echo \"hello!\"", true],
-  ["[ \"$a\" != \"$b\" ] && echo differ", true],
+  ['echo "hello!"', true],
+  ['[ "$a" != "$b" ] && echo differ', true],
   ["seq 1 10 | paste -sd+ | bc -l 2>/dev/null || true", false],
   ["ls -la ./.vscode", true],
   ["cat .vscode/settings.json", true],
@@ -137,7 +137,13 @@ const benign: [string, boolean][] = [
 describe("benign commands stay auto-approvable", () => {
   it.each(benign)("%j", (command, readOnly) => {
     // `bc` is not catalogued: the line with it asks unless allowed.
-    const ctx = context({ allow: [...ALLOW, ...(command.includes("bc -l") ? ["bc"] : []), ...(command.startsWith("mkdir") ? ["mkdir"] : [])] });
+    const ctx = context({
+      allow: [
+        ...ALLOW,
+        ...(command.includes("bc -l") ? ["bc"] : []),
+        ...(command.startsWith("mkdir") ? ["mkdir"] : []),
+      ],
+    });
     const r = a.analyze(command, ctx);
     if (command === "ls ~") {
       // Listing the home directory reads outside the workspace: asks.

@@ -51,7 +51,10 @@ describe("sed scripts", () => {
   it("an allowed sed still may not run commands, and -i/w are writes through the path gate", () => {
     expect(verdict("sed 's/a/b/e' f", ["sed"])).toBe("unsafe");
     expect(verdict("sed -i s/a/b/ src/a.ts")).toBe("unsafe");
-    expect(a.analyze("sed -i s/a/b/ src/a.ts", context({ allow: ["sed"] }))).toMatchObject({ verdict: "safe", readOnly: false });
+    expect(a.analyze("sed -i s/a/b/ src/a.ts", context({ allow: ["sed"] }))).toMatchObject({
+      verdict: "safe",
+      readOnly: false,
+    });
     expect(verdict("sed -i s/a/b/ .git/config", ["sed"])).toBe("unsafe");
     expect(verdict("sed -ie s/a/b/ f")).toBe("unsafe");
     expect(a.analyze("sed -n 'w out.txt' f", context())).toMatchObject({ verdict: "safe", readOnly: false });
@@ -69,16 +72,19 @@ describe("awk programs", () => {
     ["NR % 2 == 0", undefined],
     ["/a|b/ { n++ } END { print n }", undefined],
     ["{ s += $1 } END { print s / NR }", undefined],
-    ["$1 >= 3 || $2 == \"x|y\"", undefined],
-    ["BEGIN { FS = \":\" } { print $1 }", undefined],
-    ["BEGIN{system(\"id\")}", "the awk program calls `system`, which runs commands"],
-    ["{print | \"sh\"}", "the awk program pipes to or from a command with `|`"],
-    ["{ \"date\" | getline d }", "the awk program pipes to or from a command with `|`"],
-    ["{print > \"/tmp/x\"}", "the awk program redirects output to a file with `>`"],
-    ["{printf \"%s\", $1 >> \"f\"}", "the awk program redirects output to a file with `>`"],
-    ["BEGIN { while ((getline line < \"/etc/passwd\") > 0) print line }", "the awk program reads a file with `getline <`"],
-    ["@load \"filefuncs\"", "the awk program uses a gawk directive (`@load`, `@include`) that loads code"],
-    ["BEGIN { x = 4; x++ / 2; system(\"id\") }", "the awk program calls `system`, which runs commands"],
+    ['$1 >= 3 || $2 == "x|y"', undefined],
+    ['BEGIN { FS = ":" } { print $1 }', undefined],
+    ['BEGIN{system("id")}', "the awk program calls `system`, which runs commands"],
+    ['{print | "sh"}', "the awk program pipes to or from a command with `|`"],
+    ['{ "date" | getline d }', "the awk program pipes to or from a command with `|`"],
+    ['{print > "/tmp/x"}', "the awk program redirects output to a file with `>`"],
+    ['{printf "%s", $1 >> "f"}', "the awk program redirects output to a file with `>`"],
+    [
+      'BEGIN { while ((getline line < "/etc/passwd") > 0) print line }',
+      "the awk program reads a file with `getline <`",
+    ],
+    ['@load "filefuncs"', "the awk program uses a gawk directive (`@load`, `@include`) that loads code"],
+    ['BEGIN { x = 4; x++ / 2; system("id") }', "the awk program calls `system`, which runs commands"],
   ])("%j", (program, problem) => {
     expect(awkProgramProblem(program)).toBe(problem);
   });
@@ -138,8 +144,14 @@ describe("git", () => {
 
   it("git rm and git clean delete", () => {
     expect(a.analyze("git rm x", context({ allow: ["git rm"] }))).toMatchObject({ verdict: "unsafe", deletes: true });
-    expect(a.analyze("git rm --cached x", context({ allow: ["git rm"] }))).toMatchObject({ verdict: "safe", deletes: false });
-    expect(a.analyze("git clean -fd", context({ allow: ["git clean"] }))).toMatchObject({ verdict: "unsafe", deletes: true });
+    expect(a.analyze("git rm --cached x", context({ allow: ["git rm"] }))).toMatchObject({
+      verdict: "safe",
+      deletes: false,
+    });
+    expect(a.analyze("git clean -fd", context({ allow: ["git clean"] }))).toMatchObject({
+      verdict: "unsafe",
+      deletes: true,
+    });
   });
 });
 
@@ -198,7 +210,7 @@ describe("other programs", () => {
     ["echo x > /dev/sda", "unsafe"],
     ["printf '%s' x", "safe"],
     ["printf -- '%s' x", "safe"],
-    ["printf \"$fmt\" x", "unsafe"],
+    ['printf "$fmt" x', "unsafe"],
     ["date -u +%s", "safe"],
     ["date 0101", "unsafe"],
     ["hostname", "safe"],
@@ -250,7 +262,11 @@ describe("other programs", () => {
     expect(verdict("mv a b", ["mv"])).toBe("safe");
     expect(verdict("mv .git/hooks/x y", ["mv"])).toBe("unsafe");
     expect(verdict("chmod +x .husky/pre-commit", ["chmod"])).toBe("unsafe");
-    expect(a.analyze("rm -rf build", context({ allow: ["rm"] }))).toMatchObject({ verdict: "unsafe", deletes: true, reason: "`rm` deletes files" });
+    expect(a.analyze("rm -rf build", context({ allow: ["rm"] }))).toMatchObject({
+      verdict: "unsafe",
+      deletes: true,
+      reason: "`rm` deletes files",
+    });
   });
 
   it("sudo needs its own allow rule that reaches into the command", () => {

@@ -6,7 +6,13 @@
 import { posix } from "node:path";
 import { createRequire } from "node:module";
 import { BashAnalyzer } from "../../../src/core/commands/analyzer";
-import type { CommandAnalysis, CommandContext, PathAccess, PathGate, PathVerdict } from "../../../src/core/commands/types";
+import type {
+  CommandAnalysis,
+  CommandContext,
+  PathAccess,
+  PathGate,
+  PathVerdict,
+} from "../../../src/core/commands/types";
 
 export const WS = "/ws";
 export const HOME = "/home/user";
@@ -40,16 +46,30 @@ export class FakePathGate implements PathGate {
     const abs = posix.resolve(cwd, path);
     const rel = posix.relative(WS, abs);
     if (rel === ".." || rel.startsWith("../") || posix.isAbsolute(rel)) {
-      return { ok: false, reason: `${access === "write" ? "writes" : "reads"} outside the workspace: ${path}`, rule: "path:outside-workspace" };
+      return {
+        ok: false,
+        reason: `${access === "write" ? "writes" : "reads"} outside the workspace: ${path}`,
+        rule: "path:outside-workspace",
+      };
     }
     if (isIgnored(rel)) return { ok: false, reason: `${path} is ignored by .toolgateignore`, rule: "path:ignored" };
-    if (access === "write" && isProtected(rel)) return { ok: false, reason: `${path} is a protected path`, rule: "path:protected" };
+    if (access === "write" && isProtected(rel))
+      return { ok: false, reason: `${path} is a protected path`, rule: "path:protected" };
     return { ok: true };
   }
 }
 
-export function context(opts: Partial<Pick<CommandContext, "allow" | "deny" | "ask" | "cwd" | "platform">> = {}): CommandContext {
-  return { allow: opts.allow ?? [], deny: opts.deny ?? [], ask: opts.ask ?? [], cwd: opts.cwd ?? WS, paths: new FakePathGate(), platform: opts.platform ?? "posix" };
+export function context(
+  opts: Partial<Pick<CommandContext, "allow" | "deny" | "ask" | "cwd" | "platform">> = {},
+): CommandContext {
+  return {
+    allow: opts.allow ?? [],
+    deny: opts.deny ?? [],
+    ask: opts.ask ?? [],
+    cwd: opts.cwd ?? WS,
+    paths: new FakePathGate(),
+    platform: opts.platform ?? "posix",
+  };
 }
 
 let shared: Promise<BashAnalyzer> | undefined;
@@ -64,6 +84,10 @@ export function loadedAnalyzer(): Promise<BashAnalyzer> {
   return shared;
 }
 
-export function verdictOf(a: BashAnalyzer, command: string, ctx: CommandContext = context()): CommandAnalysis["verdict"] {
+export function verdictOf(
+  a: BashAnalyzer,
+  command: string,
+  ctx: CommandContext = context(),
+): CommandAnalysis["verdict"] {
   return a.analyze(command, ctx).verdict;
 }

@@ -21,12 +21,17 @@ describe("BashAnalyzer loading", () => {
   it("before the grammar is loaded, simple lines are analysed and the rest fail closed", () => {
     const a = new BashAnalyzer({ grammarFiles: GRAMMAR });
     expect(a.analyze("git status && git diff", context()).verdict).toBe("safe");
-    expect(a.analyze("echo ${x:-y}", context())).toMatchObject({ verdict: "unparseable", rule: "commands:parse-error" });
+    expect(a.analyze("echo ${x:-y}", context())).toMatchObject({
+      verdict: "unparseable",
+      rule: "commands:parse-error",
+    });
     expect(a.analyze("rm x; echo ${x:-y}", context({ deny: ["rm"] })).verdict).toBe("deny");
   });
 
   it("a missing grammar file rejects ready() and can be retried", async () => {
-    const a = new BashAnalyzer({ grammarFiles: { runtime: GRAMMAR.runtime, bash: "/nonexistent/tree-sitter-bash.wasm" } });
+    const a = new BashAnalyzer({
+      grammarFiles: { runtime: GRAMMAR.runtime, bash: "/nonexistent/tree-sitter-bash.wasm" },
+    });
     await expect(a.ready()).rejects.toThrow();
     expect(a.analyze("echo $((1))", context()).verdict).toBe("unparseable");
   });
@@ -41,7 +46,14 @@ describe("BashAnalyzer loading", () => {
 
   it("never throws, even with a path gate that does", () => {
     const a = new BashAnalyzer({ grammarFiles: GRAMMAR });
-    const ctx = { ...context(), paths: { check: () => { throw new Error("boom"); } } };
+    const ctx = {
+      ...context(),
+      paths: {
+        check: () => {
+          throw new Error("boom");
+        },
+      },
+    };
     expect(a.analyze("cat x", ctx)).toMatchObject({ verdict: "unparseable", rule: "commands:internal-error" });
   });
 });

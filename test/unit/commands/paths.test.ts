@@ -3,7 +3,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
-import type { FakePathGate} from "./helpers";
+import type { FakePathGate } from "./helpers";
 import { context, loadedAnalyzer } from "./helpers";
 
 let a: BashAnalyzer;
@@ -52,12 +52,18 @@ describe("path effects", () => {
   });
 
   it("refuses relative paths once the directory is unknown", () => {
-    for (const line of ["cd \"$d\" && cat x", "cd - && cat x", "popd && cat x", "for d in a b; do cd $d; cat x; done", "cd -P link && cat x"]) {
+    for (const line of [
+      'cd "$d" && cat x',
+      "cd - && cat x",
+      "popd && cat x",
+      "for d in a b; do cd $d; cat x; done",
+      "cd -P link && cat x",
+    ]) {
       const r = a.analyze(line, context());
       expect(r.verdict, line).toBe("unsafe");
     }
     // Absolute paths are still checked normally.
-    expect(a.analyze("cd \"$d\"; cat /ws/a.txt", context()).verdict).toBe("safe");
+    expect(a.analyze('cd "$d"; cat /ws/a.txt', context()).verdict).toBe("safe");
   });
 
   it("checks loop bodies after everything else, against every directory seen", () => {
@@ -78,7 +84,13 @@ describe("path effects", () => {
 
   it("marks writes inside the workspace as not read-only, and refuses protected ones", () => {
     expect(a.analyze("echo x > notes.md", context())).toMatchObject({ verdict: "safe", readOnly: false });
-    expect(a.analyze("echo x > .vscode/tasks.json", context())).toMatchObject({ verdict: "unsafe", rule: "path:protected" });
-    expect(a.analyze("echo x > src/.git/hooks/x", context())).toMatchObject({ verdict: "unsafe", rule: "path:protected" });
+    expect(a.analyze("echo x > .vscode/tasks.json", context())).toMatchObject({
+      verdict: "unsafe",
+      rule: "path:protected",
+    });
+    expect(a.analyze("echo x > src/.git/hooks/x", context())).toMatchObject({
+      verdict: "unsafe",
+      rule: "path:protected",
+    });
   });
 });

@@ -14,7 +14,25 @@ beforeAll(async () => {
 
 const DENY = ["rm", "curl", "git push"];
 /** Everything an attacker might hope an allow list covers. */
-const ALLOW = ["ls", "echo", "git log", "git status", "npm test", "find", "cat", "grep", "rg", "sed", "sort", "tar", "awk", "xargs", "env", "timeout", "git diff"];
+const ALLOW = [
+  "ls",
+  "echo",
+  "git log",
+  "git status",
+  "npm test",
+  "find",
+  "cat",
+  "grep",
+  "rg",
+  "sed",
+  "sort",
+  "tar",
+  "awk",
+  "xargs",
+  "env",
+  "timeout",
+  "git diff",
+];
 
 type Expect = CommandVerdict | "not-safe";
 const cases: [family: string, command: string, expected: Expect][] = [
@@ -89,18 +107,18 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["compound", "f() { ls; }; f", "unsafe"],
   // Shell payloads.
   ["payload", "bash -c 'rm x'", "deny"],
-  ["payload", "sh -c \"wget x\"", "unsafe"],
+  ["payload", 'sh -c "wget x"', "unsafe"],
   ["payload", "zsh -c 'curl x'", "deny"],
   ["payload", "dash -c 'rm -rf x'", "deny"],
   ["payload", "bash -lc 'rm x'", "deny"],
-  ["payload", "eval \"rm x\"", "deny"],
+  ["payload", 'eval "rm x"', "deny"],
   ["payload", "eval rm x", "deny"],
-  ["payload", "eval \"$x\"", "unsafe"],
+  ["payload", 'eval "$x"', "unsafe"],
   ["payload", "exec rm x", "deny"],
   ["payload", "source <(curl x)", "deny"],
   ["payload", ". ./x.sh", "unsafe"],
   ["payload", "source x.sh", "unsafe"],
-  ["payload", "bash -c \"$x\"", "unsafe"],
+  ["payload", 'bash -c "$x"', "unsafe"],
   ["payload", "bash x.sh", "unsafe"],
   ["payload", "sudo bash -c 'rm x'", "deny"],
   ["payload", "bash -c \"bash -c 'eval rm x'\"", "deny"],
@@ -231,7 +249,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["flag", "sed -n '1w /tmp/x' f", "unsafe"],
   ["flag", "sed 's/a/b/w /tmp/x' f", "unsafe"],
   ["flag", "sed -f script.sed f", "unsafe"],
-  ["flag", "sed \"$s\" f", "unsafe"],
+  ["flag", 'sed "$s" f', "unsafe"],
   ["flag", "sort -o /tmp/x f", "unsafe"],
   ["flag", "sort --output=/tmp/x f", "unsafe"],
   ["flag", "sort --compress-program=sh f", "unsafe"],
@@ -248,7 +266,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["flag", "awk 'BEGIN{\"id\" | getline}'", "unsafe"],
   ["flag", "awk 'BEGIN{getline x < \"/etc/passwd\"}'", "unsafe"],
   ["flag", "awk -f x.awk f", "unsafe"],
-  ["flag", "awk \"$p\" f", "unsafe"],
+  ["flag", 'awk "$p" f', "unsafe"],
   ["flag", "awk 'BEGIN { i++ / 2; system(\"id\") }'", "unsafe"],
   ["flag", "xargs -I{} sh -c '{}'", "unsafe"],
   ["flag", "date -s 2020-01-01", "unsafe"],
@@ -308,7 +326,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["ignored", "sort .env", "unsafe"],
   ["ignored", "diff .env x", "unsafe"],
   ["ignored", "cat $(echo .env)", "unsafe"],
-  ["ignored", "cat \"$f\"", "unsafe"],
+  ["ignored", 'cat "$f"', "unsafe"],
   ["ignored", "grep -f .env x", "unsafe"],
   ["ignored", "git ls-files | xargs cat", "unsafe"],
   ["ignored", "grep x --include=.env -r .", "unsafe"],
@@ -323,7 +341,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["obfuscation", "ls \u202e x", "unparseable"],
   ["obfuscation", "ls\u00a0-la", "unparseable"],
   ["obfuscation", "ls\u2028rm x", "deny"],
-  ["obfuscation", "\"l\u200bs\"", "unparseable"],
+  ["obfuscation", '"l\u200bs"', "unparseable"],
   ["obfuscation", "ls" + " ".repeat(5000) + "; rm x", "deny"],
   ["obfuscation", "ls" + " ".repeat(5000) + "; wget x", "unsafe"],
   ["obfuscation", "ls\x00; wget x", "unparseable"],
@@ -334,15 +352,15 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["history", "!rm", "unsafe"],
   ["history", "!!", "unsafe"],
   ["history", "echo !-1", "unsafe"],
-  ["history", "echo \"!rm\"", "unsafe"],
+  ["history", 'echo "!rm"', "unsafe"],
   ["history", "^ls^rm", "unsafe"],
   // Caps and parse errors fail closed.
   ["cap", "ls ".repeat(9000), "unparseable"],
   ["cap", "ls;".repeat(600), "unparseable"],
   ["cap", "echo " + "$(".repeat(80) + "x" + ")".repeat(80), "unparseable"],
-  ["cap", "bash -c \"".repeat(1) + "eval ".repeat(1) + "'ls'\"", "safe"],
+  ["cap", 'bash -c "'.repeat(1) + "eval ".repeat(1) + "'ls'\"", "safe"],
   ["parse", "ls (", "unparseable"],
-  ["parse", "echo \"unterminated", "unparseable"],
+  ["parse", 'echo "unterminated', "unparseable"],
   ["parse", "ls &&", "unparseable"],
   ["parse", "if true; then", "unparseable"],
   ["parse", "ls <>x", "unparseable"],
@@ -385,19 +403,38 @@ describe("threats never come out safe", () => {
 describe("reasons a person understands", () => {
   it("names the program missing from the allow list", () => {
     const r = a.analyze("curl https://example.com", context());
-    expect(r).toMatchObject({ verdict: "unsafe", rule: "commands:not-allowed", reason: "`curl` is not in your allow list" });
+    expect(r).toMatchObject({
+      verdict: "unsafe",
+      rule: "commands:not-allowed",
+      reason: "`curl` is not in your allow list",
+    });
   });
   it("names the denied rule", () => {
-    expect(a.analyze("ls; sudo rm -rf /", context({ deny: ["rm"] }))).toMatchObject({ verdict: "deny", rule: "commands.deny: rm", reason: "`rm` is denied by your settings" });
+    expect(a.analyze("ls; sudo rm -rf /", context({ deny: ["rm"] }))).toMatchObject({
+      verdict: "deny",
+      rule: "commands.deny: rm",
+      reason: "`rm` is denied by your settings",
+    });
   });
   it("names the path that escapes", () => {
-    expect(a.analyze("echo x > ~/.bashrc", context())).toMatchObject({ verdict: "unsafe", rule: "path:outside-workspace", reason: "writes outside the workspace: /home/user/.bashrc" });
+    expect(a.analyze("echo x > ~/.bashrc", context())).toMatchObject({
+      verdict: "unsafe",
+      rule: "path:outside-workspace",
+      reason: "writes outside the workspace: /home/user/.bashrc",
+    });
   });
   it("names the deleting flag and marks the deletion", () => {
-    expect(a.analyze("find . -delete", context({ allow: ["find"] }))).toMatchObject({ verdict: "unsafe", reason: "`find -delete` deletes files", deletes: true });
+    expect(a.analyze("find . -delete", context({ allow: ["find"] }))).toMatchObject({
+      verdict: "unsafe",
+      reason: "`find -delete` deletes files",
+      deletes: true,
+    });
   });
   it("ask rules ask", () => {
-    expect(a.analyze("ls && npm publish", context({ allow: ["npm publish"], ask: ["npm publish"] }))).toMatchObject({ verdict: "ask-rule", rule: "permissions.ask: Bash(npm publish)" });
+    expect(a.analyze("ls && npm publish", context({ allow: ["npm publish"], ask: ["npm publish"] }))).toMatchObject({
+      verdict: "ask-rule",
+      rule: "permissions.ask: Bash(npm publish)",
+    });
   });
   it("deny beats ask and unparseable", () => {
     expect(a.analyze("npm publish; rm x (", context({ ask: ["npm publish"], deny: ["rm"] })).verdict).toBe("deny");

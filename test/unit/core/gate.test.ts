@@ -30,7 +30,9 @@ describe("1. validate", () => {
     expect(g.decide(call("read_file", { path: 3 })).rule).toBe("validator:param-type");
     expect(g.decide(call("delete_everything", { path: "x" })).rule).toBe("validator:unknown-tool");
     expect(g.decide(call("write_to_file", { path: "a.txt" })).rule).toBe("validator:missing-param");
-    expect(g.decide(call("use_mcp_tool", { server_name: "s", tool_name: "t", arguments: "[1" })).rule).toBe("validator:mcp-arguments");
+    expect(g.decide(call("use_mcp_tool", { server_name: "s", tool_name: "t", arguments: "[1" })).rule).toBe(
+      "validator:mcp-arguments",
+    );
   });
 
   it("lets write_to_file write an empty file", async () => {
@@ -64,7 +66,15 @@ describe("1. validate", () => {
 describe("2. hard refusals hold in every mode", () => {
   for (const mode of ["normal", "plan", "auto"]) {
     it(`deny rules win in ${mode} mode, even with approve-all`, async () => {
-      const g = await gateWith({ "toolgate.mode": mode, "toolgate.autoApprove.all": true, "toolgate.permissions.deny": ["Read(src/**)", "Bash"], "toolgate.permissions.allow": ["Read(src/**)"] }, roots);
+      const g = await gateWith(
+        {
+          "toolgate.mode": mode,
+          "toolgate.autoApprove.all": true,
+          "toolgate.permissions.deny": ["Read(src/**)", "Bash"],
+          "toolgate.permissions.allow": ["Read(src/**)"],
+        },
+        roots,
+      );
       expect(g.decide(read("src/a.ts"))).toMatchObject({ decision: "deny", rule: "permissions.deny: Read(src/**)" });
       expect(g.decide(cmd("ls")).decision).toBe("deny");
       expect(g.decide(call("attempt_completion", { result: "done", command: "ls" })).decision).toBe("deny");
@@ -116,7 +126,18 @@ describe("4. untrusted, ask rules, protected paths, limits", () => {
   it("protected paths ask at any depth, in every mode", async () => {
     for (const mode of ["normal", "auto"]) {
       const g = await gateWith({ "toolgate.mode": mode, "toolgate.autoApprove.actions": { editFiles: true } }, roots);
-      for (const p of [".vscode/settings.json", "pkg/.vscode/tasks.json", ".git/hooks/pre-commit", "a/b/.git/config", ".github/workflows/ci.yml", "x/.husky/pre-push", ".toolgateignore", "sub/.toolgateignore", ".mcp.json", ".VSCODE/Settings.JSON"]) {
+      for (const p of [
+        ".vscode/settings.json",
+        "pkg/.vscode/tasks.json",
+        ".git/hooks/pre-commit",
+        "a/b/.git/config",
+        ".github/workflows/ci.yml",
+        "x/.husky/pre-push",
+        ".toolgateignore",
+        "sub/.toolgateignore",
+        ".mcp.json",
+        ".VSCODE/Settings.JSON",
+      ]) {
         expect(g.decide(write(p)).decision, `${mode} ${p}`).toBe("ask");
       }
       expect(g.decide(write("src/ok.ts")).decision).toBe("allow");
@@ -155,10 +176,16 @@ describe("5. auto-approve tiers", () => {
   });
 
   it("external needs both switches: local && approveLocal || external && approveLocal && approveExternal", async () => {
-    const onlyExternal = await gateWith({ "toolgate.autoApprove.actions": { readFiles: false, readFilesExternally: true } }, roots);
+    const onlyExternal = await gateWith(
+      { "toolgate.autoApprove.actions": { readFiles: false, readFilesExternally: true } },
+      roots,
+    );
     expect(onlyExternal.decide(read("../outside/x.txt")).decision).toBe("ask");
     expect(onlyExternal.decide(read("src/a.ts")).decision).toBe("ask");
-    const both = await gateWith({ "toolgate.autoApprove.actions": { readFiles: true, readFilesExternally: true } }, roots);
+    const both = await gateWith(
+      { "toolgate.autoApprove.actions": { readFiles: true, readFilesExternally: true } },
+      roots,
+    );
     expect(both.decide(read("../outside/x.txt")).decision).toBe("allow");
   });
 
@@ -178,9 +205,16 @@ describe("5. auto-approve tiers", () => {
 
   it("MCP tools need useMcp AND the tool in alwaysAllow; resources need useMcp", async () => {
     const servers = { ev: { command: "node", alwaysAllow: ["echo"], disabledTools: ["gone"] } };
-    const g = await gateWith({ "toolgate.mcpServers": servers, "toolgate.autoApprove.actions": { useMcp: true } }, roots);
-    expect(g.decide(call("use_mcp_tool", { server_name: "ev", tool_name: "echo", arguments: "{}" })).decision).toBe("allow");
-    expect(g.decide(call("use_mcp_tool", { server_name: "ev", tool_name: "add", arguments: "{}" })).decision).toBe("ask");
+    const g = await gateWith(
+      { "toolgate.mcpServers": servers, "toolgate.autoApprove.actions": { useMcp: true } },
+      roots,
+    );
+    expect(g.decide(call("use_mcp_tool", { server_name: "ev", tool_name: "echo", arguments: "{}" })).decision).toBe(
+      "allow",
+    );
+    expect(g.decide(call("use_mcp_tool", { server_name: "ev", tool_name: "add", arguments: "{}" })).decision).toBe(
+      "ask",
+    );
     expect(g.decide(call("use_mcp_tool", { server_name: "ev", tool_name: "gone" })).decision).toBe("deny");
     expect(g.decide(call("use_mcp_tool", { server_name: "nope", tool_name: "echo" })).decision).toBe("deny");
     expect(g.decide(call("access_mcp_resource", { server_name: "ev", uri: "test://x" })).decision).toBe("allow");
@@ -198,7 +232,16 @@ describe("5. auto-approve tiers", () => {
   it("web fetches of loopback, private and metadata addresses ask even with webFetch on", async () => {
     const g = await gateWith({ "toolgate.autoApprove.actions": { webFetch: true } }, roots);
     expect(g.decide(call("web_fetch", { url: "https://example.com/docs" })).decision).toBe("allow");
-    for (const url of ["http://localhost:8080/", "http://127.0.0.1/", "http://169.254.169.254/latest/meta-data", "http://[::1]/", "http://10.1.2.3/", "http://192.168.0.1", "http://0x7f000001/", "http://app.internal/"]) {
+    for (const url of [
+      "http://localhost:8080/",
+      "http://127.0.0.1/",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[::1]/",
+      "http://10.1.2.3/",
+      "http://192.168.0.1",
+      "http://0x7f000001/",
+      "http://app.internal/",
+    ]) {
       expect(g.decide(call("web_fetch", { url })).decision, url).toBe("ask");
     }
   });
@@ -234,7 +277,6 @@ describe("explain", () => {
   });
 });
 
-
 describe("commands that read a directory recursively", () => {
   it("ask when the directory holds a file the ignore file excludes, and run when it does not", async () => {
     const g = await gateWith({}, roots);
@@ -252,7 +294,13 @@ describe("commands that read a directory recursively", () => {
 describe("recursive reads and symbolic links below the directory", () => {
   it("a link to an ignored file or to a directory makes the read ask", async () => {
     const lt = tempTree(
-      { "w/src/a.ts": "a", "w/private/key": "k", "w/.env": "s", "w/.toolgateignore": "private/\n.env\n", "w/lib/b.ts": "b" },
+      {
+        "w/src/a.ts": "a",
+        "w/private/key": "k",
+        "w/.env": "s",
+        "w/.toolgateignore": "private/\n.env\n",
+        "w/lib/b.ts": "b",
+      },
       { "w/src/env-link": "w/.env", "w/lib/dir-link": "w/private" },
     );
     try {

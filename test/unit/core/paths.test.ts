@@ -4,7 +4,14 @@ import { tempTree } from "../../support/workspace";
 
 const t = tempTree(
   { "ws/src/a.ts": "a", "ws2/b.ts": "b", "outside/secret.txt": "s", "ws-evil/x": "x" },
-  { "ws/link-out": "outside", "ws/src/link-file": "outside/secret.txt", "outside/link-in": "ws/src", "ws/dangling": "outside/not-yet.txt", "ws/loop-a": "ws/loop-b", "ws/loop-b": "ws/loop-a" },
+  {
+    "ws/link-out": "outside",
+    "ws/src/link-file": "outside/secret.txt",
+    "outside/link-in": "ws/src",
+    "ws/dangling": "outside/not-yet.txt",
+    "ws/loop-a": "ws/loop-b",
+    "ws/loop-b": "ws/loop-a",
+  },
 );
 afterAll(() => t.cleanup());
 

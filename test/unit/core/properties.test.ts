@@ -19,21 +19,73 @@ const ignore = IgnoreRules.fromContents(".toolgateignore", [".env\nlib/\n", unde
 
 const rank = (d: Decision) => ({ deny: 0, ask: 1, allow: 2 })[d.decision];
 
-const pathArb = fc.constantFrom("src/a.ts", ".env", "lib/b.js", "out/o.txt", "in/a.ts", "../other/o.txt", "/etc/passwd", "~/.bashrc", ".git/config", ".vscode/settings.json", "new/file.ts", t.path("ws2/c.ts"));
-const callArb = fc.oneof(
-  fc.record({ tool: fc.constantFrom("read_file", "list_files", "search_files"), params: fc.record({ path: pathArb, regex: fc.constant("x") }) }),
-  fc.record({ tool: fc.constantFrom("write_to_file", "replace_in_file"), params: fc.record({ path: pathArb, content: fc.constant("x"), diff: fc.constant("d") }) }),
-  fc.record({ tool: fc.constant("execute_command"), params: fc.record({ command: fc.constantFrom("ls", "git status", "npm test", "rm -rf x", "ls; curl x", "cat .env") }) }),
-  fc.record({ tool: fc.constant("use_mcp_tool"), params: fc.record({ server_name: fc.constant("ev"), tool_name: fc.constantFrom("echo", "add") }) }),
-  fc.record({ tool: fc.constant("web_fetch"), params: fc.record({ url: fc.constantFrom("https://a.test/x", "https://b.test/") }) }),
+const pathArb = fc.constantFrom(
+  "src/a.ts",
+  ".env",
+  "lib/b.js",
+  "out/o.txt",
+  "in/a.ts",
+  "../other/o.txt",
+  "/etc/passwd",
+  "~/.bashrc",
+  ".git/config",
+  ".vscode/settings.json",
+  "new/file.ts",
+  t.path("ws2/c.ts"),
 );
-const ruleArb = fc.constantFrom("Read", "Read(src/**)", "Edit(src/**)", "Edit", "Bash(npm test)", "Bash(ls)", "Bash", "mcp__ev__echo", "mcp__ev", "WebFetch(domain:a.test)", "read_file(**/*.ts)", "Write(new/**)");
+const callArb = fc.oneof(
+  fc.record({
+    tool: fc.constantFrom("read_file", "list_files", "search_files"),
+    params: fc.record({ path: pathArb, regex: fc.constant("x") }),
+  }),
+  fc.record({
+    tool: fc.constantFrom("write_to_file", "replace_in_file"),
+    params: fc.record({ path: pathArb, content: fc.constant("x"), diff: fc.constant("d") }),
+  }),
+  fc.record({
+    tool: fc.constant("execute_command"),
+    params: fc.record({
+      command: fc.constantFrom("ls", "git status", "npm test", "rm -rf x", "ls; curl x", "cat .env"),
+    }),
+  }),
+  fc.record({
+    tool: fc.constant("use_mcp_tool"),
+    params: fc.record({ server_name: fc.constant("ev"), tool_name: fc.constantFrom("echo", "add") }),
+  }),
+  fc.record({
+    tool: fc.constant("web_fetch"),
+    params: fc.record({ url: fc.constantFrom("https://a.test/x", "https://b.test/") }),
+  }),
+);
+const ruleArb = fc.constantFrom(
+  "Read",
+  "Read(src/**)",
+  "Edit(src/**)",
+  "Edit",
+  "Bash(npm test)",
+  "Bash(ls)",
+  "Bash",
+  "mcp__ev__echo",
+  "mcp__ev",
+  "WebFetch(domain:a.test)",
+  "read_file(**/*.ts)",
+  "Write(new/**)",
+);
 const settingsArb: fc.Arbitrary<ToolgateSettings> = fc
   .record({
     mode: fc.constantFrom("normal", "plan", "auto") as fc.Arbitrary<ToolgateSettings["mode"]>,
     enabled: fc.boolean(),
     all: fc.boolean(),
-    actions: fc.record({ readFiles: fc.boolean(), readFilesExternally: fc.boolean(), editFiles: fc.boolean(), editFilesExternally: fc.boolean(), executeSafeCommands: fc.boolean(), executeAllCommands: fc.boolean(), useMcp: fc.boolean(), webFetch: fc.boolean() }),
+    actions: fc.record({
+      readFiles: fc.boolean(),
+      readFilesExternally: fc.boolean(),
+      editFiles: fc.boolean(),
+      editFilesExternally: fc.boolean(),
+      executeSafeCommands: fc.boolean(),
+      executeAllCommands: fc.boolean(),
+      useMcp: fc.boolean(),
+      webFetch: fc.boolean(),
+    }),
     allow: fc.array(ruleArb, { maxLength: 4 }),
     ask: fc.array(ruleArb, { maxLength: 2 }),
     deny: fc.array(ruleArb, { maxLength: 2 }),
@@ -49,7 +101,10 @@ const settingsArb: fc.Arbitrary<ToolgateSettings> = fc
     mcpServers: { ev: { command: "node", alwaysAllow: ["echo"], disabled: false, disabledTools: [] } },
   }));
 
-async function decideAll(settings: ToolgateSettings, calls: readonly { tool: string; params: Record<string, unknown> }[]): Promise<Decision[]> {
+async function decideAll(
+  settings: ToolgateSettings,
+  calls: readonly { tool: string; params: Record<string, unknown> }[],
+): Promise<Decision[]> {
   const gate = await Gate.create({ settings, roots, ignore });
   return calls.map((c) => gate.decide(c));
 }
@@ -57,24 +112,47 @@ async function decideAll(settings: ToolgateSettings, calls: readonly { tool: str
 describe("properties of the gate", () => {
   it("adding a deny rule or a denied command never makes a decision more permissive", async () => {
     await fc.assert(
-      fc.asyncProperty(settingsArb, fc.array(callArb, { minLength: 1, maxLength: 6 }), ruleArb, fc.constantFrom("rm", "ls", "git", "cat"), async (s, calls, extraRule, extraCmd) => {
-        const before = await decideAll(s, calls);
-        const tighter = await decideAll({ ...s, permissions: { ...s.permissions, deny: [...s.permissions.deny, extraRule] }, commands: { ...s.commands, deny: [...s.commands.deny, extraCmd] } }, calls);
-        before.forEach((d, i) => expect(rank(tighter[i]!), `${JSON.stringify(calls[i])}`).toBeLessThanOrEqual(rank(d)));
-      }),
+      fc.asyncProperty(
+        settingsArb,
+        fc.array(callArb, { minLength: 1, maxLength: 6 }),
+        ruleArb,
+        fc.constantFrom("rm", "ls", "git", "cat"),
+        async (s, calls, extraRule, extraCmd) => {
+          const before = await decideAll(s, calls);
+          const tighter = await decideAll(
+            {
+              ...s,
+              permissions: { ...s.permissions, deny: [...s.permissions.deny, extraRule] },
+              commands: { ...s.commands, deny: [...s.commands.deny, extraCmd] },
+            },
+            calls,
+          );
+          before.forEach((d, i) =>
+            expect(rank(tighter[i]!), `${JSON.stringify(calls[i])}`).toBeLessThanOrEqual(rank(d)),
+          );
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("removing an allow rule or an allowed command never makes a decision more permissive", async () => {
     await fc.assert(
-      fc.asyncProperty(settingsArb, fc.array(callArb, { minLength: 1, maxLength: 6 }), fc.nat(), async (s, calls, n) => {
-        const before = await decideAll(s, calls);
-        const allow = s.permissions.allow.filter((_, i) => i !== n % Math.max(1, s.permissions.allow.length));
-        const cmdAllow = s.commands.allow.filter((_, i) => i !== n % Math.max(1, s.commands.allow.length));
-        const after = await decideAll({ ...s, permissions: { ...s.permissions, allow }, commands: { ...s.commands, allow: cmdAllow } }, calls);
-        before.forEach((d, i) => expect(rank(after[i]!)).toBeLessThanOrEqual(rank(d)));
-      }),
+      fc.asyncProperty(
+        settingsArb,
+        fc.array(callArb, { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        async (s, calls, n) => {
+          const before = await decideAll(s, calls);
+          const allow = s.permissions.allow.filter((_, i) => i !== n % Math.max(1, s.permissions.allow.length));
+          const cmdAllow = s.commands.allow.filter((_, i) => i !== n % Math.max(1, s.commands.allow.length));
+          const after = await decideAll(
+            { ...s, permissions: { ...s.permissions, allow }, commands: { ...s.commands, allow: cmdAllow } },
+            calls,
+          );
+          before.forEach((d, i) => expect(rank(after[i]!)).toBeLessThanOrEqual(rank(d)));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -82,7 +160,11 @@ describe("properties of the gate", () => {
   it("random path strings never count as local unless their realpath is inside a root", () => {
     const paths = new WorkspacePaths(roots);
     const segment = fc.constantFrom("..", ".", "src", "out", "in", "a.ts", "o.txt", "x", "~", "", "ws2", "..foo");
-    const pathString = fc.oneof(fc.string(), fc.array(segment, { maxLength: 6 }).map((s) => s.join("/")), fc.array(segment, { maxLength: 6 }).map((s) => "/" + s.join("/")));
+    const pathString = fc.oneof(
+      fc.string(),
+      fc.array(segment, { maxLength: 6 }).map((s) => s.join("/")),
+      fc.array(segment, { maxLength: 6 }).map((s) => "/" + s.join("/")),
+    );
     fc.assert(
       fc.property(pathString, (p) => {
         const r = paths.resolve(p);
@@ -98,14 +180,34 @@ describe("properties of the gate", () => {
   });
 
   it("malformed settings never parse into a looser configuration", () => {
-    const wrong = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer(), { minLength: 1 }), fc.dictionary(fc.string(), fc.integer(), { minKeys: 1 }));
-    const key = fc.constantFrom("toolgate.mode", "toolgate.autoApprove.enabled", "toolgate.autoApprove.all", "toolgate.autoApprove.actions", "toolgate.autoApprove.maxRequests", "toolgate.commands.allow", "toolgate.commands.deny", "toolgate.permissions.deny", "toolgate.mcpServers");
+    const wrong = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.integer(), { minLength: 1 }),
+      fc.dictionary(fc.string(), fc.integer(), { minKeys: 1 }),
+    );
+    const key = fc.constantFrom(
+      "toolgate.mode",
+      "toolgate.autoApprove.enabled",
+      "toolgate.autoApprove.all",
+      "toolgate.autoApprove.actions",
+      "toolgate.autoApprove.maxRequests",
+      "toolgate.commands.allow",
+      "toolgate.commands.deny",
+      "toolgate.permissions.deny",
+      "toolgate.mcpServers",
+    );
     fc.assert(
       fc.property(key, wrong, (k, v) => {
         const valid =
           (k === "toolgate.mode" && (v === "normal" || v === "plan" || v === "auto")) ||
           (k === "toolgate.autoApprove.maxRequests" && typeof v === "number" && v >= 0) ||
-          (k === "toolgate.mcpServers" && typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+          (k === "toolgate.mcpServers" &&
+            typeof v === "object" &&
+            v !== null &&
+            !Array.isArray(v) &&
+            Object.keys(v).length === 0);
         fc.pre(!valid);
         expect(parseSettings({ [k]: v }).ok).toBe(false);
       }),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, parseMcpFile, parseSettings } from "../../../src/core/settingsModel";
-import { resolveLayers, settingsFromInspect, withTightenings, workspaceTightenings } from "../../../src/core/settingsLayers";
+import {
+  resolveLayers,
+  settingsFromInspect,
+  withTightenings,
+  workspaceTightenings,
+} from "../../../src/core/settingsLayers";
 import { parseJsonc } from "../../../src/core/jsonc";
 import { readFileSync } from "node:fs";
 
@@ -8,7 +13,12 @@ describe("settings", () => {
   it("missing keys take the defaults a new user gets", () => {
     const r = parseSettings({});
     expect(r.ok && r.value).toEqual(DEFAULT_SETTINGS);
-    expect(DEFAULT_SETTINGS.autoApprove.actions).toMatchObject({ readFiles: true, executeSafeCommands: true, editFiles: false, useMcp: false });
+    expect(DEFAULT_SETTINGS.autoApprove.actions).toMatchObject({
+      readFiles: true,
+      executeSafeCommands: true,
+      editFiles: false,
+      useMcp: false,
+    });
   });
 
   it("keeps the defaults of actions that are not mentioned", () => {
@@ -39,13 +49,26 @@ describe("settings", () => {
     const fromManifest = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.default]));
     const r = parseSettings(fromManifest);
     expect(r.ok && r.value).toEqual(DEFAULT_SETTINGS);
-    for (const k of ["toolgate.mode", "toolgate.autoApprove.all", "toolgate.autoApprove.actions", "toolgate.commands.allow", "toolgate.permissions.allow", "toolgate.mcpServers", "toolgate.ignoreFile"]) {
+    for (const k of [
+      "toolgate.mode",
+      "toolgate.autoApprove.all",
+      "toolgate.autoApprove.actions",
+      "toolgate.commands.allow",
+      "toolgate.permissions.allow",
+      "toolgate.mcpServers",
+      "toolgate.ignoreFile",
+    ]) {
       expect(props[k]!.scope, k).toBe("application");
     }
   });
 
   it("a workspace can only tighten", () => {
-    const { flat, ignored } = workspaceTightenings({ "toolgate.mode": "auto", "toolgate.commands.allow": ["curl"], "toolgate.commands.deny": ["rm"], "toolgate.permissions.deny": ["Read(.env)"] });
+    const { flat, ignored } = workspaceTightenings({
+      "toolgate.mode": "auto",
+      "toolgate.commands.allow": ["curl"],
+      "toolgate.commands.deny": ["rm"],
+      "toolgate.permissions.deny": ["Read(.env)"],
+    });
     expect(ignored).toEqual(["toolgate.mode", "toolgate.commands.allow"]);
     const ws = parseSettings(flat);
     const merged = withTightenings(DEFAULT_SETTINGS, ws.ok ? ws.value : DEFAULT_SETTINGS);
@@ -55,12 +78,21 @@ describe("settings", () => {
   });
 
   it("layers: managed overrides the keys it sets, and every layer's denies add up", () => {
-    const user = parseSettings({ "toolgate.mode": "auto", "toolgate.commands.deny": ["rm"], "toolgate.autoApprove.all": true });
+    const user = parseSettings({
+      "toolgate.mode": "auto",
+      "toolgate.commands.deny": ["rm"],
+      "toolgate.autoApprove.all": true,
+    });
     const ws = parseSettings({ "toolgate.permissions.deny": ["Read(.env)"] });
     const managedFlat = { "toolgate.mode": "normal", "toolgate.commands.deny": ["curl"] };
     const managed = parseSettings(managedFlat);
     if (!user.ok || !ws.ok || !managed.ok) throw new Error("fixture");
-    const s = resolveLayers({ user: user.value, workspace: ws.value, managed: managed.value, managedKeys: Object.keys(managedFlat) });
+    const s = resolveLayers({
+      user: user.value,
+      workspace: ws.value,
+      managed: managed.value,
+      managedKeys: Object.keys(managedFlat),
+    });
     expect(s.mode).toBe("normal");
     expect(s.autoApprove.all).toBe(true);
     expect(s.commands.deny).toEqual(["rm", "curl"]);
@@ -70,13 +102,21 @@ describe("settings", () => {
   it("from the editor: loosening keys only from user scope, workspace lists only tighten", () => {
     const values: Record<string, { globalValue?: unknown; workspaceValue?: unknown; defaultValue?: unknown }> = {
       "toolgate.mode": { defaultValue: "normal", workspaceValue: "auto" },
-      "toolgate.autoApprove.actions": { defaultValue: DEFAULT_SETTINGS.autoApprove.actions, globalValue: { editFiles: true }, workspaceValue: { editFilesExternally: true } },
+      "toolgate.autoApprove.actions": {
+        defaultValue: DEFAULT_SETTINGS.autoApprove.actions,
+        globalValue: { editFiles: true },
+        workspaceValue: { editFilesExternally: true },
+      },
       "toolgate.commands.allow": { defaultValue: [], workspaceValue: ["curl"] },
       "toolgate.commands.deny": { defaultValue: [], globalValue: ["rm"], workspaceValue: ["git push"] },
     };
     const r = settingsFromInspect((k) => values[k]);
     expect(r.errors).toEqual([]);
-    expect(r.ignoredWorkspaceKeys).toEqual(["toolgate.mode", "toolgate.autoApprove.actions", "toolgate.commands.allow"]);
+    expect(r.ignoredWorkspaceKeys).toEqual([
+      "toolgate.mode",
+      "toolgate.autoApprove.actions",
+      "toolgate.commands.allow",
+    ]);
     expect(r.settings.mode).toBe("normal");
     expect(r.settings.autoApprove.actions.editFiles).toBe(true);
     expect(r.settings.autoApprove.actions.editFilesExternally).toBe(false);
@@ -84,7 +124,13 @@ describe("settings", () => {
   });
 
   it("from the editor: a malformed user value is reported and the defaults never loosen past it", () => {
-    const r = settingsFromInspect((k) => (k === "toolgate.autoApprove.all" ? { globalValue: "yes", defaultValue: false } : k === "toolgate.commands.deny" ? { workspaceValue: ["rm"] } : undefined));
+    const r = settingsFromInspect((k) =>
+      k === "toolgate.autoApprove.all"
+        ? { globalValue: "yes", defaultValue: false }
+        : k === "toolgate.commands.deny"
+          ? { workspaceValue: ["rm"] }
+          : undefined,
+    );
     expect(r.errors.length).toBe(1);
     expect(r.settings.autoApprove.all).toBe(false);
     expect(r.settings.commands.deny).toEqual(["rm"]);
@@ -97,7 +143,10 @@ describe("settings", () => {
   });
 
   it("reads settings.json with comments and trailing commas, but not other syntax errors", () => {
-    expect(parseJsonc('{\n // c\n "a": "// not a comment", /* b */ "c": [1,2,],\n}')).toEqual({ a: "// not a comment", c: [1, 2] });
+    expect(parseJsonc('{\n // c\n "a": "// not a comment", /* b */ "c": [1,2,],\n}')).toEqual({
+      a: "// not a comment",
+      c: [1, 2],
+    });
     expect(() => parseJsonc('{"a": }')).toThrow();
   });
 });

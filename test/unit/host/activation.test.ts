@@ -16,7 +16,16 @@ const moduleInternals = Module as unknown as { _load: Loader };
 const originalLoad = moduleInternals._load;
 
 beforeAll(async () => {
-  const out = await build({ entryPoints: ["src/extension.ts"], bundle: true, platform: "node", format: "cjs", target: "node20", external: ["vscode"], write: false, logLevel: "error" });
+  const out = await build({
+    entryPoints: ["src/extension.ts"],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    write: false,
+    logLevel: "error",
+  });
   const dir = mkdtempSync(join(tmpdir(), "toolgate-ext-"));
   bundlePath = join(dir, "extension.js");
   writeFileSync(bundlePath, out.outputFiles[0]!.text);
@@ -49,8 +58,16 @@ function context() {
   return {
     subscriptions,
     extensionUri: { scheme: "file", path: "/ext", fsPath: "/ext", toString: () => "file:///ext" },
-    workspaceState: { get: (k: string) => state.get(k), update: (k: string, v: unknown) => Promise.resolve(void state.set(k, v)) },
-    secrets: { get: () => Promise.resolve(undefined), store: () => Promise.resolve(), delete: () => Promise.resolve(), onDidChange: () => ({ dispose() {} }) },
+    workspaceState: {
+      get: (k: string) => state.get(k),
+      update: (k: string, v: unknown) => Promise.resolve(void state.set(k, v)),
+    },
+    secrets: {
+      get: () => Promise.resolve(undefined),
+      store: () => Promise.resolve(),
+      delete: () => Promise.resolve(),
+      onDidChange: () => ({ dispose() {} }),
+    },
   };
 }
 
@@ -63,7 +80,10 @@ describe("extension activation (real bundle, fake vscode)", () => {
     expect([...fake.commands.keys()].sort()).toEqual(Object.values(CommandId).sort());
     expect(fake.viewProviders.has(VIEW_ID)).toBe(true);
     expect(fake.serializers.has(PANEL_TYPE)).toBe(true);
-    expect(fake.statusItems[0]).toMatchObject({ text: "$(shield) Normal · auto-approve on", command: CommandId.showAutoApproveMenu });
+    expect(fake.statusItems[0]).toMatchObject({
+      text: "$(shield) Normal · auto-approve on",
+      command: CommandId.showAutoApproveMenu,
+    });
     expect(ctx.subscriptions.length).toBeGreaterThan(10);
     for (const d of ctx.subscriptions) d.dispose();
   });
@@ -74,11 +94,21 @@ describe("extension activation (real bundle, fake vscode)", () => {
     const htmls: string[] = [];
     for (let i = 0; i < 2; i++) {
       const webview = fakeWebview();
-      fake.viewProviders.get(VIEW_ID)!.resolveWebviewView({ webview, visible: true, onDidChangeVisibility: () => ({ dispose() {} }), onDidDispose: () => ({ dispose() {} }), show() {} });
+      fake.viewProviders
+        .get(VIEW_ID)!
+        .resolveWebviewView({
+          webview,
+          visible: true,
+          onDidChangeVisibility: () => ({ dispose() {} }),
+          onDidDispose: () => ({ dispose() {} }),
+          show() {},
+        });
       expect(webview.options.enableScripts).toBe(true);
       expect(webview.options.localResourceRoots!.map((u) => u.path)).toEqual(["/ext/dist"]);
       const csp = decodeEntities(/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)![1]!);
-      expect(csp).toMatch(/^default-src 'none'; style-src https:\/\/webview\.test 'nonce-[^']+'; font-src https:\/\/webview\.test; img-src https:\/\/webview\.test data:; script-src 'nonce-[^']+'$/);
+      expect(csp).toMatch(
+        /^default-src 'none'; style-src https:\/\/webview\.test 'nonce-[^']+'; font-src https:\/\/webview\.test; img-src https:\/\/webview\.test data:; script-src 'nonce-[^']+'$/,
+      );
       expect(webview.html).toContain(`src="https:///ext/dist/webview.js"`);
       htmls.push(webview.html);
       await Promise.resolve();
@@ -108,8 +138,13 @@ describe("extension activation (real bundle, fake vscode)", () => {
   it("logs gate decisions to the Toolgate log channel through the returned API", async () => {
     const fake = makeFakeVscode();
     const api = await load(fake).activate(context());
-    api!.decisions.logDecision({ tool: "read_file", params: { path: "a" } }, { decision: "allow", reason: "inside the workspace", rule: "autoApprove.readFiles" });
-    expect(fake.logs.at(-1)).toBe(`info ALLOW read_file {"path":"a"} — inside the workspace (rule: autoApprove.readFiles)`);
+    api!.decisions.logDecision(
+      { tool: "read_file", params: { path: "a" } },
+      { decision: "allow", reason: "inside the workspace", rule: "autoApprove.readFiles" },
+    );
+    expect(fake.logs.at(-1)).toBe(
+      `info ALLOW read_file {"path":"a"} — inside the workspace (rule: autoApprove.readFiles)`,
+    );
   });
 
   it("reports an activation failure to the person instead of failing silently", async () => {

@@ -7,7 +7,12 @@ const gitLog: ToolInfo = {
   name: "execute_command",
   params: { command: "git log -5" },
   status: "pending",
-  decision: { decision: "ask", reason: "`git log` is not in your allow list", rule: "commands.allowList", suggestion: "git log" },
+  decision: {
+    decision: "ask",
+    reason: "`git log` is not in your allow list",
+    rule: "commands.allowList",
+    suggestion: "git log",
+  },
 };
 
 async function setup(tool: ToolInfo = gitLog) {
@@ -51,13 +56,24 @@ describe("answers are accepted exactly once", () => {
 
   it("feedback text goes to the task with the answer", async () => {
     const { a, s, askId } = await setup();
-    await a.send({ type: "answerAsk", requestId: 13, messageId: askId, response: { kind: "reject", text: "use git log --oneline" } });
+    await a.send({
+      type: "answerAsk",
+      requestId: 13,
+      messageId: askId,
+      response: { kind: "reject", text: "use git log --oneline" },
+    });
     expect(s.answers[0]!.response).toEqual({ kind: "reject", text: "use git log --oneline" });
   });
 
   it("'always allow … this task' keeps the ask's own suggestion in memory for this task only", async () => {
     const { h, a, s, askId } = await setup();
-    await a.send({ type: "answerAsk", requestId: 14, messageId: askId, response: { kind: "approve" }, remember: { effect: "allow", scope: "task", rule: "rm -rf /" } });
+    await a.send({
+      type: "answerAsk",
+      requestId: 14,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "task", rule: "rm -rf /" },
+    });
     expect(s.answers).toHaveLength(1);
     expect(s.options!.extraRules().commandsAllow).toEqual(["git log"]);
     expect(h.memento.data.size).toBe(0);
@@ -70,7 +86,13 @@ describe("answers are accepted exactly once", () => {
 
   it("'always allow … this workspace' goes to workspaceState, never to settings or files", async () => {
     const { h, a, s, askId } = await setup();
-    await a.send({ type: "answerAsk", requestId: 16, messageId: askId, response: { kind: "approve" }, remember: { effect: "allow", scope: "workspace" } });
+    await a.send({
+      type: "answerAsk",
+      requestId: 16,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "workspace" },
+    });
     expect(h.memento.data.get(StorageKey.workspaceRules)).toMatchObject({ commandsAllow: ["git log"] });
     expect(h.config.writes).toEqual([]);
     expect(s.options!.extraRules().commandsAllow).toEqual(["git log"]);
@@ -78,24 +100,56 @@ describe("answers are accepted exactly once", () => {
 
   it("'always allow … always' writes the user setting; 'always deny' writes the deny list with a reject", async () => {
     const { h, a, s, askId } = await setup();
-    await a.send({ type: "answerAsk", requestId: 17, messageId: askId, response: { kind: "approve" }, remember: { effect: "allow", scope: "user" } });
+    await a.send({
+      type: "answerAsk",
+      requestId: 17,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "user" },
+    });
     expect(h.config.global.get("commands.allow")).toEqual(["git log"]);
 
     const mcp: ToolInfo = {
       name: "use_mcp_tool",
       params: { server_name: "fs", tool_name: "delete", arguments: "{}" },
       status: "pending",
-      decision: { decision: "ask", reason: "not always allowed", rule: "mcp.alwaysAllow", suggestion: "mcp__fs__delete" },
+      decision: {
+        decision: "ask",
+        reason: "not always allowed",
+        rule: "mcp.alwaysAllow",
+        suggestion: "mcp__fs__delete",
+      },
     };
     const id2 = s.ask(mcp);
-    await a.send({ type: "answerAsk", requestId: 18, messageId: id2, response: { kind: "reject" }, remember: { effect: "deny", scope: "user" } });
+    await a.send({
+      type: "answerAsk",
+      requestId: 18,
+      messageId: id2,
+      response: { kind: "reject" },
+      remember: { effect: "deny", scope: "user" },
+    });
     expect(h.config.global.get("permissions.deny")).toEqual(["mcp__fs__delete"]);
   });
 
   it("refuses an 'always' rule that does not match the answer, or when no rule was suggested, without answering", async () => {
-    const { a, s, askId } = await setup({ ...gitLog, decision: { decision: "ask", reason: "could not parse", rule: "commands.unparseable" } });
-    await a.send({ type: "answerAsk", requestId: 19, messageId: askId, response: { kind: "approve" }, remember: { effect: "allow", scope: "user" } });
-    await a.send({ type: "answerAsk", requestId: 20, messageId: askId, response: { kind: "approve" }, remember: { effect: "deny", scope: "user" } });
+    const { a, s, askId } = await setup({
+      ...gitLog,
+      decision: { decision: "ask", reason: "could not parse", rule: "commands.unparseable" },
+    });
+    await a.send({
+      type: "answerAsk",
+      requestId: 19,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "user" },
+    });
+    await a.send({
+      type: "answerAsk",
+      requestId: 20,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "deny", scope: "user" },
+    });
     expect(s.answers).toEqual([]);
     const results = a.fake.ofType("result").filter((r) => r.requestId >= 19);
     expect(results.map((r) => r.ok)).toEqual([false, false]);

@@ -27,7 +27,12 @@ interface FakeUri {
   toString(): string;
 }
 
-const uri = (path: string, scheme = "file"): FakeUri => ({ scheme, path, fsPath: path, toString: () => `${scheme}://${path}` });
+const uri = (path: string, scheme = "file"): FakeUri => ({
+  scheme,
+  path,
+  fsPath: path,
+  toString: () => `${scheme}://${path}`,
+});
 
 export interface FakeWebviewHandle {
   options: { enableScripts?: boolean; localResourceRoots?: FakeUri[] };
@@ -86,7 +91,12 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
     window: {
       createOutputChannel: (name: string) => {
         if (opts.failOutputChannel) throw new Error(`cannot create ${name}`);
-        return { info: (m: string) => logs.push(`info ${m}`), warn: (m: string) => logs.push(`warn ${m}`), error: (m: string) => logs.push(`error ${m}`), dispose() {} };
+        return {
+          info: (m: string) => logs.push(`info ${m}`),
+          warn: (m: string) => logs.push(`warn ${m}`),
+          error: (m: string) => logs.push(`error ${m}`),
+          dispose() {},
+        };
       },
       createStatusBarItem: () => {
         const item = { text: "", tooltip: "", command: "", name: "", show() {}, dispose() {} };

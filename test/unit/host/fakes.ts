@@ -8,7 +8,13 @@ import type { AskResponse, MessageDelta, TaskMessage, ToolInfo } from "../../../
 import type { HostToWebview, TaskState } from "../../../src/shared/protocol";
 import type { Timer } from "../../../src/host/deltaBatcher";
 import type { ConfigInspection, ConfigStore, SettingKey } from "../../../src/host/settingsBridge";
-import type { Disposable, Listener, TaskSession, TaskSessionFactory, TaskSessionOptions } from "../../../src/host/taskSession";
+import type {
+  Disposable,
+  Listener,
+  TaskSession,
+  TaskSessionFactory,
+  TaskSessionOptions,
+} from "../../../src/host/taskSession";
 import type { StateStore } from "../../../src/host/rememberedRules";
 
 function listeners<T>() {
@@ -154,7 +160,8 @@ interface PackageJson {
   contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
 }
 
-export const packageJson = JSON.parse(readFileSync(join(__dirname, "../../../package.json"), "utf8")) as PackageJson & Record<string, unknown>;
+export const packageJson = JSON.parse(readFileSync(join(__dirname, "../../../package.json"), "utf8")) as PackageJson &
+  Record<string, unknown>;
 
 /** VS Code settings in memory, with package.json's defaults; `updateGlobal` writes user scope like the host. */
 export class FakeConfigStore implements ConfigStore {
@@ -167,7 +174,12 @@ export class FakeConfigStore implements ConfigStore {
   inspect(key: SettingKey): ConfigInspection | undefined {
     const def = packageJson.contributes.configuration.properties[`toolgate.${key}`];
     if (!def) return undefined;
-    return { defaultValue: def.default, globalValue: this.global.get(key), workspaceValue: this.workspace.get(key), workspaceFolderValue: this.folder.get(key) };
+    return {
+      defaultValue: def.default,
+      globalValue: this.global.get(key),
+      workspaceValue: this.workspace.get(key),
+      workspaceFolderValue: this.folder.get(key),
+    };
   }
 
   async updateGlobal(key: SettingKey, value: unknown): Promise<void> {

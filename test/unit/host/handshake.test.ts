@@ -59,7 +59,13 @@ describe("handshake", () => {
     w.fake.clear();
     await w.send({ type: "setSetting", requestId: 1, change: { key: "autoApprove.all", value: "yes" } });
     await w.send({ type: "setSetting", requestId: 2, change: { key: "commands.allow", value: ["rm"] } });
-    await w.send({ type: "answerAsk", requestId: 3, messageId: 1, response: { kind: "approve" }, remember: { effect: "allow", scope: "everywhere" } });
+    await w.send({
+      type: "answerAsk",
+      requestId: 3,
+      messageId: 1,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "everywhere" },
+    });
     await w.send("ready");
     await tick();
     expect(h.config.writes).toEqual([]);

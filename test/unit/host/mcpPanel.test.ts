@@ -4,7 +4,12 @@ import type { McpStatusSource } from "../../../src/host/taskSession";
 import { makeHost } from "./harness";
 
 const config = {
-  fs: { command: "npx", args: ["-y", "server-filesystem", "/tmp"], alwaysAllow: ["read_file"], disabledTools: ["delete_file"] },
+  fs: {
+    command: "npx",
+    args: ["-y", "server-filesystem", "/tmp"],
+    alwaysAllow: ["read_file"],
+    disabledTools: ["delete_file"],
+  },
   web: { url: "http://127.0.0.1:9/mcp", disabled: true },
 };
 
@@ -41,7 +46,9 @@ describe("MCP view model", () => {
     const v = mcpView(config, live);
     const fs = v.servers[0]!;
     expect(fs.status).toBe("connected");
-    expect(fs.tools.map((t) => [t.name, t.alwaysAllow, t.enabled, t.readOnlyHint ?? null, t.destructiveHint ?? null])).toEqual([
+    expect(
+      fs.tools.map((t) => [t.name, t.alwaysAllow, t.enabled, t.readOnlyHint ?? null, t.destructiveHint ?? null]),
+    ).toEqual([
       ["read_file", true, true, true, null],
       ["write_file", false, true, null, true],
       ["delete_file", false, false, null, true],
@@ -51,7 +58,12 @@ describe("MCP view model", () => {
 
   it("lists tools the hub hides because they are disabled, so they can be enabled again", () => {
     const hub = statusFromHub([
-      { name: "fs", status: "connected", tools: [{ server: "fs", name: "read_file", readOnlyHint: true }], resources: [] },
+      {
+        name: "fs",
+        status: "connected",
+        tools: [{ server: "fs", name: "read_file", readOnlyHint: true }],
+        resources: [],
+      },
     ]);
     const v = mcpView(config, { servers: hub, onDidChange: () => ({ dispose() {} }) });
     expect(v.servers[0]!.tools.map((t) => [t.name, t.enabled, t.alwaysAllow])).toEqual([
@@ -62,10 +74,19 @@ describe("MCP view model", () => {
 
   it("maps the hub's connecting/disconnected states and keeps its error message", () => {
     const hub = statusFromHub([
-      { name: "fs", status: "disconnected", error: "server exited with code 1; reconnecting", tools: [], resources: [] },
+      {
+        name: "fs",
+        status: "disconnected",
+        error: "server exited with code 1; reconnecting",
+        tools: [],
+        resources: [],
+      },
       { name: "web", status: "connecting", tools: [], resources: [] },
     ]);
-    const v = mcpView({ fs: config.fs, web: { url: "http://x" } }, { servers: hub, onDidChange: () => ({ dispose() {} }) });
+    const v = mcpView(
+      { fs: config.fs, web: { url: "http://x" } },
+      { servers: hub, onDidChange: () => ({ dispose() {} }) },
+    );
     expect(v.servers.map((s) => [s.status, s.error ?? null])).toEqual([
       ["disconnected", "server exited with code 1; reconnecting"],
       ["connecting", null],
@@ -78,23 +99,38 @@ describe("MCP view model", () => {
     c = applyMcpChange(c, { kind: "toolEnabled", server: "fs", tool: "delete_file", value: true }, []);
     c = applyMcpChange(c, { kind: "serverEnabled", server: "web", value: true }, []);
     expect(c).toEqual({
-      fs: { command: "npx", args: ["-y", "server-filesystem", "/tmp"], alwaysAllow: ["read_file", "write_file"], disabledTools: [] },
+      fs: {
+        command: "npx",
+        args: ["-y", "server-filesystem", "/tmp"],
+        alwaysAllow: ["read_file", "write_file"],
+        disabledTools: [],
+      },
       web: { url: "http://127.0.0.1:9/mcp" },
     });
     expect(config.fs.alwaysAllow).toEqual(["read_file"]); // input untouched
   });
 
   it("unticking one tool under 'always allow all' expands * so only that tool stops being allowed", () => {
-    let c: Record<string, unknown> = applyMcpChange(config, { kind: "serverAlwaysAllowAll", server: "fs", value: true }, []);
+    let c: Record<string, unknown> = applyMcpChange(
+      config,
+      { kind: "serverAlwaysAllowAll", server: "fs", value: true },
+      [],
+    );
     expect((c.fs as { alwaysAllow: string[] }).alwaysAllow).toEqual(["read_file", "*"]);
-    c = applyMcpChange(c, { kind: "toolAlwaysAllow", server: "fs", tool: "delete_file", value: false }, ["read_file", "write_file", "delete_file"]);
+    c = applyMcpChange(c, { kind: "toolAlwaysAllow", server: "fs", tool: "delete_file", value: false }, [
+      "read_file",
+      "write_file",
+      "delete_file",
+    ]);
     expect((c.fs as { alwaysAllow: string[] }).alwaysAllow.sort()).toEqual(["read_file", "write_file"]);
     c = applyMcpChange(c, { kind: "serverAlwaysAllowAll", server: "fs", value: false }, []);
     expect((c.fs as { alwaysAllow: string[] }).alwaysAllow.sort()).toEqual(["read_file", "write_file"]);
   });
 
   it("refuses a change to a server that is not in the user's settings", () => {
-    expect(() => applyMcpChange(config, { kind: "toolEnabled", server: "nope", tool: "x", value: false }, [])).toThrow(/no MCP server/);
+    expect(() => applyMcpChange(config, { kind: "toolEnabled", server: "nope", tool: "x", value: false }, [])).toThrow(
+      /no MCP server/,
+    );
   });
 
   it("the panel's checkbox writes toolgate.mcpServers at user scope and the view follows", async () => {
@@ -104,7 +140,11 @@ describe("MCP view model", () => {
     const w = h.webview("sidebar");
     await w.send({ type: "ready" });
     expect(w.store.getState().mcp?.live).toBe(true);
-    await w.send({ type: "mcpChange", requestId: 3, change: { kind: "toolAlwaysAllow", server: "fs", tool: "write_file", value: true } });
+    await w.send({
+      type: "mcpChange",
+      requestId: 3,
+      change: { kind: "toolAlwaysAllow", server: "fs", tool: "write_file", value: true },
+    });
     expect(h.config.writes[0]![0]).toBe("mcpServers");
     h.controller.settingsChanged();
     const tool = w.store.getState().mcp?.servers[0]?.tools.find((t) => t.name === "write_file");

@@ -62,9 +62,18 @@ describe("delta batcher", () => {
 describe("rule targets", () => {
   it("puts command prefixes in commands.*, Tool(...) and MCP rules in permissions.*", () => {
     expect(ruleTarget("execute_command", "git log", "allow")).toEqual({ list: "commandsAllow", rule: "git log" });
-    expect(ruleTarget("execute_command", "Bash(npm test)", "deny")).toEqual({ list: "permissionsDeny", rule: "Bash(npm test)" });
-    expect(ruleTarget("read_file", "read_file(src/**)", "allow")).toEqual({ list: "permissionsAllow", rule: "read_file(src/**)" });
-    expect(ruleTarget("use_mcp_tool", "mcp__fs__read", "allow")).toEqual({ list: "permissionsAllow", rule: "mcp__fs__read" });
+    expect(ruleTarget("execute_command", "Bash(npm test)", "deny")).toEqual({
+      list: "permissionsDeny",
+      rule: "Bash(npm test)",
+    });
+    expect(ruleTarget("read_file", "read_file(src/**)", "allow")).toEqual({
+      list: "permissionsAllow",
+      rule: "read_file(src/**)",
+    });
+    expect(ruleTarget("use_mcp_tool", "mcp__fs__read", "allow")).toEqual({
+      list: "permissionsAllow",
+      rule: "mcp__fs__read",
+    });
   });
   it("refuses blank, multi-line or malformed suggestions", () => {
     expect(ruleTarget("execute_command", "  ", "allow")).toBeUndefined();
@@ -77,32 +86,69 @@ describe("rule targets", () => {
 describe("decision log", () => {
   it("writes one line per decision, with the rule and invisible characters escaped", () => {
     const lines: Array<[string, string]> = [];
-    const log = new DecisionLog({ info: (m) => lines.push(["info", m]), warn: (m) => lines.push(["warn", m]), error: (m) => lines.push(["error", m]) });
-    log.logDecision({ tool: "execute_command", params: { command: "ls\u200b; rm -rf /" } }, { decision: "deny", reason: "`rm` is denied", rule: "commands.deny: rm" }, "t1");
-    log.logDecision({ tool: "read_file", params: { path: "src/a.ts" } }, { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" });
+    const log = new DecisionLog({
+      info: (m) => lines.push(["info", m]),
+      warn: (m) => lines.push(["warn", m]),
+      error: (m) => lines.push(["error", m]),
+    });
+    log.logDecision(
+      { tool: "execute_command", params: { command: "ls\u200b; rm -rf /" } },
+      { decision: "deny", reason: "`rm` is denied", rule: "commands.deny: rm" },
+      "t1",
+    );
+    log.logDecision(
+      { tool: "read_file", params: { path: "src/a.ts" } },
+      { decision: "allow", reason: "reading inside the workspace", rule: "autoApprove.readFiles" },
+    );
     expect(lines[0]![0]).toBe("warn");
     expect(lines[0]![1]).toContain("\\u200b");
     expect(lines[0]![1]).toContain("rule: commands.deny: rm");
-    expect(lines[1]).toEqual(["info", `ALLOW read_file {"path":"src/a.ts"} — reading inside the workspace (rule: autoApprove.readFiles)`]);
-    expect(formatDecision({ tool: "x", params: { a: "y".repeat(1000) } }, { decision: "ask", reason: "r", rule: "q" }).length).toBeLessThan(400);
+    expect(lines[1]).toEqual([
+      "info",
+      `ALLOW read_file {"path":"src/a.ts"} — reading inside the workspace (rule: autoApprove.readFiles)`,
+    ]);
+    expect(
+      formatDecision({ tool: "x", params: { a: "y".repeat(1000) } }, { decision: "ask", reason: "r", rule: "q" })
+        .length,
+    ).toBeLessThan(400);
   });
 });
 
 describe("status bar text", () => {
   const base: SettingsView = {
     mode: "normal",
-    autoApprove: { enabled: true, all: false, actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false }, maxRequests: 0, maxCost: 0 },
+    autoApprove: {
+      enabled: true,
+      all: false,
+      actions: {
+        readFiles: true,
+        readFilesExternally: false,
+        editFiles: false,
+        editFilesExternally: false,
+        executeSafeCommands: true,
+        executeAllCommands: false,
+        useMcp: false,
+        webFetch: false,
+      },
+      maxRequests: 0,
+      maxCost: 0,
+    },
     workspaceTrusted: true,
     errors: [],
     ignoredWorkspaceKeys: [],
     toggleShortcut: "Ctrl+Alt+A",
   };
   it("says when settings errors stop all auto-approval", () => {
-    expect(statusText({ ...base, errors: ["user settings: `toolgate.mode` must be …"] })).toMatchObject({ text: "$(error) Toolgate: settings error", warning: true });
+    expect(statusText({ ...base, errors: ["user settings: `toolgate.mode` must be …"] })).toMatchObject({
+      text: "$(error) Toolgate: settings error",
+      warning: true,
+    });
   });
   it("shows mode and auto-approve state, warns for YOLO, and says restricted when untrusted", () => {
     expect(statusText(base).text).toBe("$(shield) Normal · auto-approve on");
-    expect(statusText({ ...base, autoApprove: { ...base.autoApprove, enabled: false } }).text).toContain("auto-approve off");
+    expect(statusText({ ...base, autoApprove: { ...base.autoApprove, enabled: false } }).text).toContain(
+      "auto-approve off",
+    );
     expect(statusText({ ...base, mode: "auto" })).toMatchObject({ text: "$(warning) Toolgate: YOLO", warning: true });
     expect(statusText({ ...base, workspaceTrusted: false }).text).toContain("restricted");
   });
@@ -119,14 +165,17 @@ describe("package.json contributions", () => {
   };
   it("declares exactly the commands the host registers", () => {
     expect(c.commands.map((x) => x.command).sort()).toEqual(Object.values(CommandId).sort());
-    for (const list of [c.keybindings, ...Object.values(c.menus)]) for (const x of list) expect(Object.values(CommandId)).toContain(x.command);
+    for (const list of [c.keybindings, ...Object.values(c.menus)])
+      for (const x of list) expect(Object.values(CommandId)).toContain(x.command);
     expect(c.keybindings.find((k) => k.command === CommandId.toggleAutoApprove)?.key).toBe("ctrl+alt+a");
   });
   it("declares the view container, the webview view and panel restore", () => {
     expect(c.viewsContainers.activitybar[0]).toMatchObject({ id: VIEW_CONTAINER_ID, icon: "media/toolgate.svg" });
     expect(c.views[VIEW_CONTAINER_ID]).toEqual([expect.objectContaining({ id: VIEW_ID, type: "webview" })]);
     expect(packageJson.activationEvents).toContain(`onWebviewPanel:${PANEL_TYPE}`);
-    expect(packageJson.capabilities).toEqual({ untrustedWorkspaces: expect.objectContaining({ supported: "limited" }) });
+    expect(packageJson.capabilities).toEqual({
+      untrustedWorkspaces: expect.objectContaining({ supported: "limited" }),
+    });
   });
   it("every settings key the bridge uses exists in contributes.configuration", () => {
     for (const key of Object.values(SettingKey)) expect(c.configuration.properties).toHaveProperty([`toolgate.${key}`]);

@@ -12,7 +12,11 @@ describe("settings bridge", () => {
     await b.send({ type: "ready" });
     expect(a.store.getState().settings?.autoApprove.actions.editFiles).toBe(false);
 
-    await a.send({ type: "setSetting", requestId: 1, change: { key: "autoApprove.action", action: "editFiles", value: true } });
+    await a.send({
+      type: "setSetting",
+      requestId: 1,
+      change: { key: "autoApprove.action", action: "editFiles", value: true },
+    });
     expect(h.config.writes).toEqual([["autoApprove.actions", { editFiles: true }]]);
     h.controller.settingsChanged(); // what onDidChangeConfiguration triggers
     for (const w of [a, b]) {
@@ -49,7 +53,13 @@ describe("settings bridge", () => {
     expect(v.autoApprove.all).toBe(false);
     expect(v.autoApprove.actions.executeAllCommands).toBe(false);
     expect(v.errors).toEqual([]);
-    expect([...v.ignoredWorkspaceKeys].sort()).toEqual(["toolgate.autoApprove.actions", "toolgate.autoApprove.all", "toolgate.commands.allow", "toolgate.mode", "toolgate.permissions.allow"]);
+    expect([...v.ignoredWorkspaceKeys].sort()).toEqual([
+      "toolgate.autoApprove.actions",
+      "toolgate.autoApprove.all",
+      "toolgate.commands.allow",
+      "toolgate.mode",
+      "toolgate.permissions.allow",
+    ]);
     const g = s.hostSettings().settings;
     expect(g.commands.allow).toEqual([]);
     expect(g.permissions.allow).toEqual([]);
@@ -94,7 +104,12 @@ describe("settings bridge", () => {
     await w.send({ type: "ready" });
     h.config.failNextWrite = "Unable to write into user settings";
     await w.send({ type: "setSetting", requestId: 5, change: { key: "autoApprove.enabled", value: false } });
-    expect(w.fake.ofType("result").at(-1)).toEqual({ type: "result", requestId: 5, ok: false, error: "Unable to write into user settings" });
+    expect(w.fake.ofType("result").at(-1)).toEqual({
+      type: "result",
+      requestId: 5,
+      ok: false,
+      error: "Unable to write into user settings",
+    });
     expect(w.store.getState().settings?.autoApprove.enabled).toBe(true);
   });
 });

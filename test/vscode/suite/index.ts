@@ -48,14 +48,29 @@ const tests: Test[] = [
     name: "the Toolgate commands are registered",
     run: async () => {
       const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-      const contributed = ((ext.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command);
+      const contributed = (
+        (ext.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []
+      ).map((c) => c.command);
       const registered = new Set(await vscode.commands.getCommands(true));
-      assert.deepEqual(contributed.filter((c) => !registered.has(c)), [], "contributed but not registered");
+      assert.deepEqual(
+        contributed.filter((c) => !registered.has(c)),
+        [],
+        "contributed but not registered",
+      );
     },
   },
-  { name: "scenario 1: the ask appears while write_to_file streams; Approve writes the streamed content", skip: () => NEEDS_AGENT_API },
-  { name: "scenario 2: auto-approve 'edit files' writes settings and the next write runs without asking", skip: () => NEEDS_AGENT_API },
-  { name: "scenario 3: 'ls; rm -rf build' asks naming rm; Reject with feedback keeps build/", skip: () => NEEDS_AGENT_API },
+  {
+    name: "scenario 1: the ask appears while write_to_file streams; Approve writes the streamed content",
+    skip: () => NEEDS_AGENT_API,
+  },
+  {
+    name: "scenario 2: auto-approve 'edit files' writes settings and the next write runs without asking",
+    skip: () => NEEDS_AGENT_API,
+  },
+  {
+    name: "scenario 3: 'ls; rm -rf build' asks naming rm; Reject with feedback keeps build/",
+    skip: () => NEEDS_AGENT_API,
+  },
   { name: "scenario 4: MCP 'always allow' for one server-everything tool", skip: () => NEEDS_AGENT_API },
   { name: "scenario 5: plan mode refuses a write and still reads", skip: () => NEEDS_AGENT_API },
 ];
@@ -77,7 +92,9 @@ export async function run(): Promise<void> {
       console.log(`[test:vscode] PASSED   ${t.name}`);
     } catch (e) {
       failed++;
-      console.log(`[test:vscode] FAILED   ${t.name}\n             ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      console.log(
+        `[test:vscode] FAILED   ${t.name}\n             ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
     }
   }
   console.log(`test:vscode: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -14,7 +14,8 @@ export function announcement(ask: TaskMessage | undefined, task: TaskView | null
   }
   if (ask?.kind === "followup") return `The agent asks: ${ask.text}`;
   if (ask?.kind === "limit") return "Auto-approve limit reached. Reset and continue, or reject the call.";
-  if (ask?.kind === "completion") return "The agent says the task is complete. Accept the result, or reply to continue.";
+  if (ask?.kind === "completion")
+    return "The agent says the task is complete. Accept the result, or reply to continue.";
   if (ask?.kind === "error") return `The agent stopped: ${ask.text} Retry or stop.`;
   if (task?.state === "done") return "Task completed.";
   if (task?.state === "error") return "Task stopped.";

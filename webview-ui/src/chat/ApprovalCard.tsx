@@ -80,7 +80,8 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
       {s.family === "edit" ? <OpenDiffButton messageId={message.id} /> : null}
       {hidden ? (
         <div className="tg-warning" role="note">
-          <Icon name="warning" /> This contains invisible, control or look-alike characters. They are shown as marked symbols; hover one to see what it is.
+          <Icon name="warning" /> This contains invisible, control or look-alike characters. They are shown as marked
+          symbols; hover one to see what it is.
         </div>
       ) : null}
     </div>
@@ -115,7 +116,13 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
           <Icon name="loading" spin /> Still receiving the call. You can approve once it is complete.
         </div>
       ) : null}
-      <TextArea label="Feedback for the agent (optional, sent with either answer)" placeholder="Feedback for the agent (optional)" value={feedback} onChange={setFeedback} rows={1} />
+      <TextArea
+        label="Feedback for the agent (optional, sent with either answer)"
+        placeholder="Feedback for the agent (optional)"
+        value={feedback}
+        onChange={setFeedback}
+        rows={1}
+      />
       <div className="tg-actions">
         <Button onClick={() => void answer("approve")} disabled={busy || streaming}>
           Approve
@@ -136,16 +143,28 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
             <span className="tg-muted">{whereSaved(scope, tool.name, suggestion)}</span>
           </div>
           <div className="tg-actions">
-            <Button appearance="secondary" icon="check-all" onClick={() => void answer("approve", { effect: "allow", scope })} disabled={busy || streaming}>
+            <Button
+              appearance="secondary"
+              icon="check-all"
+              onClick={() => void answer("approve", { effect: "allow", scope })}
+              disabled={busy || streaming}
+            >
               Always allow
             </Button>
-            <Button appearance="secondary" icon="circle-slash" onClick={() => void answer("reject", { effect: "deny", scope })} disabled={busy}>
+            <Button
+              appearance="secondary"
+              icon="circle-slash"
+              onClick={() => void answer("reject", { effect: "deny", scope })}
+              disabled={busy}
+            >
               Always deny
             </Button>
           </div>
         </fieldset>
       ) : (
-        <div className="tg-muted tg-small">No narrower rule would allow just this call, so it will ask again next time.</div>
+        <div className="tg-muted tg-small">
+          No narrower rule would allow just this call, so it will ask again next time.
+        </div>
       )}
     </AskCard>
   );

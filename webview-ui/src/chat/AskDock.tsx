@@ -24,7 +24,12 @@ export function pendingAsk(messages: readonly TaskMessage[]): TaskMessage | unde
 
 /** attempt_completion with a command: while its tool is not done, the ask approves the command. */
 export function isCommandApproval(m: TaskMessage): boolean {
-  return m.kind === "completion" && m.tool !== undefined && (m.tool.status === "pending" || m.tool.status === "streaming") && (m.tool.params.command ?? "") !== "";
+  return (
+    m.kind === "completion" &&
+    m.tool !== undefined &&
+    (m.tool.status === "pending" || m.tool.status === "streaming") &&
+    (m.tool.params.command ?? "") !== ""
+  );
 }
 
 /** Asks the person answers by typing in the input (the answer is a message). */
@@ -40,7 +45,12 @@ export function FollowupCard({ message }: { readonly message: TaskMessage }) {
       {message.options?.length ? (
         <div className="tg-options" role="group" aria-label="Suggested answers">
           {message.options.map((o, i) => (
-            <Button key={i} appearance="secondary" disabled={busy} onClick={() => void answer({ kind: "message", text: o })}>
+            <Button
+              key={i}
+              appearance="secondary"
+              disabled={busy}
+              onClick={() => void answer({ kind: "message", text: o })}
+            >
               {o}
             </Button>
           ))}
@@ -105,7 +115,8 @@ export function RetryCard({ message }: { readonly message: TaskMessage }) {
 }
 
 export function AskDock({ message }: { readonly message: TaskMessage }) {
-  if (message.tool && (message.kind === "tool" || isCommandApproval(message))) return <ApprovalCard key={message.id} message={message} />;
+  if (message.tool && (message.kind === "tool" || isCommandApproval(message)))
+    return <ApprovalCard key={message.id} message={message} />;
   if (message.kind === "followup") return <FollowupCard key={message.id} message={message} />;
   if (message.kind === "limit") return <LimitCard key={message.id} message={message} />;
   if (message.kind === "completion") return <CompletionCard key={message.id} message={message} />;

@@ -23,8 +23,17 @@ export const ACTIONS: readonly ActionSpec[] = [
   { key: "readFilesExternally", label: "…and outside the workspace", short: "Read outside", parent: "readFiles" },
   { key: "editFiles", label: "Edit files in the workspace (protected paths still ask)", short: "Edit" },
   { key: "editFilesExternally", label: "…and outside the workspace", short: "Edit outside", parent: "editFiles" },
-  { key: "executeSafeCommands", label: "Run safe commands (allow list and read-only programs)", short: "Safe commands" },
-  { key: "executeAllCommands", label: "Run all commands (deletion still asks)", short: "All commands", parent: "executeSafeCommands" },
+  {
+    key: "executeSafeCommands",
+    label: "Run safe commands (allow list and read-only programs)",
+    short: "Safe commands",
+  },
+  {
+    key: "executeAllCommands",
+    label: "Run all commands (deletion still asks)",
+    short: "All commands",
+    parent: "executeSafeCommands",
+  },
   { key: "useMcp", label: "Use MCP tools marked \u201calways allow\u201d", short: "MCP" },
   { key: "webFetch", label: "Fetch web pages", short: "Web" },
 ];
@@ -43,7 +52,9 @@ export function autoApproveSummary(s: SettingsView): string {
   const prefix = s.mode === "plan" ? "Plan · " : "";
   if (s.autoApprove.all) return `${prefix}Approve all`;
   if (!s.autoApprove.enabled) return `${prefix}Off`;
-  const on = ACTIONS.filter((a) => s.autoApprove.actions[a.key] && (!a.parent || s.autoApprove.actions[a.parent])).map((a) => a.short);
+  const on = ACTIONS.filter((a) => s.autoApprove.actions[a.key] && (!a.parent || s.autoApprove.actions[a.parent])).map(
+    (a) => a.short,
+  );
   return `${prefix}${on.length ? on.join(", ") : "Nothing"}`;
 }
 
@@ -55,7 +66,15 @@ function parseLimit(text: string, integer: boolean): number | undefined {
   return n;
 }
 
-export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly settings: SettingsView; readonly open: boolean; readonly onOpenChange: (open: boolean) => void }) {
+export function AutoApproveMenu({
+  settings,
+  open,
+  onOpenChange,
+}: {
+  readonly settings: SettingsView;
+  readonly open: boolean;
+  readonly onOpenChange: (open: boolean) => void;
+}) {
   const bridge = useBridge();
   const panelId = useId();
   const [confirm, setConfirm] = useState<"auto" | "all" | null>(null);
@@ -74,7 +93,11 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
   const commitLimit = (key: "autoApprove.maxRequests" | "autoApprove.maxCost", text: string) => {
     const n = parseLimit(text, key === "autoApprove.maxRequests");
     if (n === undefined) {
-      setLimitError(key === "autoApprove.maxRequests" ? "Max requests must be a whole number, 0 or more." : "Max cost must be a number of dollars, 0 or more.");
+      setLimitError(
+        key === "autoApprove.maxRequests"
+          ? "Max requests must be a whole number, 0 or more."
+          : "Max cost must be a number of dollars, 0 or more.",
+      );
       return;
     }
     setLimitError(undefined);
@@ -84,7 +107,13 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
   return (
     <div className={`tg-aa${open ? " tg-aa-open" : ""}`}>
       {/* Disclosure: the button first, its panel right after it (DOM order = focus order = visual order). */}
-      <button type="button" className="tg-aa-bar" aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => onOpenChange(!open)}>
+      <button
+        type="button"
+        className="tg-aa-bar"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => onOpenChange(!open)}
+      >
         <Icon name={settings.mode === "auto" ? "warning" : settings.workspaceTrusted ? "shield" : "lock"} />
         <span className="tg-aa-label">Auto-approve:</span>
         <span className="tg-aa-summary">{autoApproveSummary(settings)}</span>
@@ -105,21 +134,28 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
         >
           {!settings.workspaceTrusted ? (
             <div className="tg-warning" role="note">
-              <Icon name="lock" /> Restricted Mode: nothing is auto-approved until you trust this workspace. These switches apply once it is trusted.
+              <Icon name="lock" /> Restricted Mode: nothing is auto-approved until you trust this workspace. These
+              switches apply once it is trusted.
             </div>
           ) : null}
           <div className="tg-aa-master">
             <Checkbox checked={a.enabled} onChange={(v) => set({ key: "autoApprove.enabled", value: v })}>
               <strong>Auto-approve</strong>
             </Checkbox>
-            <span className="tg-muted tg-small">Off keeps the switches below as they are. Shortcut: {settings.toggleShortcut}</span>
+            <span className="tg-muted tg-small">
+              Off keeps the switches below as they are. Shortcut: {settings.toggleShortcut}
+            </span>
           </div>
           <div className="tg-aa-actions" role="group" aria-label="Actions approved without asking">
             {ACTIONS.map((x) => {
               const disabled = !a.enabled || (x.parent !== undefined && !a.actions[x.parent]);
               return (
                 <div key={x.key} className={x.parent ? "tg-aa-child" : undefined}>
-                  <Checkbox checked={a.actions[x.key]} disabled={disabled} onChange={(v) => set({ key: "autoApprove.action", action: x.key, value: v })}>
+                  <Checkbox
+                    checked={a.actions[x.key]}
+                    disabled={disabled}
+                    onChange={(v) => set({ key: "autoApprove.action", action: x.key, value: v })}
+                  >
                     {x.label}
                   </Checkbox>
                 </div>
@@ -134,10 +170,15 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
           <RadioGroup label="Mode" value={settings.mode} options={MODES} onChange={setMode} />
           {settings.mode === "auto" ? (
             <div className="tg-danger" role="note">
-              <Icon name="warning" /> YOLO mode: every tool call that no deny rule refuses runs without asking, including commands and edits.
+              <Icon name="warning" /> YOLO mode: every tool call that no deny rule refuses runs without asking,
+              including commands and edits.
             </div>
           ) : null}
-          {settings.mode === "plan" ? <div className="tg-muted tg-small">Plan mode: edits and state-changing commands are refused and hidden from the model.</div> : null}
+          {settings.mode === "plan" ? (
+            <div className="tg-muted tg-small">
+              Plan mode: edits and state-changing commands are refused and hidden from the model.
+            </div>
+          ) : null}
           {confirm ? (
             <div className="tg-danger" role="alertdialog" aria-label="Confirm">
               <div>
@@ -162,7 +203,11 @@ export function AutoApproveMenu({ settings, open, onOpenChange }: { readonly set
             </div>
           ) : null}
           <div className="tg-aa-limits">
-            <TextField value={String(a.maxRequests)} onCommit={(v) => commitLimit("autoApprove.maxRequests", v)} size={6}>
+            <TextField
+              value={String(a.maxRequests)}
+              onCommit={(v) => commitLimit("autoApprove.maxRequests", v)}
+              size={6}
+            >
               Max requests
             </TextField>
             <TextField value={String(a.maxCost)} onCommit={(v) => commitLimit("autoApprove.maxCost", v)} size={6}>

@@ -30,7 +30,8 @@ export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenC
     <div className="tg-chat">
       {!agentAvailable ? (
         <div className="tg-note" role="note">
-          <Icon name="info" /> The agent runtime is not connected yet, so tasks cannot run. Auto-approve settings and MCP configuration already work.
+          <Icon name="info" /> The agent runtime is not connected yet, so tasks cannot run. Auto-approve settings and
+          MCP configuration already work.
         </div>
       ) : null}
       {task ? (
@@ -43,7 +44,10 @@ export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenC
       ) : (
         <div className="tg-empty">
           <Icon name="shield" className="tg-empty-icon" />
-          <p>Every tool call passes the gate before it runs. Calls your auto-approve settings allow run; anything else asks you here first.</p>
+          <p>
+            Every tool call passes the gate before it runs. Calls your auto-approve settings allow run; anything else
+            asks you here first.
+          </p>
         </div>
       )}
       <Announcer ask={ask} task={task} />

@@ -32,7 +32,15 @@ const Slot = memo(function Slot({ message, pos, size, observer }: SlotProps) {
     return () => observer.unobserve(el);
   }, [observer]);
   return (
-    <div ref={ref} className="tg-slot" data-id={message.id} role="article" aria-posinset={pos} aria-setsize={size} aria-label={rowLabel(message)}>
+    <div
+      ref={ref}
+      className="tg-slot"
+      data-id={message.id}
+      role="article"
+      aria-posinset={pos}
+      aria-setsize={size}
+      aria-label={rowLabel(message)}
+    >
       <Row message={message} />
     </div>
   );
@@ -70,7 +78,9 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
   const readViewport = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    setViewport((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+    setViewport((v) =>
+      v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight },
+    );
   }, []);
 
   // Following stops only when the person scrolls up (scrollTop decreases) and resumes at the bottom. Scroll
@@ -142,7 +152,12 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
   return (
     <div className="tg-list-wrap">
       <div ref={scroller} className="tg-list" tabIndex={0} aria-label="Task messages" onScroll={onScroll}>
-        <div role="feed" aria-busy={busy} aria-label="Task messages" style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}>
+        <div
+          role="feed"
+          aria-busy={busy}
+          aria-label="Task messages"
+          style={{ paddingTop: win.padTop, paddingBottom: win.padBottom }}
+        >
           {rows}
         </div>
       </div>

@@ -39,19 +39,20 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
   const blockedByAsk = ask !== undefined && !answering;
   const canType = answering || (!working && agentAvailable);
 
-  const placeholder = !agentAvailable && !working
-    ? "The agent runtime is not connected yet."
-    : answering
-      ? ask?.kind === "completion"
-        ? "Reply to continue the task…"
-        : "Type your answer…"
-      : blockedByAsk
-        ? "Answer the request above first."
-        : working
-          ? "The agent is working…"
-          : task
-            ? "Reply to continue this task, or start a new one…"
-            : "Describe a task…";
+  const placeholder =
+    !agentAvailable && !working
+      ? "The agent runtime is not connected yet."
+      : answering
+        ? ask?.kind === "completion"
+          ? "Reply to continue the task…"
+          : "Type your answer…"
+        : blockedByAsk
+          ? "Answer the request above first."
+          : working
+            ? "The agent is working…"
+            : task
+              ? "Reply to continue this task, or start a new one…"
+              : "Describe a task…";
 
   const send = async () => {
     const text = draft.trim();

@@ -49,7 +49,9 @@ export function computeWindow(input: WindowInput): WindowResult {
   const offsets = offsetsOf(input.heights);
   const total = offsets[n]!;
   if (n === 0) return { start: 0, end: 0, padTop: 0, padBottom: 0, total: 0 };
-  const top = input.followBottom ? Math.max(0, total - input.viewportHeight) : Math.max(0, Math.min(input.scrollTop, total));
+  const top = input.followBottom
+    ? Math.max(0, total - input.viewportHeight)
+    : Math.max(0, Math.min(input.scrollTop, total));
   const start = rowAt(offsets, top - input.overscan);
   const end = Math.min(n, rowAt(offsets, top + input.viewportHeight + input.overscan) + 1);
   return { start, end, padTop: offsets[start]!, padBottom: total - offsets[end]!, total };

@@ -18,7 +18,16 @@ export interface ButtonProps {
   readonly className?: string;
 }
 
-export function Button({ children, onClick, appearance = "primary", disabled, label, title, icon, className }: ButtonProps) {
+export function Button({
+  children,
+  onClick,
+  appearance = "primary",
+  disabled,
+  label,
+  title,
+  icon,
+  className,
+}: ButtonProps) {
   return (
     <VSCodeButton
       appearance={appearance}

@@ -16,7 +16,14 @@ export interface RadioGroupProps<T extends string> {
   readonly orientation?: "horizontal" | "vertical";
 }
 
-export function RadioGroup<T extends string>({ label, value, options, onChange, disabled, orientation = "horizontal" }: RadioGroupProps<T>) {
+export function RadioGroup<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+  orientation = "horizontal",
+}: RadioGroupProps<T>) {
   const latest = useRef(value);
   latest.current = value;
   return (

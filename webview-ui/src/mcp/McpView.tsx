@@ -36,7 +36,15 @@ function ServerStatus({ server }: { readonly server: McpServerView }) {
   }
 }
 
-function ToolItem({ server, tool, change }: { readonly server: McpServerView; readonly tool: McpToolView; readonly change: (c: McpChange) => void }) {
+function ToolItem({
+  server,
+  tool,
+  change,
+}: {
+  readonly server: McpServerView;
+  readonly tool: McpToolView;
+  readonly change: (c: McpChange) => void;
+}) {
   const descId = useId();
   return (
     <li className="tg-mcp-tool" aria-label={`Tool ${tool.name}`}>
@@ -66,7 +74,10 @@ function ToolItem({ server, tool, change }: { readonly server: McpServerView; re
         >
           Always allow
         </Checkbox>
-        <Checkbox checked={tool.enabled} onChange={(v) => change({ kind: "toolEnabled", server: server.name, tool: tool.name, value: v })}>
+        <Checkbox
+          checked={tool.enabled}
+          onChange={(v) => change({ kind: "toolEnabled", server: server.name, tool: tool.name, value: v })}
+        >
           Enabled
         </Checkbox>
       </div>
@@ -91,10 +102,16 @@ function ServerCard({ server, change }: { readonly server: McpServerView; readon
         </div>
       ) : null}
       <div className="tg-mcp-server-toggles">
-        <Checkbox checked={server.status !== "disabled"} onChange={(v) => change({ kind: "serverEnabled", server: server.name, value: v })}>
+        <Checkbox
+          checked={server.status !== "disabled"}
+          onChange={(v) => change({ kind: "serverEnabled", server: server.name, value: v })}
+        >
           Server enabled
         </Checkbox>
-        <Checkbox checked={server.alwaysAllowAll} onChange={(v) => change({ kind: "serverAlwaysAllowAll", server: server.name, value: v })}>
+        <Checkbox
+          checked={server.alwaysAllowAll}
+          onChange={(v) => change({ kind: "serverAlwaysAllowAll", server: server.name, value: v })}
+        >
           Always allow all tools
         </Checkbox>
       </div>
@@ -105,7 +122,11 @@ function ServerCard({ server, change }: { readonly server: McpServerView; readon
           ))}
         </ul>
       ) : (
-        <div className="tg-muted tg-small">{server.status === "connected" ? "This server offers no tools." : "Tools appear once the server is connected."}</div>
+        <div className="tg-muted tg-small">
+          {server.status === "connected"
+            ? "This server offers no tools."
+            : "Tools appear once the server is connected."}
+        </div>
       )}
     </section>
   );
@@ -125,20 +146,25 @@ export function McpView({ mcp, useMcp }: { readonly mcp: McpViewModel; readonly 
       </div>
       {!mcp.live ? (
         <div className="tg-note" role="note">
-          <Icon name="info" /> The MCP hub starts with the agent runtime, which is not connected yet: servers below come from your settings.
+          <Icon name="info" /> The MCP hub starts with the agent runtime, which is not connected yet: servers below come
+          from your settings.
         </div>
       ) : null}
       {!useMcp ? (
         <div className="tg-note" role="note">
-          <Icon name="info" /> &ldquo;Use MCP&rdquo; auto-approval is off, so every MCP call asks, even for tools marked &ldquo;always allow&rdquo;.
+          <Icon name="info" /> &ldquo;Use MCP&rdquo; auto-approval is off, so every MCP call asks, even for tools marked
+          &ldquo;always allow&rdquo;.
         </div>
       ) : null}
       {count > MCP_TOOL_WARNING ? (
         <div className="tg-warning" role="note">
-          <Icon name="warning" /> {count} tools are enabled. Past {MCP_TOOL_WARNING}, models pick tools less reliably: disable the ones you do not need.
+          <Icon name="warning" /> {count} tools are enabled. Past {MCP_TOOL_WARNING}, models pick tools less reliably:
+          disable the ones you do not need.
         </div>
       ) : null}
-      {mcp.servers.length === 0 ? <div className="tg-muted">No MCP servers configured yet. &ldquo;Add server&rdquo; opens the setting.</div> : null}
+      {mcp.servers.length === 0 ? (
+        <div className="tg-muted">No MCP servers configured yet. &ldquo;Add server&rdquo; opens the setting.</div>
+      ) : null}
       {mcp.servers.map((s) => (
         <ServerCard key={s.name} server={s} change={change} />
       ))}

@@ -29,7 +29,8 @@ export function LongText({
 }) {
   const [all, setAll] = useState(false);
   const cut = !all && text.length > limit;
-  const tailOf = () => (tail !== undefined && tail.length >= limit ? tail.slice(tail.length - limit) : text.slice(text.length - limit));
+  const tailOf = () =>
+    tail !== undefined && tail.length >= limit ? tail.slice(tail.length - limit) : text.slice(text.length - limit);
   const shown = !cut ? text : keep === "head" ? text.slice(0, limit) : tailOf();
   const hidden = text.length - shown.length;
   const more = cut ? (

@@ -10,7 +10,17 @@ import { LongText } from "./LongText";
 import { ToolRow } from "./ToolRow";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
 
-function Head({ icon, title, spin, children }: { readonly icon: string; readonly title: string; readonly spin?: boolean; readonly children?: React.ReactNode }) {
+function Head({
+  icon,
+  title,
+  spin,
+  children,
+}: {
+  readonly icon: string;
+  readonly title: string;
+  readonly spin?: boolean;
+  readonly children?: React.ReactNode;
+}) {
   return (
     <div className="tg-row-head">
       <Icon name={icon} spin={spin} />
@@ -121,7 +131,13 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
       );
     case "followup":
       return (
-        <HeadedRow className="tg-followup" icon="comment-discussion" title="Question" text={m.text} head={<AskState message={m} />}>
+        <HeadedRow
+          className="tg-followup"
+          icon="comment-discussion"
+          title="Question"
+          text={m.text}
+          head={<AskState message={m} />}
+        >
           {m.options?.length ? (
             <ul className="tg-options-list" aria-label="Suggested answers">
               {m.options.map((o, i) => (
@@ -144,10 +160,15 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
     case "api_request":
       return (
         <div className="tg-row tg-api">
-          <Head icon={m.partial ? "loading" : "pulse"} spin={m.partial} title={m.partial ? "Waiting for the model…" : "Model request"}>
+          <Head
+            icon={m.partial ? "loading" : "pulse"}
+            spin={m.partial}
+            title={m.partial ? "Waiting for the model…" : "Model request"}
+          >
             {m.usage ? (
               <span className="tg-muted">
-                {m.usage.inputTokens.toLocaleString("en-US")} in · {m.usage.outputTokens.toLocaleString("en-US")} out · {usd(m.usage.costUsd)}
+                {m.usage.inputTokens.toLocaleString("en-US")} in · {m.usage.outputTokens.toLocaleString("en-US")} out ·{" "}
+                {usd(m.usage.costUsd)}
               </span>
             ) : null}
           </Head>

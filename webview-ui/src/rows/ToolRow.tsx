@@ -29,7 +29,9 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
           <pre className="tg-command">
             <VisibleText text={body} options={COMMAND_VISIBILITY} />
           </pre>
-          {p.requires_approval === "true" ? <div className="tg-note">The model marked this command as needing approval.</div> : null}
+          {p.requires_approval === "true" ? (
+            <div className="tg-note">The model marked this command as needing approval.</div>
+          ) : null}
           {tool.result ? <LongText text={tool.result} keep="tail" className="tg-output" /> : null}
         </>
       );
@@ -88,7 +90,13 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
       <div className="tg-row-head">
         <Icon name={s.icon} />
         <span className="tg-title">{s.title}</span>
-        {showSubject ? <VisibleText className="tg-subject" text={s.subject!} options={s.family === "fetch" ? COMMAND_VISIBILITY : undefined} /> : null}
+        {showSubject ? (
+          <VisibleText
+            className="tg-subject"
+            text={s.subject!}
+            options={s.family === "fetch" ? COMMAND_VISIBILITY : undefined}
+          />
+        ) : null}
         <StatusTag tool={tool} />
       </div>
       <ToolBody message={message} tool={tool} />

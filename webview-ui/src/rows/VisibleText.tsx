@@ -2,7 +2,15 @@
 import { useMemo } from "react";
 import { visibleSegments, type VisibleOptions } from "../util/visibleText";
 
-export function VisibleText({ text, options, className }: { readonly text: string; readonly options?: VisibleOptions; readonly className?: string }) {
+export function VisibleText({
+  text,
+  options,
+  className,
+}: {
+  readonly text: string;
+  readonly options?: VisibleOptions;
+  readonly className?: string;
+}) {
   const segments = useMemo(() => visibleSegments(text, options), [text, options]);
   return (
     <code className={`tg-visible ${className ?? ""}`}>

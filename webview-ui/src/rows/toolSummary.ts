@@ -38,9 +38,22 @@ export function toolSummary(tool: ToolInfo, body = ""): ToolSummary {
     case "read_file":
       return { family: "read", icon: "file", title: "Read file", subject: p.path };
     case "list_files":
-      return { family: "read", icon: "list-tree", title: p.recursive === "true" ? "List files (recursive)" : "List files", subject: p.path };
+      return {
+        family: "read",
+        icon: "list-tree",
+        title: p.recursive === "true" ? "List files (recursive)" : "List files",
+        subject: p.path,
+      };
     case "search_files":
-      return { family: "read", icon: "search", title: "Search files", subject: p.regex !== undefined ? `${p.regex}  in  ${p.path ?? "."}${p.file_pattern ? `  (${p.file_pattern})` : ""}` : p.path };
+      return {
+        family: "read",
+        icon: "search",
+        title: "Search files",
+        subject:
+          p.regex !== undefined
+            ? `${p.regex}  in  ${p.path ?? "."}${p.file_pattern ? `  (${p.file_pattern})` : ""}`
+            : p.path,
+      };
     case "write_to_file":
       return { family: "edit", icon: "new-file", title: "Write file", subject: p.path };
     case "replace_in_file":
@@ -48,9 +61,19 @@ export function toolSummary(tool: ToolInfo, body = ""): ToolSummary {
     case "execute_command":
       return { family: "command", icon: "terminal", title: "Run command", subject: p.command ?? body };
     case "use_mcp_tool":
-      return { family: "mcp", icon: "plug", title: "MCP tool", subject: `${tool.serverName ?? p.server_name ?? "?"} › ${tool.toolName ?? p.tool_name ?? "?"}` };
+      return {
+        family: "mcp",
+        icon: "plug",
+        title: "MCP tool",
+        subject: `${tool.serverName ?? p.server_name ?? "?"} › ${tool.toolName ?? p.tool_name ?? "?"}`,
+      };
     case "access_mcp_resource":
-      return { family: "mcp", icon: "plug", title: "MCP resource", subject: `${tool.serverName ?? p.server_name ?? "?"} › ${p.uri ?? "?"}` };
+      return {
+        family: "mcp",
+        icon: "plug",
+        title: "MCP resource",
+        subject: `${tool.serverName ?? p.server_name ?? "?"} › ${p.uri ?? "?"}`,
+      };
     case "web_fetch":
       return { family: "fetch", icon: "globe", title: "Fetch web page", subject: p.url };
     case "new_task":

@@ -41,7 +41,14 @@ export const frameScheduler: Scheduler = (fn) => {
   else setTimeout(fn, 16);
 };
 
-const INITIAL: ViewState = { connected: false, task: null, settings: null, mcp: null, agentAvailable: false, reveal: null };
+const INITIAL: ViewState = {
+  connected: false,
+  task: null,
+  settings: null,
+  mcp: null,
+  agentAvailable: false,
+  reveal: null,
+};
 
 export interface ResultMessage {
   readonly ok: boolean;
@@ -94,7 +101,14 @@ export class Store {
       switch (m.type) {
         case "state":
           messages = undefined;
-          s = { ...s, connected: true, task: m.state.task, settings: m.state.settings, mcp: m.state.mcp, agentAvailable: m.state.agentAvailable };
+          s = {
+            ...s,
+            connected: true,
+            task: m.state.task,
+            settings: m.state.settings,
+            mcp: m.state.mcp,
+            agentAvailable: m.state.agentAvailable,
+          };
           this.reindex(s.task);
           break;
         case "task":
@@ -139,7 +153,8 @@ export class Store {
   private applyDelta(messages: TaskMessage[], d: MessageDelta): void {
     if (d.type === "add") {
       const at = this.index.get(d.message.id);
-      if (at !== undefined) messages[at] = d.message; // re-add replaces (idempotent)
+      if (at !== undefined)
+        messages[at] = d.message; // re-add replaces (idempotent)
       else {
         this.index.set(d.message.id, messages.length);
         messages.push(d.message);

@@ -87,7 +87,16 @@ export function isInvisible(cp: number): boolean {
  * Marker text uses ASCII abbreviations in brackets. Unicode's control pictures (␍ for \r) would be shorter,
  * but many editor fonts lack them and they render as an empty box; "⟨CR⟩" reads the same everywhere.
  */
-const ABBREV: Readonly<Record<number, string>> = { 0x00: "NUL", 0x08: "BS", 0x09: "TAB", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x1b: "ESC", 0x7f: "DEL" };
+const ABBREV: Readonly<Record<number, string>> = {
+  0x00: "NUL",
+  0x08: "BS",
+  0x09: "TAB",
+  0x0b: "VT",
+  0x0c: "FF",
+  0x0d: "CR",
+  0x1b: "ESC",
+  0x7f: "DEL",
+};
 
 function marker(cp: number): Segment {
   const name = NAMES[cp];

@@ -28,19 +28,24 @@ export function setup() {
   const { api, posted } = fakeApi();
   const store = new Store((fn) => fn());
   const bridge = new Bridge(api, store);
-  const wrapper = ({ children }: { children: ReactNode }) => <BridgeContext.Provider value={bridge}>{children}</BridgeContext.Provider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <BridgeContext.Provider value={bridge}>{children}</BridgeContext.Provider>
+  );
   const view = (ui: ReactElement) => render(ui, { wrapper });
   /** The host answering the last request. */
   const reply = async (ok: boolean, error?: string) => {
     const last = [...posted].reverse().find((m) => "requestId" in m) as { requestId: number } | undefined;
     if (!last) throw new Error("no request was posted");
     // async act: the component awaits the result, so its follow-up state change lands in a microtask
-    await act(async () => store.receive({ type: "result", requestId: last.requestId, ok, ...(error ? { error } : {}) }));
+    await act(async () =>
+      store.receive({ type: "result", requestId: last.requestId, ok, ...(error ? { error } : {}) }),
+    );
   };
   const host = (m: HostToWebview) => act(() => store.receive(m));
   const lastPosted = () => posted[posted.length - 1];
   /** Posted messages without request ids (they are random), for exact comparisons. */
-  const intents = () => posted.map((m) => (("requestId" in m ? (({ requestId: _r, ...rest }) => rest)(m) : m)) as Record<string, unknown>);
+  const intents = () =>
+    posted.map((m) => ("requestId" in m ? (({ requestId: _r, ...rest }) => rest)(m) : m) as Record<string, unknown>);
   return { api, posted, store, bridge, view, reply, host, lastPosted, intents };
 }
 
@@ -53,7 +58,11 @@ export function tool(name: string, params: Record<string, string>, more: Partial
   return { name, params, status: "done", ...more };
 }
 
-export function settingsView(over: Partial<SettingsView> = {}, aa: Partial<SettingsView["autoApprove"]> = {}, actions: Partial<SettingsView["autoApprove"]["actions"]> = {}): SettingsView {
+export function settingsView(
+  over: Partial<SettingsView> = {},
+  aa: Partial<SettingsView["autoApprove"]> = {},
+  actions: Partial<SettingsView["autoApprove"]["actions"]> = {},
+): SettingsView {
   return {
     mode: "normal",
     workspaceTrusted: true,
@@ -67,7 +76,17 @@ export function settingsView(over: Partial<SettingsView> = {}, aa: Partial<Setti
       maxRequests: 0,
       maxCost: 0,
       ...aa,
-      actions: { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: true, executeAllCommands: false, useMcp: false, webFetch: false, ...actions },
+      actions: {
+        readFiles: true,
+        readFilesExternally: false,
+        editFiles: false,
+        editFilesExternally: false,
+        executeSafeCommands: true,
+        executeAllCommands: false,
+        useMcp: false,
+        webFetch: false,
+        ...actions,
+      },
     },
   };
 }

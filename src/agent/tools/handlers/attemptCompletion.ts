@@ -11,6 +11,10 @@ export const attemptCompletionHandler: ToolHandler = {
       const r = await runCommand(command, ctx);
       commandNote = `\n\nThe demonstration command ran:\n${r.content}`;
     }
-    return { content: `The result was presented to the person.${commandNote}`, outcome: "completion", display: str(params, "result") };
+    return {
+      content: `The result was presented to the person.${commandNote}`,
+      outcome: "completion",
+      display: str(params, "result"),
+    };
   },
 };

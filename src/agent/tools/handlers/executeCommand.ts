@@ -32,13 +32,19 @@ export async function runCommand(command: string, ctx: ToolContext): Promise<Too
   ctx.messages.patch(outputId, { partial: false });
   const parts: string[] = [];
   if (result.killed === "cancelled") parts.push("The command was stopped because the task was cancelled.");
-  else if (result.timedOut) parts.push(`The command timed out after ${Math.round(ctx.limits.commandTimeoutMs / 1000)} s and was killed.`);
+  else if (result.timedOut)
+    parts.push(`The command timed out after ${Math.round(ctx.limits.commandTimeoutMs / 1000)} s and was killed.`);
   else if (result.killed) parts.push(`The command was killed (${result.killed}).`);
   else parts.push(`Exit code: ${result.exitCode ?? "unknown"}`);
   if (result.truncatedBytes > 0) parts.push(`[${result.truncatedBytes} bytes of output were cut from the middle.]`);
   parts.push(result.output.trim() === "" ? "(no output)" : `Output:\n${result.output}`);
-  const failed = result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
-  return { content: parts.join("\n"), isError: failed, display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}` };
+  const failed =
+    result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
+  return {
+    content: parts.join("\n"),
+    isError: failed,
+    display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`,
+  };
 }
 
 export const executeCommandHandler: ToolHandler = {

@@ -12,7 +12,8 @@ export async function readTextIfExists(ctx: ToolContext, abs: string): Promise<s
 }
 
 export async function saveEdit(ctx: ToolContext, edit: PreparedEdit | undefined): Promise<ToolResult> {
-  if (!edit) return errorResult("internal error: the edit was not prepared before it was approved; nothing was written");
+  if (!edit)
+    return errorResult("internal error: the edit was not prepared before it was approved; nothing was written");
   const { path, abs, proposed } = edit;
   let content = proposed;
   let edited = false;

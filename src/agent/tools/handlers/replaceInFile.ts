@@ -13,11 +13,18 @@ export const replaceInFileHandler: ToolHandler = {
     } catch (e) {
       return { ok: false, error: (e as Error).message };
     }
-    if (original === undefined) return { ok: false, error: `\`${path}\` does not exist; use write_to_file to create it.` };
+    if (original === undefined)
+      return { ok: false, error: `\`${path}\` does not exist; use write_to_file to create it.` };
     try {
-      return { ok: true, edit: { path, abs, original, proposed: applyBlocks(original, parseBlocks(str(params, "diff"))) } };
+      return {
+        ok: true,
+        edit: { path, abs, original, proposed: applyBlocks(original, parseBlocks(str(params, "diff"))) },
+      };
     } catch (e) {
-      return { ok: false, error: `The edit to \`${path}\` was not applied: ${(e as Error).message}. The file is unchanged.` };
+      return {
+        ok: false,
+        error: `The edit to \`${path}\` was not applied: ${(e as Error).message}. The file is unchanged.`,
+      };
     }
   },
   execute: (_params, ctx) => saveEdit(ctx, ctx.prepared),

@@ -17,7 +17,13 @@ export const searchFilesHandler: ToolHandler = {
     const st = await ctx.env.fs.stat(dir);
     if (!st) return errorResult(`\`${path}\` does not exist.`);
     const max = ctx.limits.maxSearchResults;
-    const matches = await ctx.env.searcher.search({ dir, regex, ...(filePattern ? { filePattern } : {}), maxResults: max + 1, signal: ctx.signal });
+    const matches = await ctx.env.searcher.search({
+      dir,
+      regex,
+      ...(filePattern ? { filePattern } : {}),
+      maxResults: max + 1,
+      signal: ctx.signal,
+    });
     const filter = new IgnoreFilter(ctx.config.roots, ctx.ignore);
     const kept = matches.filter((m) => !filter.ignored(m.path));
     const shown = kept.slice(0, max);

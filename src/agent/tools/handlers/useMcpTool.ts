@@ -22,7 +22,9 @@ export const useMcpToolHandler: ToolHandler = {
       return { content: r.text || "(the tool returned no content)", isError: r.isError };
     } catch (e) {
       if (ctx.signal.aborted) throw e;
-      return errorResult(`The MCP tool \`${tool}\` on \`${server}\` failed: ${(e as Error).message}. The server may have stopped; you can try again or continue without it.`);
+      return errorResult(
+        `The MCP tool \`${tool}\` on \`${server}\` failed: ${(e as Error).message}. The server may have stopped; you can try again or continue without it.`,
+      );
     }
   },
 };

@@ -37,7 +37,10 @@ export function htmlToText(html: string): string {
   td.remove((node) => (node as unknown as { readonly nodeName: string }).nodeName.toLowerCase() === "svg");
   // Only the body is content; the head (title, scripts, styles) is not.
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, "");
-  return td.turndown(body).replace(/\n{3,}/g, "\n\n").trim();
+  return td
+    .turndown(body)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 export const webFetchHandler: ToolHandler = {
@@ -48,7 +51,11 @@ export const webFetchHandler: ToolHandler = {
     const timeout = AbortSignal.timeout(ctx.limits.fetchTimeoutMs);
     let res: Response;
     try {
-      res = await doFetch(url, { signal: AbortSignal.any([ctx.signal, timeout]), redirect: "follow", headers: { accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5" } });
+      res = await doFetch(url, {
+        signal: AbortSignal.any([ctx.signal, timeout]),
+        redirect: "follow",
+        headers: { accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5" },
+      });
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       return errorResult(`Could not fetch ${url}: ${timeout.aborted ? "timed out" : (e as Error).message}`);
@@ -56,10 +63,13 @@ export const webFetchHandler: ToolHandler = {
     if (!res.ok) return errorResult(`Fetching ${url} failed: HTTP ${res.status} ${res.statusText}`);
     const { bytes, truncated } = await readCapped(res, ctx.limits.maxFetchBytes);
     const type = res.headers.get("content-type") ?? "";
-    if (!/text|json|xml|javascript/i.test(type) && type !== "") return errorResult(`${url} returned ${type}, which is not text (${bytes.length} bytes read).`);
+    if (!/text|json|xml|javascript/i.test(type) && type !== "")
+      return errorResult(`${url} returned ${type}, which is not text (${bytes.length} bytes read).`);
     const raw = new TextDecoder().decode(bytes);
     const text = /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? htmlToText(raw) : raw;
-    const note = truncated ? `\n\n[The page was larger than ${ctx.limits.maxFetchBytes} bytes; the rest was not read.]` : "";
+    const note = truncated
+      ? `\n\n[The page was larger than ${ctx.limits.maxFetchBytes} bytes; the rest was not read.]`
+      : "";
     return { content: text + note, display: `${text.length} characters` };
   },
 };

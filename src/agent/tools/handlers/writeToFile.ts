@@ -7,7 +7,10 @@ export const writeToFileHandler: ToolHandler = {
     const path = str(params, "path");
     const abs = ctx.resolve(path);
     try {
-      return { ok: true, edit: { path, abs, original: await readTextIfExists(ctx, abs), proposed: str(params, "content") } };
+      return {
+        ok: true,
+        edit: { path, abs, original: await readTextIfExists(ctx, abs), proposed: str(params, "content") },
+      };
     } catch (e) {
       return { ok: false, error: (e as Error).message };
     }

@@ -119,7 +119,23 @@ export function awkProgramProblem(src: string): string | undefined {
 }
 
 const AWK_FLAGS = new Set(["b", "c", "P", "r", "n", "N", "M", "O", "s", "t", "S", "V", "h", "g"]);
-const AWK_LONG = new Set(["sandbox", "characters-as-bytes", "traditional", "posix", "re-interval", "non-decimal-data", "use-lc-numeric", "bignum", "optimize", "no-optimize", "lint-old", "version", "help", "gen-pot", "csv"]);
+const AWK_LONG = new Set([
+  "sandbox",
+  "characters-as-bytes",
+  "traditional",
+  "posix",
+  "re-interval",
+  "non-decimal-data",
+  "use-lc-numeric",
+  "bignum",
+  "optimize",
+  "no-optimize",
+  "lint-old",
+  "version",
+  "help",
+  "gen-pot",
+  "csv",
+]);
 
 export const awk =
   (program: string): ProgramCheck =>

@@ -33,15 +33,66 @@ const HELP = ["help", "version"];
 const LS: OptionSpec = {
   flags: "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1",
   shortArgs: { I: "data", T: "data", w: "data" },
-  long: [...HELP, "all", "almost-all", "author", "escape", "ignore-backups", "directory", "dired", "file-type", "full-time", "group-directories-first", "no-group", "human-readable", "si", "dereference-command-line", "dereference-command-line-symlink-to-dir", "inode", "kibibytes", "dereference", "numeric-uid-gid", "literal", "hide-control-chars", "show-control-chars", "quote-name", "recursive", "reverse", "size", "zero", "context"],
-  longArgs: { "block-size": "data", format: "data", hide: "data", ignore: "data", "indicator-style": "data", "quoting-style": "data", sort: "data", time: "data", "time-style": "data", tabsize: "data", width: "data" },
+  long: [
+    ...HELP,
+    "all",
+    "almost-all",
+    "author",
+    "escape",
+    "ignore-backups",
+    "directory",
+    "dired",
+    "file-type",
+    "full-time",
+    "group-directories-first",
+    "no-group",
+    "human-readable",
+    "si",
+    "dereference-command-line",
+    "dereference-command-line-symlink-to-dir",
+    "inode",
+    "kibibytes",
+    "dereference",
+    "numeric-uid-gid",
+    "literal",
+    "hide-control-chars",
+    "show-control-chars",
+    "quote-name",
+    "recursive",
+    "reverse",
+    "size",
+    "zero",
+    "context",
+  ],
+  longArgs: {
+    "block-size": "data",
+    format: "data",
+    hide: "data",
+    ignore: "data",
+    "indicator-style": "data",
+    "quoting-style": "data",
+    sort: "data",
+    time: "data",
+    "time-style": "data",
+    tabsize: "data",
+    width: "data",
+  },
   longOptional: { color: "data", colour: "data", classify: "data", hyperlink: "data" },
   optionsHarmless: true,
 };
 
 const CAT: OptionSpec = {
   flags: "AbeEnstTuv",
-  long: [...HELP, "show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"],
+  long: [
+    ...HELP,
+    "show-all",
+    "number-nonblank",
+    "show-ends",
+    "number",
+    "squeeze-blank",
+    "show-tabs",
+    "show-nonprinting",
+  ],
 };
 
 const HEAD: OptionSpec = {
@@ -75,77 +126,342 @@ const CUT: OptionSpec = {
   longArgs: { bytes: "data", characters: "data", delimiter: "data", fields: "data", "output-delimiter": "data" },
 };
 
-const TR: OptionSpec = { flags: "cCdst", long: [...HELP, "complement", "delete", "squeeze-repeats", "truncate-set1"], optionsHarmless: true };
+const TR: OptionSpec = {
+  flags: "cCdst",
+  long: [...HELP, "complement", "delete", "squeeze-repeats", "truncate-set1"],
+  optionsHarmless: true,
+};
 
 const NL: OptionSpec = {
   flags: "p",
-  shortArgs: { b: "data", d: "data", f: "data", h: "data", i: "data", l: "data", n: "data", s: "data", v: "data", w: "data" },
+  shortArgs: {
+    b: "data",
+    d: "data",
+    f: "data",
+    h: "data",
+    i: "data",
+    l: "data",
+    n: "data",
+    s: "data",
+    v: "data",
+    w: "data",
+  },
   long: [...HELP, "no-renumber"],
-  longArgs: { "body-numbering": "data", "section-delimiter": "data", "footer-numbering": "data", "header-numbering": "data", "line-increment": "data", "join-blank-lines": "data", "number-format": "data", "number-separator": "data", "starting-line-number": "data", "number-width": "data" },
+  longArgs: {
+    "body-numbering": "data",
+    "section-delimiter": "data",
+    "footer-numbering": "data",
+    "header-numbering": "data",
+    "line-increment": "data",
+    "join-blank-lines": "data",
+    "number-format": "data",
+    "number-separator": "data",
+    "starting-line-number": "data",
+    "number-width": "data",
+  },
 };
 
 const SORT: OptionSpec = {
   flags: "bcCdfghiMmnrRsuVz",
   shortArgs: { k: "data", t: "data", S: "data", T: "write", o: "write" },
-  long: [...HELP, "ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort", "merge", "stable", "unique", "zero-terminated", "debug"],
-  longArgs: { key: "data", "field-separator": "data", "buffer-size": "data", "temporary-directory": "write", output: "write", parallel: "data", "files0-from": "content", "random-source": "content", sort: "data" },
+  long: [
+    ...HELP,
+    "ignore-leading-blanks",
+    "dictionary-order",
+    "ignore-case",
+    "general-numeric-sort",
+    "ignore-nonprinting",
+    "month-sort",
+    "human-numeric-sort",
+    "numeric-sort",
+    "random-sort",
+    "reverse",
+    "version-sort",
+    "merge",
+    "stable",
+    "unique",
+    "zero-terminated",
+    "debug",
+  ],
+  longArgs: {
+    key: "data",
+    "field-separator": "data",
+    "buffer-size": "data",
+    "temporary-directory": "write",
+    output: "write",
+    parallel: "data",
+    "files0-from": "content",
+    "random-source": "content",
+    sort: "data",
+  },
   longOptional: { check: "data" },
   dangerous: { "--compress-program": "runs a program to compress temporary files" },
 };
 
 const DIFF: OptionSpec = {
   flags: "abBcdeEfHilnNpPqrsStTuwyZ",
-  shortArgs: { C: "data", U: "data", D: "data", F: "data", I: "data", x: "data", X: "content", L: "data", W: "data", S: "data" },
-  long: [...HELP, "text", "ignore-all-space", "ignore-space-change", "ignore-blank-lines", "ignore-case", "ignore-tab-expansion", "ignore-trailing-space", "strip-trailing-cr", "minimal", "speed-large-files", "brief", "report-identical-files", "recursive", "new-file", "unidirectional-new-file", "side-by-side", "suppress-common-lines", "left-column", "expand-tabs", "initial-tab", "show-c-function", "normal", "ed", "rcs", "suppress-blank-empty", "no-dereference", "paginate", "no-ignore-file-name-case", "ignore-file-name-case"],
-  longArgs: { label: "data", "ignore-matching-lines": "data", exclude: "data", "exclude-from": "content", "starting-file": "data", "from-file": "content", "to-file": "content", width: "data", tabsize: "data", "line-format": "data", "old-line-format": "data", "new-line-format": "data", "unchanged-line-format": "data", "old-group-format": "data", "new-group-format": "data", "changed-group-format": "data", "unchanged-group-format": "data", "horizon-lines": "data", ifdef: "data", "show-function-line": "data", palette: "data" },
+  shortArgs: {
+    C: "data",
+    U: "data",
+    D: "data",
+    F: "data",
+    I: "data",
+    x: "data",
+    X: "content",
+    L: "data",
+    W: "data",
+    S: "data",
+  },
+  long: [
+    ...HELP,
+    "text",
+    "ignore-all-space",
+    "ignore-space-change",
+    "ignore-blank-lines",
+    "ignore-case",
+    "ignore-tab-expansion",
+    "ignore-trailing-space",
+    "strip-trailing-cr",
+    "minimal",
+    "speed-large-files",
+    "brief",
+    "report-identical-files",
+    "recursive",
+    "new-file",
+    "unidirectional-new-file",
+    "side-by-side",
+    "suppress-common-lines",
+    "left-column",
+    "expand-tabs",
+    "initial-tab",
+    "show-c-function",
+    "normal",
+    "ed",
+    "rcs",
+    "suppress-blank-empty",
+    "no-dereference",
+    "paginate",
+    "no-ignore-file-name-case",
+    "ignore-file-name-case",
+  ],
+  longArgs: {
+    label: "data",
+    "ignore-matching-lines": "data",
+    exclude: "data",
+    "exclude-from": "content",
+    "starting-file": "data",
+    "from-file": "content",
+    "to-file": "content",
+    width: "data",
+    tabsize: "data",
+    "line-format": "data",
+    "old-line-format": "data",
+    "new-line-format": "data",
+    "unchanged-line-format": "data",
+    "old-group-format": "data",
+    "new-group-format": "data",
+    "changed-group-format": "data",
+    "unchanged-group-format": "data",
+    "horizon-lines": "data",
+    ifdef: "data",
+    "show-function-line": "data",
+    palette: "data",
+  },
   longOptional: { context: "data", unified: "data", color: "data" },
 };
 
-const CMP: OptionSpec = { flags: "blsv", shortArgs: { i: "data", n: "data" }, long: [...HELP, "print-bytes", "verbose", "quiet", "silent"], longArgs: { "ignore-initial": "data", bytes: "data" } };
+const CMP: OptionSpec = {
+  flags: "blsv",
+  shortArgs: { i: "data", n: "data" },
+  long: [...HELP, "print-bytes", "verbose", "quiet", "silent"],
+  longArgs: { "ignore-initial": "data", bytes: "data" },
+};
 
 const FILE: OptionSpec = {
   flags: "bcdEhiklLNnprsvz0S",
   shortArgs: { e: "data", F: "data", P: "data", f: "content", m: "content" },
-  long: [...HELP, "brief", "debug", "keep-going", "list", "dereference", "no-dereference", "no-pad", "no-buffer", "preserve-date", "raw", "special-files", "uncompress", "uncompress-noreport", "print0", "no-sandbox", "mime", "mime-type", "mime-encoding", "apple", "extension"],
-  longArgs: { exclude: "data", "exclude-quiet": "data", separator: "data", parameter: "data", "files-from": "content", "magic-file": "content" },
+  long: [
+    ...HELP,
+    "brief",
+    "debug",
+    "keep-going",
+    "list",
+    "dereference",
+    "no-dereference",
+    "no-pad",
+    "no-buffer",
+    "preserve-date",
+    "raw",
+    "special-files",
+    "uncompress",
+    "uncompress-noreport",
+    "print0",
+    "no-sandbox",
+    "mime",
+    "mime-type",
+    "mime-encoding",
+    "apple",
+    "extension",
+  ],
+  longArgs: {
+    exclude: "data",
+    "exclude-quiet": "data",
+    separator: "data",
+    parameter: "data",
+    "files-from": "content",
+    "magic-file": "content",
+  },
 };
 
-const STAT: OptionSpec = { flags: "LftZ", shortArgs: { c: "data" }, long: [...HELP, "dereference", "file-system", "terse"], longArgs: { format: "data", printf: "data" }, longOptional: { cached: "data" } };
+const STAT: OptionSpec = {
+  flags: "LftZ",
+  shortArgs: { c: "data" },
+  long: [...HELP, "dereference", "file-system", "terse"],
+  longArgs: { format: "data", printf: "data" },
+  longOptional: { cached: "data" },
+};
 
 const DU: OptionSpec = {
   flags: "0abcDhHklLmPsSx",
   shortArgs: { B: "data", d: "data", t: "data", X: "content" },
-  long: [...HELP, "null", "all", "apparent-size", "bytes", "total", "dereference-args", "human-readable", "inodes", "dereference", "count-links", "no-dereference", "separate-dirs", "si", "summarize", "one-file-system"],
-  longArgs: { "block-size": "data", "max-depth": "data", threshold: "data", "exclude-from": "content", exclude: "data", "time-style": "data", "files0-from": "content" },
+  long: [
+    ...HELP,
+    "null",
+    "all",
+    "apparent-size",
+    "bytes",
+    "total",
+    "dereference-args",
+    "human-readable",
+    "inodes",
+    "dereference",
+    "count-links",
+    "no-dereference",
+    "separate-dirs",
+    "si",
+    "summarize",
+    "one-file-system",
+  ],
+  longArgs: {
+    "block-size": "data",
+    "max-depth": "data",
+    threshold: "data",
+    "exclude-from": "content",
+    exclude: "data",
+    "time-style": "data",
+    "files0-from": "content",
+  },
   longOptional: { time: "data" },
 };
 
 const DF: OptionSpec = {
   flags: "ahHiklPTtvx",
   shortArgs: { B: "data", t: "data", x: "data" },
-  long: [...HELP, "all", "human-readable", "inodes", "local", "no-sync", "portability", "print-type", "sync", "total", "si"],
+  long: [
+    ...HELP,
+    "all",
+    "human-readable",
+    "inodes",
+    "local",
+    "no-sync",
+    "portability",
+    "print-type",
+    "sync",
+    "total",
+    "si",
+  ],
   longArgs: { "block-size": "data", type: "data", "exclude-type": "data" },
   longOptional: { output: "data" },
   optionsHarmless: true,
 };
 
-const REALPATH: OptionSpec = { flags: "eELmPqsz", long: [...HELP, "canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "strip", "no-symlinks", "zero"], longArgs: { "relative-to": "names", "relative-base": "names" } };
-const READLINK: OptionSpec = { flags: "efmnqsvz", long: [...HELP, "canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"] };
-const BASENAME: OptionSpec = { flags: "az", shortArgs: { s: "data" }, long: [...HELP, "multiple", "zero"], longArgs: { suffix: "data" }, optionsHarmless: true };
+const REALPATH: OptionSpec = {
+  flags: "eELmPqsz",
+  long: [
+    ...HELP,
+    "canonicalize-existing",
+    "canonicalize-missing",
+    "logical",
+    "physical",
+    "quiet",
+    "strip",
+    "no-symlinks",
+    "zero",
+  ],
+  longArgs: { "relative-to": "names", "relative-base": "names" },
+};
+const READLINK: OptionSpec = {
+  flags: "efmnqsvz",
+  long: [
+    ...HELP,
+    "canonicalize",
+    "canonicalize-existing",
+    "canonicalize-missing",
+    "no-newline",
+    "quiet",
+    "silent",
+    "verbose",
+    "zero",
+  ],
+};
+const BASENAME: OptionSpec = {
+  flags: "az",
+  shortArgs: { s: "data" },
+  long: [...HELP, "multiple", "zero"],
+  longArgs: { suffix: "data" },
+  optionsHarmless: true,
+};
 const DIRNAME: OptionSpec = { flags: "z", long: [...HELP, "zero"], optionsHarmless: true };
 
 const TREE: OptionSpec = {
   flags: "adlfxRqNQpugshDFvtcUrSinCXJA",
   shortArgs: { L: "data", P: "data", I: "data", H: "data", T: "data", o: "write" },
-  long: [...HELP, "gitignore", "ignore-case", "matchdirs", "metafirst", "prune", "info", "noreport", "si", "du", "inodes", "device", "dirsfirst", "filesfirst", "nolinks", "fflinks", "fromfile", "fromtabfile"],
-  longArgs: { charset: "data", filelimit: "data", timefmt: "data", sort: "data", infofile: "content", hintro: "content", houtro: "content", gitfile: "content" },
+  long: [
+    ...HELP,
+    "gitignore",
+    "ignore-case",
+    "matchdirs",
+    "metafirst",
+    "prune",
+    "info",
+    "noreport",
+    "si",
+    "du",
+    "inodes",
+    "device",
+    "dirsfirst",
+    "filesfirst",
+    "nolinks",
+    "fflinks",
+    "fromfile",
+    "fromtabfile",
+  ],
+  longArgs: {
+    charset: "data",
+    filelimit: "data",
+    timefmt: "data",
+    sort: "data",
+    infofile: "content",
+    hintro: "content",
+    houtro: "content",
+    gitfile: "content",
+  },
 };
 
-const SUMS: OptionSpec = { flags: "bLtz", long: [...HELP, "binary", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"], longArgs: { length: "data" }, shortArgs: { l: "data" } };
+const SUMS: OptionSpec = {
+  flags: "bLtz",
+  long: [...HELP, "binary", "text", "tag", "zero", "ignore-missing", "quiet", "status", "strict", "warn"],
+  longArgs: { length: "data" },
+  shortArgs: { l: "data" },
+};
 
 const SIMPLE_TEXT: OptionSpec = { flags: "", long: HELP };
 
-const PRINT_ONLY = (flags: string, long: readonly string[] = []): OptionSpec => ({ flags, long: [...HELP, ...long], optionsHarmless: true });
+const PRINT_ONLY = (flags: string, long: readonly string[] = []): OptionSpec => ({
+  flags,
+  long: [...HELP, ...long],
+  optionsHarmless: true,
+});
 
 /** Programs that only print; any positional makes them not read-only (e.g. `hostname NAME` sets it). */
 function printer(program: string, spec: OptionSpec, positionals: "none" | "data"): ProgramCheck {
@@ -159,7 +475,19 @@ function printer(program: string, spec: OptionSpec, positionals: "none" | "data"
 /** `uniq [IN [OUT]]`: the second file is written. */
 const uniq: ProgramCheck = (argv, fx) => {
   fx.label("uniq");
-  const { positionals } = parseArgs(argv, 1, { flags: "cdDiuz", shortArgs: { f: "data", s: "data", w: "data" }, long: [...HELP, "count", "repeated", "unique", "ignore-case", "zero-terminated"], longArgs: { "skip-fields": "data", "skip-chars": "data", "check-chars": "data" }, longOptional: { "all-repeated": "data", group: "data" } }, fx, "uniq");
+  const { positionals } = parseArgs(
+    argv,
+    1,
+    {
+      flags: "cdDiuz",
+      shortArgs: { f: "data", s: "data", w: "data" },
+      long: [...HELP, "count", "repeated", "unique", "ignore-case", "zero-terminated"],
+      longArgs: { "skip-fields": "data", "skip-chars": "data", "check-chars": "data" },
+      longOptional: { "all-repeated": "data", group: "data" },
+    },
+    fx,
+    "uniq",
+  );
   if (positionals[0]) readPositional(positionals[0], "content", fx);
   if (positionals[1]) fx.write(positionals[1]);
   if (positionals.length > 2) fx.notReadOnly("`uniq` takes at most two files");
@@ -173,18 +501,27 @@ const cmp: ProgramCheck = (argv, fx) => {
 
 const tee: ProgramCheck = (argv, fx) => {
   fx.label("tee");
-  const { positionals } = parseArgs(argv, 1, { flags: "aip", long: [...HELP, "append", "ignore-interrupts"], longOptional: { "output-error": "data" } }, fx, "tee");
+  const { positionals } = parseArgs(
+    argv,
+    1,
+    { flags: "aip", long: [...HELP, "append", "ignore-interrupts"], longOptional: { "output-error": "data" } },
+    fx,
+    "tee",
+  );
   for (const p of positionals) if (!(p.literal && p.value === "-")) fx.write(p);
 };
 
 const SUMS_ALL: OptionSpec = { ...SUMS, flags: "bctwz", long: [...(SUMS.long ?? []), "check"] };
-const sums = (name: string): ProgramCheck => (argv, fx) => {
-  fx.label(name);
-  const { positionals, seen } = parseArgs(argv, 1, SUMS_ALL, fx, name);
-  // `--check` reads the files named inside a list: names the gate cannot see.
-  if (seen.has("-c") || seen.has("--check")) fx.notReadOnly(`\`${name} --check\` reads files named inside another file`);
-  for (const p of positionals) readPositional(p, "content", fx);
-};
+const sums =
+  (name: string): ProgramCheck =>
+  (argv, fx) => {
+    fx.label(name);
+    const { positionals, seen } = parseArgs(argv, 1, SUMS_ALL, fx, name);
+    // `--check` reads the files named inside a list: names the gate cannot see.
+    if (seen.has("-c") || seen.has("--check"))
+      fx.notReadOnly(`\`${name} --check\` reads files named inside another file`);
+    for (const p of positionals) readPositional(p, "content", fx);
+  };
 
 /** Printers of text or of facts about the system: nothing read, nothing written. */
 const echo: ProgramCheck = (_argv, fx) => fx.label("echo");
@@ -196,15 +533,30 @@ const printf: ProgramCheck = (argv, fx) => {
   if (argv[i]?.literal && argv[i]!.value === "--") i++;
   const format = argv[i];
   if (!format) return;
-  if (!format.literal) fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
-  else if (format.value.startsWith("-") && format.value !== "-") fx.dangerous(`\`printf ${format.value}\` can assign variables`);
+  if (!format.literal)
+    fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
+  else if (format.value.startsWith("-") && format.value !== "-")
+    fx.dangerous(`\`printf ${format.value}\` can assign variables`);
 };
 
 /** `date` prints; `-s`/`--set` and a positional that is not `+FORMAT` set the clock. */
 const date: ProgramCheck = (argv, fx) => {
   fx.label("date");
-  const { positionals } = parseArgs(argv, 1, { flags: "uR", shortArgs: { d: "data", f: "content", r: "names" }, long: [...HELP, "debug", "rfc-email", "utc", "universal", "resolution"], longArgs: { date: "data", file: "content", reference: "names", "rfc-3339": "data" }, longOptional: { "iso-8601": "data" } }, fx, "date");
-  for (const p of positionals) if (!p.value.startsWith("+")) fx.notReadOnly("`date` with a date argument sets the clock");
+  const { positionals } = parseArgs(
+    argv,
+    1,
+    {
+      flags: "uR",
+      shortArgs: { d: "data", f: "content", r: "names" },
+      long: [...HELP, "debug", "rfc-email", "utc", "universal", "resolution"],
+      longArgs: { date: "data", file: "content", reference: "names", "rfc-3339": "data" },
+      longOptional: { "iso-8601": "data" },
+    },
+    fx,
+    "date",
+  );
+  for (const p of positionals)
+    if (!p.value.startsWith("+")) fx.notReadOnly("`date` with a date argument sets the clock");
 };
 
 /**
@@ -212,18 +564,27 @@ const date: ProgramCheck = (argv, fx) => {
  * an operator is present, or a value computed at run time could become one, while some other argument
  * could be an indexed name.
  */
-const test = (name: string): ProgramCheck => (argv, fx) => {
-  fx.label(name);
-  const args = argv.slice(1, name === "[" && argv[argv.length - 1]?.value === "]" ? -1 : undefined);
-  if (args.some((w) => w.splits)) return fx.dangerous(`an unquoted expansion in \`${name}\` could become an operator that runs commands`);
-  const operator = args.some((w) => w.literal && (w.value === "-v" || w.value === "-R"));
-  const suspicious = args.filter((w) => !w.literal || w.value.includes("[")).length;
-  const computed = args.some((w) => !w.literal);
-  if ((operator && suspicious >= 1) || (computed && suspicious >= 2)) fx.dangerous(`\`${name} -v\` evaluates an array index, which can run commands`);
-};
+const test =
+  (name: string): ProgramCheck =>
+  (argv, fx) => {
+    fx.label(name);
+    const args = argv.slice(1, name === "[" && argv[argv.length - 1]?.value === "]" ? -1 : undefined);
+    if (args.some((w) => w.splits))
+      return fx.dangerous(`an unquoted expansion in \`${name}\` could become an operator that runs commands`);
+    const operator = args.some((w) => w.literal && (w.value === "-v" || w.value === "-R"));
+    const suspicious = args.filter((w) => !w.literal || w.value.includes("[")).length;
+    const computed = args.some((w) => !w.literal);
+    if ((operator && suspicious >= 1) || (computed && suspicious >= 2))
+      fx.dangerous(`\`${name} -v\` evaluates an array index, which can run commands`);
+  };
 
 /** File-changing programs: never vouched for (they need an allow rule), but their paths are still checked. */
-function writer(program: string, spec: OptionSpec, layout: "all-write" | "last-write" | "mode-then-write", sources: Role = "content"): ProgramCheck {
+function writer(
+  program: string,
+  spec: OptionSpec,
+  layout: "all-write" | "last-write" | "mode-then-write",
+  sources: Role = "content",
+): ProgramCheck {
   return (argv, fx) => {
     fx.label(program);
     fx.notReadOnly(`\`${program}\` changes files`);
@@ -240,16 +601,110 @@ function writer(program: string, spec: OptionSpec, layout: "all-write" | "last-w
 const CP: OptionSpec = {
   flags: "abdfHilLnPprRsuvxT",
   shortArgs: { S: "data", t: "write" },
-  long: [...HELP, "archive", "attributes-only", "copy-contents", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference", "parents", "recursive", "remove-destination", "strip-trailing-slashes", "symbolic-link", "no-target-directory", "update", "verbose", "one-file-system", "debug"],
+  long: [
+    ...HELP,
+    "archive",
+    "attributes-only",
+    "copy-contents",
+    "force",
+    "interactive",
+    "link",
+    "dereference",
+    "no-clobber",
+    "no-dereference",
+    "parents",
+    "recursive",
+    "remove-destination",
+    "strip-trailing-slashes",
+    "symbolic-link",
+    "no-target-directory",
+    "update",
+    "verbose",
+    "one-file-system",
+    "debug",
+  ],
   longArgs: { suffix: "data", "target-directory": "write" },
-  longOptional: { backup: "data", preserve: "data", "no-preserve": "data", reflink: "data", sparse: "data", context: "data" },
+  longOptional: {
+    backup: "data",
+    preserve: "data",
+    "no-preserve": "data",
+    reflink: "data",
+    sparse: "data",
+    context: "data",
+  },
 };
-const MV: OptionSpec = { flags: "bfinuvTZ", shortArgs: { S: "data", t: "write" }, long: [...HELP, "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "no-target-directory", "update", "verbose", "context", "exchange"], longArgs: { suffix: "data", "target-directory": "write" }, longOptional: { backup: "data" } };
-const MKDIR: OptionSpec = { flags: "pvZ", shortArgs: { m: "data" }, long: [...HELP, "parents", "verbose"], longArgs: { mode: "data" }, longOptional: { context: "data" } };
-const TOUCH: OptionSpec = { flags: "acfhm", shortArgs: { d: "data", r: "names", t: "data" }, long: [...HELP, "no-create", "no-dereference"], longArgs: { date: "data", reference: "names", time: "data" } };
-const LN: OptionSpec = { flags: "bdFfinLPrsTv", shortArgs: { S: "data", t: "write" }, long: [...HELP, "directory", "force", "interactive", "logical", "no-dereference", "physical", "relative", "symbolic", "no-target-directory", "verbose"], longArgs: { suffix: "data", "target-directory": "write" }, longOptional: { backup: "data" } };
-const CHMOD: OptionSpec = { flags: "cfvR", long: [...HELP, "changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "recursive", "dereference", "no-dereference"], longArgs: { reference: "names", from: "data" } };
-const RM: OptionSpec = { flags: "dfiIrRv", long: [...HELP, "force", "dir", "recursive", "verbose", "one-file-system", "no-preserve-root", "preserve-root"], longOptional: { interactive: "data", "preserve-root": "data" } };
+const MV: OptionSpec = {
+  flags: "bfinuvTZ",
+  shortArgs: { S: "data", t: "write" },
+  long: [
+    ...HELP,
+    "force",
+    "interactive",
+    "no-clobber",
+    "no-copy",
+    "strip-trailing-slashes",
+    "no-target-directory",
+    "update",
+    "verbose",
+    "context",
+    "exchange",
+  ],
+  longArgs: { suffix: "data", "target-directory": "write" },
+  longOptional: { backup: "data" },
+};
+const MKDIR: OptionSpec = {
+  flags: "pvZ",
+  shortArgs: { m: "data" },
+  long: [...HELP, "parents", "verbose"],
+  longArgs: { mode: "data" },
+  longOptional: { context: "data" },
+};
+const TOUCH: OptionSpec = {
+  flags: "acfhm",
+  shortArgs: { d: "data", r: "names", t: "data" },
+  long: [...HELP, "no-create", "no-dereference"],
+  longArgs: { date: "data", reference: "names", time: "data" },
+};
+const LN: OptionSpec = {
+  flags: "bdFfinLPrsTv",
+  shortArgs: { S: "data", t: "write" },
+  long: [
+    ...HELP,
+    "directory",
+    "force",
+    "interactive",
+    "logical",
+    "no-dereference",
+    "physical",
+    "relative",
+    "symbolic",
+    "no-target-directory",
+    "verbose",
+  ],
+  longArgs: { suffix: "data", "target-directory": "write" },
+  longOptional: { backup: "data" },
+};
+const CHMOD: OptionSpec = {
+  flags: "cfvR",
+  long: [
+    ...HELP,
+    "changes",
+    "silent",
+    "quiet",
+    "verbose",
+    "no-preserve-root",
+    "preserve-root",
+    "recursive",
+    "dereference",
+    "no-dereference",
+  ],
+  longArgs: { reference: "names", from: "data" },
+};
+const RM: OptionSpec = {
+  flags: "dfiIrRv",
+  long: [...HELP, "force", "dir", "recursive", "verbose", "one-file-system", "no-preserve-root", "preserve-root"],
+  longOptional: { interactive: "data", "preserve-root": "data" },
+};
 
 /** Deleting programs: every path is a write, and the command deletes. */
 function deleter(program: string, spec: OptionSpec): ProgramCheck {
@@ -265,7 +720,11 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   ls: reader("ls", LS, "names", true),
   dir: reader("dir", LS, "names", true),
   cat: reader("cat", CAT, "content"),
-  tac: reader("tac", { flags: "br", shortArgs: { s: "data" }, long: [...HELP, "before", "regex"], longArgs: { separator: "data" } }, "content"),
+  tac: reader(
+    "tac",
+    { flags: "br", shortArgs: { s: "data" }, long: [...HELP, "before", "regex"], longArgs: { separator: "data" } },
+    "content",
+  ),
   rev: reader("rev", SIMPLE_TEXT, "content"),
   head: reader("head", HEAD, "content"),
   tail: reader("tail", TAIL, "content"),
@@ -291,12 +750,83 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   sha256sum: sums("sha256sum"),
   sha512sum: sums("sha512sum"),
   b2sum: sums("b2sum"),
-  paste: reader("paste", { flags: "sz", shortArgs: { d: "data" }, long: [...HELP, "serial", "zero-terminated"], longArgs: { delimiters: "data" } }, "content"),
-  column: reader("column", { flags: "tnexJLR", shortArgs: { s: "data", o: "data", c: "data", N: "data", l: "data", H: "data", O: "data", E: "data", W: "data", d: "data", r: "data", T: "data" }, long: [...HELP, "table", "json", "keep-empty-lines", "fillrows", "use-spaces"], longArgs: { separator: "data", "output-separator": "data", "output-width": "data", "table-columns": "data", "table-name": "data", "table-order": "data", "table-right": "data", "table-truncate": "data", "table-noextreme": "data", "table-noheadings": "data", "table-wrap": "data", "table-hide": "data", "table-columns-limit": "data" } }, "content"),
-  fold: reader("fold", { flags: "bs", shortArgs: { w: "data" }, long: [...HELP, "bytes", "spaces"], longArgs: { width: "data" } }, "content"),
-  comm: reader("comm", { flags: "123iz", long: [...HELP, "check-order", "nocheck-order", "total", "zero-terminated"], longArgs: { "output-delimiter": "data" } }, "content"),
-  expand: reader("expand", { flags: "i", shortArgs: { t: "data" }, long: [...HELP, "initial"], longArgs: { tabs: "data" }, numeric: true }, "content"),
-  seq: reader("seq", { flags: "w", shortArgs: { f: "data", s: "data" }, long: [...HELP, "equal-width"], longArgs: { format: "data", separator: "data" }, optionsHarmless: true }, "data"),
+  paste: reader(
+    "paste",
+    {
+      flags: "sz",
+      shortArgs: { d: "data" },
+      long: [...HELP, "serial", "zero-terminated"],
+      longArgs: { delimiters: "data" },
+    },
+    "content",
+  ),
+  column: reader(
+    "column",
+    {
+      flags: "tnexJLR",
+      shortArgs: {
+        s: "data",
+        o: "data",
+        c: "data",
+        N: "data",
+        l: "data",
+        H: "data",
+        O: "data",
+        E: "data",
+        W: "data",
+        d: "data",
+        r: "data",
+        T: "data",
+      },
+      long: [...HELP, "table", "json", "keep-empty-lines", "fillrows", "use-spaces"],
+      longArgs: {
+        separator: "data",
+        "output-separator": "data",
+        "output-width": "data",
+        "table-columns": "data",
+        "table-name": "data",
+        "table-order": "data",
+        "table-right": "data",
+        "table-truncate": "data",
+        "table-noextreme": "data",
+        "table-noheadings": "data",
+        "table-wrap": "data",
+        "table-hide": "data",
+        "table-columns-limit": "data",
+      },
+    },
+    "content",
+  ),
+  fold: reader(
+    "fold",
+    { flags: "bs", shortArgs: { w: "data" }, long: [...HELP, "bytes", "spaces"], longArgs: { width: "data" } },
+    "content",
+  ),
+  comm: reader(
+    "comm",
+    {
+      flags: "123iz",
+      long: [...HELP, "check-order", "nocheck-order", "total", "zero-terminated"],
+      longArgs: { "output-delimiter": "data" },
+    },
+    "content",
+  ),
+  expand: reader(
+    "expand",
+    { flags: "i", shortArgs: { t: "data" }, long: [...HELP, "initial"], longArgs: { tabs: "data" }, numeric: true },
+    "content",
+  ),
+  seq: reader(
+    "seq",
+    {
+      flags: "w",
+      shortArgs: { f: "data", s: "data" },
+      long: [...HELP, "equal-width"],
+      longArgs: { format: "data", separator: "data" },
+      optionsHarmless: true,
+    },
+    "data",
+  ),
   sleep: reader("sleep", { ...SIMPLE_TEXT, optionsHarmless: true }, "data"),
   echo,
   printf,
@@ -310,15 +840,51 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   whoami: printer("whoami", PRINT_ONLY(""), "none"),
   id: printer("id", PRINT_ONLY("agGnruzZ", ["group", "groups", "name", "real", "user", "zero", "context"]), "data"),
   groups: printer("groups", PRINT_ONLY(""), "data"),
-  uname: printer("uname", PRINT_ONLY("asnrvmpio", ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system"]), "none"),
-  hostname: printer("hostname", PRINT_ONLY("sfidAI", ["short", "fqdn", "long", "ip-address", "all-ip-addresses", "all-fqdns", "domain"]), "none"),
+  uname: printer(
+    "uname",
+    PRINT_ONLY("asnrvmpio", [
+      "all",
+      "kernel-name",
+      "nodename",
+      "kernel-release",
+      "kernel-version",
+      "machine",
+      "processor",
+      "hardware-platform",
+      "operating-system",
+    ]),
+    "none",
+  ),
+  hostname: printer(
+    "hostname",
+    PRINT_ONLY("sfidAI", ["short", "fqdn", "long", "ip-address", "all-ip-addresses", "all-fqdns", "domain"]),
+    "none",
+  ),
   nproc: printer("nproc", { ...PRINT_ONLY("", ["all"]), longArgs: { ignore: "data" } }, "none"),
   uptime: printer("uptime", PRINT_ONLY("ps", ["pretty", "since"]), "none"),
   tty: printer("tty", PRINT_ONLY("s", ["silent", "quiet"]), "none"),
   arch: printer("arch", PRINT_ONLY(""), "none"),
-  locale: printer("locale", PRINT_ONLY("amkcv", ["all-locales", "charmaps", "keyword-name", "category-name", "verbose"]), "data"),
+  locale: printer(
+    "locale",
+    PRINT_ONLY("amkcv", ["all-locales", "charmaps", "keyword-name", "category-name", "verbose"]),
+    "data",
+  ),
   printenv: printer("printenv", PRINT_ONLY("0", ["null"]), "data"),
-  which: printer("which", PRINT_ONLY("as", ["all", "skip-alias", "skip-functions", "skip-dot", "skip-tilde", "show-dot", "show-tilde", "read-alias", "read-functions"]), "data"),
+  which: printer(
+    "which",
+    PRINT_ONLY("as", [
+      "all",
+      "skip-alias",
+      "skip-functions",
+      "skip-dot",
+      "skip-tilde",
+      "show-dot",
+      "show-tilde",
+      "read-alias",
+      "read-functions",
+    ]),
+    "data",
+  ),
   whereis: printer("whereis", PRINT_ONLY("bmsul"), "data"),
   type: printer("type", PRINT_ONLY("afptP"), "data"),
   tee,
@@ -333,5 +899,11 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   rm: deleter("rm", RM),
   rmdir: deleter("rmdir", { flags: "pv", long: [...HELP, "ignore-fail-on-non-empty", "parents", "verbose"] }),
   unlink: deleter("unlink", SIMPLE_TEXT),
-  shred: deleter("shred", { flags: "fnuvxz", shortArgs: { n: "data", s: "data" }, long: [...HELP, "force", "verbose", "exact", "zero"], longArgs: { iterations: "data", "random-source": "content", size: "data" }, longOptional: { remove: "data" } }),
+  shred: deleter("shred", {
+    flags: "fnuvxz",
+    shortArgs: { n: "data", s: "data" },
+    long: [...HELP, "force", "verbose", "exact", "zero"],
+    longArgs: { iterations: "data", "random-source": "content", size: "data" },
+    longOptional: { remove: "data" },
+  }),
 };

@@ -8,15 +8,79 @@ import { literalWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 
 const TESTS_WITH_ARG = new Set([
-  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype",
-  "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-inum", "-links",
-  "-used", "-fstype", "-context", "-regextype", "-maxdepth", "-mindepth", "-printf",
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-lname",
+  "-ilname",
+  "-type",
+  "-xtype",
+  "-user",
+  "-group",
+  "-uid",
+  "-gid",
+  "-perm",
+  "-size",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-inum",
+  "-links",
+  "-used",
+  "-fstype",
+  "-context",
+  "-regextype",
+  "-maxdepth",
+  "-mindepth",
+  "-printf",
 ]);
 const TESTS_READING_NAMES = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 const NO_ARG = new Set([
-  "-empty", "-executable", "-readable", "-writable", "-nouser", "-nogroup", "-true", "-false", "-daystart", "-depth", "-d", "-follow",
-  "-ignore_readdir_race", "-noignore_readdir_race", "-mount", "-xdev", "-noleaf", "-warn", "-nowarn", "-prune", "-quit", "-print",
-  "-print0", "-ls", "-not", "-a", "-and", "-o", "-or", "!", "(", ")", ",", "-help", "--help", "-version", "--version",
+  "-empty",
+  "-executable",
+  "-readable",
+  "-writable",
+  "-nouser",
+  "-nogroup",
+  "-true",
+  "-false",
+  "-daystart",
+  "-depth",
+  "-d",
+  "-follow",
+  "-ignore_readdir_race",
+  "-noignore_readdir_race",
+  "-mount",
+  "-xdev",
+  "-noleaf",
+  "-warn",
+  "-nowarn",
+  "-prune",
+  "-quit",
+  "-print",
+  "-print0",
+  "-ls",
+  "-not",
+  "-a",
+  "-and",
+  "-o",
+  "-or",
+  "!",
+  "(",
+  ")",
+  ",",
+  "-help",
+  "--help",
+  "-version",
+  "--version",
 ]);
 const WRITES_ONE = new Set(["-fprint", "-fprint0", "-fls"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -41,13 +105,16 @@ export const find: ProgramCheck = (argv, fx) => {
   if (starts.length === 0) starts.push(literalWord("."));
   for (const s of starts) {
     // A glob start point could expand to a name like `-delete`.
-    if (s.glob && /^[*?[]/.test(s.value)) fx.dangerous(`the \`find\` start point \`${s.value}\` could expand to an action like \`-delete\``);
+    if (s.glob && /^[*?[]/.test(s.value))
+      fx.dangerous(`the \`find\` start point \`${s.value}\` could expand to an action like \`-delete\``);
     fx.read(s, "names");
   }
   for (; i < argv.length; i++) {
     const w = argv[i]!;
     if (!w.literal) {
-      fx.dangerous("`find` gets an expression computed at run time, which could be an action like `-exec` or `-delete`");
+      fx.dangerous(
+        "`find` gets an expression computed at run time, which could be an action like `-exec` or `-delete`",
+      );
       continue;
     }
     const v = w.value;
@@ -56,7 +123,8 @@ export const find: ProgramCheck = (argv, fx) => {
       // A plain name (`-name .env`) picks that file: check it under each start point like a path.
       const pattern = argv[++i];
       if (pattern?.literal && !/[*?[\]]/.test(pattern.value)) {
-        for (const s of starts) fx.read(v.endsWith("name") && !v.endsWith("wholename") ? joinPath(s, pattern.value) : pattern, "names");
+        for (const s of starts)
+          fx.read(v.endsWith("name") && !v.endsWith("wholename") ? joinPath(s, pattern.value) : pattern, "names");
       }
       continue;
     }
@@ -91,7 +159,14 @@ export const find: ProgramCheck = (argv, fx) => {
     }
     if (EXEC.has(v)) {
       let end = i + 1;
-      while (end < argv.length && !(argv[end]!.literal && (argv[end]!.value === ";" || (argv[end]!.value === "+" && argv[end - 1]!.value === "{}")))) end++;
+      while (
+        end < argv.length &&
+        !(
+          argv[end]!.literal &&
+          (argv[end]!.value === ";" || (argv[end]!.value === "+" && argv[end - 1]!.value === "{}"))
+        )
+      )
+        end++;
       const inner = argv.slice(i + 1, end);
       if (inner.length === 0) fx.dangerous(`\`find ${v}\` without a command`);
       else {

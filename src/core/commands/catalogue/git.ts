@@ -10,7 +10,8 @@ import type { Effects, ProgramCheck } from "./effects";
 import { parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** `-c` keys that change only how output looks. Anything else may run a program. */
-const HARMLESS_CONFIG = /^(color\.[a-z.]+|core\.quotepath|core\.abbrev|log\.(showsignature|decorate|date|abbrevcommit|follow|mailmap|showroot)|diff\.(noprefix|mnemonicprefix|renames|relative|context|interhunkcontext|statgraphwidth|submodule|wserrorhighlight|colormoved|algorithm|indentheuristic)|advice\.[a-z]+|column\.[a-z]+|i18n\.logoutputencoding|pager\.[a-z-]+|core\.pager|format\.pretty|status\.[a-z]+|grep\.[a-z]+)$/;
+const HARMLESS_CONFIG =
+  /^(color\.[a-z.]+|core\.quotepath|core\.abbrev|log\.(showsignature|decorate|date|abbrevcommit|follow|mailmap|showroot)|diff\.(noprefix|mnemonicprefix|renames|relative|context|interhunkcontext|statgraphwidth|submodule|wserrorhighlight|colormoved|algorithm|indentheuristic)|advice\.[a-z]+|column\.[a-z]+|i18n\.logoutputencoding|pager\.[a-z-]+|core\.pager|format\.pretty|status\.[a-z]+|grep\.[a-z]+)$/;
 /** Pager values that run nothing but `cat` (or nothing). */
 const HARMLESS_PAGER = /^(cat|false|true|)$/;
 
@@ -29,7 +30,16 @@ const DANGEROUS: Readonly<Record<string, string>> = {
   "config-env": "sets configuration, which can run programs",
   filters: "runs filter programs",
 };
-const SAFE_EXACT = new Set(["output-indicator-new", "output-indicator-old", "output-indicator-context", "no-ext-diff", "no-textconv", "text", "no-filters", "exec-path"]);
+const SAFE_EXACT = new Set([
+  "output-indicator-new",
+  "output-indicator-old",
+  "output-indicator-context",
+  "no-ext-diff",
+  "no-textconv",
+  "text",
+  "no-filters",
+  "exec-path",
+]);
 
 const DANGEROUS_LIST = Object.entries(DANGEROUS);
 
@@ -41,9 +51,38 @@ function dangerousLong(name: string): string | undefined {
 
 /** Read-only subcommands whose positionals are revisions or paths. */
 const READ_ONLY = new Set([
-  "status", "diff", "log", "show", "whatchanged", "shortlog", "blame", "annotate", "ls-files", "ls-tree", "rev-parse", "rev-list",
-  "cat-file", "describe", "name-rev", "merge-base", "show-ref", "for-each-ref", "count-objects", "check-ignore", "check-attr",
-  "grep", "var", "version", "diff-tree", "diff-files", "diff-index", "range-diff", "cherry", "show-branch", "verify-commit", "verify-tag",
+  "status",
+  "diff",
+  "log",
+  "show",
+  "whatchanged",
+  "shortlog",
+  "blame",
+  "annotate",
+  "ls-files",
+  "ls-tree",
+  "rev-parse",
+  "rev-list",
+  "cat-file",
+  "describe",
+  "name-rev",
+  "merge-base",
+  "show-ref",
+  "for-each-ref",
+  "count-objects",
+  "check-ignore",
+  "check-attr",
+  "grep",
+  "var",
+  "version",
+  "diff-tree",
+  "diff-files",
+  "diff-index",
+  "range-diff",
+  "cherry",
+  "show-branch",
+  "verify-commit",
+  "verify-tag",
 ]);
 
 export interface GitLine {
@@ -61,7 +100,8 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
     const w = argv[i]!;
     const v = w.value;
     if (!w.literal) {
-      if (v.startsWith("-") || v.startsWith(UNKNOWN) || w.splits) fx?.dangerous("`git` gets an argument computed at run time that could be any option");
+      if (v.startsWith("-") || v.startsWith(UNKNOWN) || w.splits)
+        fx?.dangerous("`git` gets an argument computed at run time that could be any option");
       if (!v.startsWith("-")) break;
       continue;
     }
@@ -72,16 +112,41 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
     } else if (v === "-c") {
       const kv = argv[++i];
       if (kv) checkConfig(kv, fx);
-    } else if (v.startsWith("--config-env")) fx?.dangerous("`git --config-env` sets configuration, which can run programs");
+    } else if (v.startsWith("--config-env"))
+      fx?.dangerous("`git --config-env` sets configuration, which can run programs");
     else if (v.startsWith("--exec-path=")) fx?.dangerous("`git --exec-path=` runs git programs from another directory");
     else if (v === "--git-dir" || v === "--work-tree") {
       const d = argv[++i];
       if (d) fx?.read(d, "content");
-    } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree=")) fx?.read(sliceWord(w, v.indexOf("=") + 1), "content");
+    } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree="))
+      fx?.read(sliceWord(w, v.indexOf("=") + 1), "content");
     else if (v === "--namespace" || v === "--attr-source" || v === "--list-cmds") i++;
     else if (/^--(namespace|attr-source|list-cmds)=/.test(v)) continue;
-    else if (["--bare", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-pager", "-P", "-p", "--paginate", "--no-advice", "--html-path", "--man-path", "--info-path", "--version", "--exec-path", "--no-lazy-fetch"].includes(v)) continue;
-    else if (v === "--super-prefix" || v.startsWith("--super-prefix=")) fx?.dangerous("`git --super-prefix` is internal");
+    else if (
+      [
+        "--bare",
+        "--no-replace-objects",
+        "--literal-pathspecs",
+        "--glob-pathspecs",
+        "--noglob-pathspecs",
+        "--icase-pathspecs",
+        "--no-optional-locks",
+        "--no-pager",
+        "-P",
+        "-p",
+        "--paginate",
+        "--no-advice",
+        "--html-path",
+        "--man-path",
+        "--info-path",
+        "--version",
+        "--exec-path",
+        "--no-lazy-fetch",
+      ].includes(v)
+    )
+      continue;
+    else if (v === "--super-prefix" || v.startsWith("--super-prefix="))
+      fx?.dangerous("`git --super-prefix` is internal");
     else fx?.notReadOnly(`\`${v}\` is not a \`git\` option Toolgate knows`);
   }
   return { sub: i, dirs };
@@ -140,7 +205,8 @@ export const git: ProgramCheck = (argv, fx) => {
       if (args[0]?.value === "list") return;
       return fx.notReadOnly("`git worktree` changes worktrees");
     case "reflog":
-      if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists") return readPaths(positionalsOf(args.slice(args[0]?.value === "show" ? 1 : 0)));
+      if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists")
+        return readPaths(positionalsOf(args.slice(args[0]?.value === "show" ? 1 : 0)));
       return fx.notReadOnly("`git reflog` changes the reflog");
     case "clean":
       fx.deletes("`git clean` deletes untracked files");
@@ -183,7 +249,20 @@ export const git: ProgramCheck = (argv, fx) => {
           if (f) fx.read(f, "content", base);
         }
       });
-      return readPaths(positionalsOf(args, ["--contents", "-S", "--ignore-revs-file", "-L", "-M", "-C", "--since", "--abbrev", "--date", "--ignore-rev"]));
+      return readPaths(
+        positionalsOf(args, [
+          "--contents",
+          "-S",
+          "--ignore-revs-file",
+          "-L",
+          "-M",
+          "-C",
+          "--since",
+          "--abbrev",
+          "--date",
+          "--ignore-rev",
+        ]),
+      );
     case "difftool":
     case "mergetool":
       return fx.notReadOnly(`\`git ${name}\` runs a diff or merge tool`);
@@ -203,7 +282,49 @@ export const git: ProgramCheck = (argv, fx) => {
 };
 
 /** Options (of log/diff/show...) whose value is a separate word. */
-const VALUE_OPTIONS = ["-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--author", "--committer", "--grep", "--format", "--pretty", "--date", "-S", "-G", "--diff-filter", "-L", "--encoding", "--abbrev", "--decorate-refs", "--decorate-refs-exclude", "--min-parents", "--max-parents", "--exclude", "--glob", "--branches", "--tags", "--remotes", "--ignore-rev", "--relative", "--format", "--sort", "--points-at", "--contains", "--no-contains", "--merged", "--no-merged", "-U", "--unified", "--stat", "--word-diff-regex"];
+const VALUE_OPTIONS = [
+  "-n",
+  "--max-count",
+  "--skip",
+  "--since",
+  "--after",
+  "--until",
+  "--before",
+  "--author",
+  "--committer",
+  "--grep",
+  "--format",
+  "--pretty",
+  "--date",
+  "-S",
+  "-G",
+  "--diff-filter",
+  "-L",
+  "--encoding",
+  "--abbrev",
+  "--decorate-refs",
+  "--decorate-refs-exclude",
+  "--min-parents",
+  "--max-parents",
+  "--exclude",
+  "--glob",
+  "--branches",
+  "--tags",
+  "--remotes",
+  "--ignore-rev",
+  "--relative",
+  "--format",
+  "--sort",
+  "--points-at",
+  "--contains",
+  "--no-contains",
+  "--merged",
+  "--no-merged",
+  "-U",
+  "--unified",
+  "--stat",
+  "--word-diff-regex",
+];
 
 function positionalsOf(args: readonly Word[], valueOptions: readonly string[] = VALUE_OPTIONS): Word[] {
   const out: Word[] = [];
@@ -232,7 +353,9 @@ function scanDangerous(args: readonly Word[], fx: Effects): void {
   for (const a of args) {
     if (a.literal && a.value === "--") return;
     if (!a.literal && (a.value.startsWith(UNKNOWN) || a.value.startsWith("-") || a.splits)) {
-      fx.dangerous("`git` gets an argument computed at run time that could be an option like `--output` or `--ext-diff`");
+      fx.dangerous(
+        "`git` gets an argument computed at run time that could be an option like `--output` or `--ext-diff`",
+      );
       continue;
     }
     if (!a.value.startsWith("--")) continue;
@@ -268,30 +391,109 @@ function joinDirs(dirs: readonly Word[]): Word {
 
 const BRANCH_LIST: OptionSpec = {
   flags: "arlvi",
-  long: ["list", "all", "remotes", "verbose", "show-current", "no-column", "no-color", "ignore-case", "omit-empty", "no-abbrev"],
+  long: [
+    "list",
+    "all",
+    "remotes",
+    "verbose",
+    "show-current",
+    "no-column",
+    "no-color",
+    "ignore-case",
+    "omit-empty",
+    "no-abbrev",
+  ],
   longArgs: { sort: "data", format: "data", "points-at": "data" },
-  longOptional: { contains: "data", "no-contains": "data", merged: "data", "no-merged": "data", column: "data", color: "data", abbrev: "data" },
+  longOptional: {
+    contains: "data",
+    "no-contains": "data",
+    merged: "data",
+    "no-merged": "data",
+    column: "data",
+    color: "data",
+    abbrev: "data",
+  },
 };
 const TAG_LIST: OptionSpec = {
   flags: "li",
   long: ["list", "no-column", "no-color", "ignore-case", "omit-empty"],
   longArgs: { sort: "data", format: "data", "points-at": "data" },
-  longOptional: { contains: "data", "no-contains": "data", merged: "data", "no-merged": "data", column: "data", color: "data" },
+  longOptional: {
+    contains: "data",
+    "no-contains": "data",
+    merged: "data",
+    "no-merged": "data",
+    column: "data",
+    color: "data",
+  },
 };
 const GREP_OPTIONS: OptionSpec = {
   flags: "aiIvwcEFGPnhHlLozqWp",
   shortArgs: { e: "data", f: "content", A: "data", B: "data", C: "data", m: "data" },
-  long: ["cached", "untracked", "no-index", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "textconv-no", "ignore-case", "word-regexp", "invert-match", "full-name", "extended-regexp", "basic-regexp", "perl-regexp", "fixed-strings", "line-number", "column", "files-with-matches", "name-only", "files-without-match", "null", "count", "break", "heading", "show-function", "function-context", "all-match", "quiet", "no-textconv", "and", "or", "not", "only-matching"],
-  longArgs: { "max-depth": "data", "after-context": "data", "before-context": "data", context: "data", threads: "data", "max-count": "data" },
+  long: [
+    "cached",
+    "untracked",
+    "no-index",
+    "no-exclude-standard",
+    "exclude-standard",
+    "recurse-submodules",
+    "text",
+    "textconv-no",
+    "ignore-case",
+    "word-regexp",
+    "invert-match",
+    "full-name",
+    "extended-regexp",
+    "basic-regexp",
+    "perl-regexp",
+    "fixed-strings",
+    "line-number",
+    "column",
+    "files-with-matches",
+    "name-only",
+    "files-without-match",
+    "null",
+    "count",
+    "break",
+    "heading",
+    "show-function",
+    "function-context",
+    "all-match",
+    "quiet",
+    "no-textconv",
+    "and",
+    "or",
+    "not",
+    "only-matching",
+  ],
+  longArgs: {
+    "max-depth": "data",
+    "after-context": "data",
+    "before-context": "data",
+    context: "data",
+    threads: "data",
+    "max-count": "data",
+  },
   longOptional: { color: "data" },
   numeric: true,
-  dangerous: { "-O": "runs a pager program on the files", "--open-files-in-pager": "runs a pager program on the files", "--textconv": "runs text-conversion programs" },
+  dangerous: {
+    "-O": "runs a pager program on the files",
+    "--open-files-in-pager": "runs a pager program on the files",
+    "--textconv": "runs text-conversion programs",
+  },
 };
 
 /** `git branch`/`git tag`: vouched for only when listing (positionals are patterns only with `--list`). */
-function listingOnly(args: readonly Word[], fx: Effects, spec: OptionSpec, what: string, listFlags: readonly string[]): void {
+function listingOnly(
+  args: readonly Word[],
+  fx: Effects,
+  spec: OptionSpec,
+  what: string,
+  listFlags: readonly string[],
+): void {
   const { positionals, seen } = parseArgs(args, 0, spec, fx, what);
-  if (positionals.length > 0 && !listFlags.some((f) => seen.has(f))) fx.notReadOnly(`\`${what} NAME\` creates or changes a ref`);
+  if (positionals.length > 0 && !listFlags.some((f) => seen.has(f)))
+    fx.notReadOnly(`\`${what} NAME\` creates or changes a ref`);
 }
 
 function remote(args: readonly Word[], fx: Effects): void {
@@ -302,8 +504,39 @@ function remote(args: readonly Word[], fx: Effects): void {
   fx.notReadOnly(`\`git remote ${first}\` changes or contacts remotes`);
 }
 
-const CONFIG_READ = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--get-color", "--get-colorbool"]);
-const CONFIG_MODIFIERS = new Set(["--global", "--system", "--local", "--worktree", "--show-origin", "--show-scope", "--name-only", "--null", "-z", "--includes", "--no-includes", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--all", "--show-names", "--no-show-names"]);
+const CONFIG_READ = new Set([
+  "--get",
+  "--get-all",
+  "--get-regexp",
+  "--get-urlmatch",
+  "--list",
+  "-l",
+  "get",
+  "list",
+  "--get-color",
+  "--get-colorbool",
+]);
+const CONFIG_MODIFIERS = new Set([
+  "--global",
+  "--system",
+  "--local",
+  "--worktree",
+  "--show-origin",
+  "--show-scope",
+  "--name-only",
+  "--null",
+  "-z",
+  "--includes",
+  "--no-includes",
+  "--bool",
+  "--int",
+  "--bool-or-int",
+  "--path",
+  "--expiry-date",
+  "--all",
+  "--show-names",
+  "--no-show-names",
+]);
 
 /** `git config` reads only with a read action; setting writes a protected file (`.git/config`) or `~/.gitconfig`. */
 function config(args: readonly Word[], fx: Effects, base: Word | undefined): void {
@@ -314,15 +547,23 @@ function config(args: readonly Word[], fx: Effects, base: Word | undefined): voi
     else if (v === "--file" || v === "-f" || v === "--blob") {
       const f = args[++i];
       if (f && v !== "--blob") fx.read(f, "content", base);
-    } else if (v.startsWith("--type=") || v.startsWith("--default=") || v.startsWith("--file=") || CONFIG_MODIFIERS.has(v)) continue;
+    } else if (
+      v.startsWith("--type=") ||
+      v.startsWith("--default=") ||
+      v.startsWith("--file=") ||
+      CONFIG_MODIFIERS.has(v)
+    )
+      continue;
   }
   if (reading) {
     // Listing or reading global or system configuration reads files outside the workspace.
-    if (args.some((a) => a.value === "--global")) fx.read({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" }, "content");
+    if (args.some((a) => a.value === "--global"))
+      fx.read({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" }, "content");
     if (args.some((a) => a.value === "--system")) fx.read(literalWord("/etc/gitconfig"), "content");
     return;
   }
   fx.notReadOnly("`git config` without a read action changes configuration");
-  if (args.some((a) => a.value === "--global")) fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
+  if (args.some((a) => a.value === "--global"))
+    fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);
 }

@@ -6,7 +6,28 @@ import type { ProgramCheck } from "./effects";
 import { mayBeOption } from "./options";
 
 const FLAGS = new Set(["c", "n", "r", "j", "a", "s", "S", "C", "M", "e", "h", "V", "0", "R"]);
-const LONG = new Set(["compact-output", "null-input", "raw-input", "raw-output", "raw-output0", "join-output", "ascii-output", "slurp", "sort-keys", "color-output", "monochrome-output", "exit-status", "tab", "seq", "stream", "stream-errors", "help", "version", "build-configuration", "unbuffered"]);
+const LONG = new Set([
+  "compact-output",
+  "null-input",
+  "raw-input",
+  "raw-output",
+  "raw-output0",
+  "join-output",
+  "ascii-output",
+  "slurp",
+  "sort-keys",
+  "color-output",
+  "monochrome-output",
+  "exit-status",
+  "tab",
+  "seq",
+  "stream",
+  "stream-errors",
+  "help",
+  "version",
+  "build-configuration",
+  "unbuffered",
+]);
 
 export const jq: ProgramCheck = (argv, fx) => {
   fx.label("jq");

@@ -50,7 +50,14 @@ export interface ParsedArgs {
 
 /** `w.value.slice(from)` as a word: literal only if `w` was. */
 export function sliceWord(w: Word, from: number): Word {
-  return { value: w.value.slice(from), literal: w.literal, splits: w.splits, glob: w.glob, tilde: undefined, pipe: false };
+  return {
+    value: w.value.slice(from),
+    literal: w.literal,
+    splits: w.splits,
+    glob: w.glob,
+    tilde: undefined,
+    pipe: false,
+  };
 }
 
 /** Could the shell turn this word into something starting with `-`? */
@@ -62,7 +69,13 @@ export function mayBeOption(w: Word): boolean {
   return w.glob && (first === "*" || first === "?" || first === "[");
 }
 
-export function parseArgs(argv: readonly Word[], start: number, spec: OptionSpec, fx: Effects, program: string): ParsedArgs {
+export function parseArgs(
+  argv: readonly Word[],
+  start: number,
+  spec: OptionSpec,
+  fx: Effects,
+  program: string,
+): ParsedArgs {
   const positionals: Word[] = [];
   const seen = new Seen();
   let optionsDone = false;
@@ -89,7 +102,8 @@ export function parseArgs(argv: readonly Word[], start: number, spec: OptionSpec
     }
     if (!w.literal && computedName(w)) {
       // What option this is (if any) is decided at run time.
-      if (!spec.optionsHarmless) fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+      if (!spec.optionsHarmless)
+        fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
       positionals.push(w);
       continue;
     }
@@ -163,7 +177,14 @@ function resolveLong(name: string, spec: OptionSpec): Resolved {
   if (exact) return exact;
   // GNU getopt accepts any unambiguous prefix; a prefix of a dangerous option counts as that option.
   const candidates: Resolved[] = [];
-  const all = [...(spec.long ?? []), ...Object.keys(spec.longArgs ?? {}), ...Object.keys(spec.longOptional ?? {}), ...Object.keys(spec.dangerous ?? {}).filter((k) => k.startsWith("--")).map((k) => k.slice(2))];
+  const all = [
+    ...(spec.long ?? []),
+    ...Object.keys(spec.longArgs ?? {}),
+    ...Object.keys(spec.longOptional ?? {}),
+    ...Object.keys(spec.dangerous ?? {})
+      .filter((k) => k.startsWith("--"))
+      .map((k) => k.slice(2)),
+  ];
   for (const full of all) if (name.length > 0 && full.startsWith(name)) candidates.push(lookup(full, spec)!);
   const danger = candidates.find((c) => c.kind === "dangerous");
   if (danger) return danger;

@@ -139,7 +139,8 @@ export function parseSedScript(s: string): SedScript {
       while (i < s.length && s[i] !== "\n" && s[i] !== ";" && s[i] !== "}") i++;
     } else if (cmd === "s" || cmd === "y") {
       const delim = s[i++];
-      if (delim === undefined || delim === "\n" || delim === "\\") return fail(`the sed \`${cmd}\` command has a delimiter Toolgate cannot read`);
+      if (delim === undefined || delim === "\n" || delim === "\\")
+        return fail(`the sed \`${cmd}\` command has a delimiter Toolgate cannot read`);
       if (!until(delim) || !until(delim)) return fail(`the sed \`${cmd}\` command is not terminated`);
       if (cmd === "s") {
         while (i < s.length) {
@@ -160,14 +161,29 @@ export function parseSedScript(s: string): SedScript {
     }
     skipBlank();
     const next = s[i];
-    if (next !== undefined && next !== ";" && next !== "\n" && next !== "}" && next !== "#") return fail("the sed script has text Toolgate cannot read after a command");
+    if (next !== undefined && next !== ";" && next !== "\n" && next !== "}" && next !== "#")
+      return fail("the sed script has text Toolgate cannot read after a command");
   }
   if (depth !== 0) return fail("the sed script has an unmatched `{`");
   return { writes, reads };
 }
 
 const SED_FLAGS = new Set(["n", "E", "r", "s", "u", "z", "b"]);
-const SED_LONG = new Set(["quiet", "silent", "regexp-extended", "separate", "unbuffered", "null-data", "posix", "debug", "sandbox", "follow-symlinks", "binary", "help", "version"]);
+const SED_LONG = new Set([
+  "quiet",
+  "silent",
+  "regexp-extended",
+  "separate",
+  "unbuffered",
+  "null-data",
+  "posix",
+  "debug",
+  "sandbox",
+  "follow-symlinks",
+  "binary",
+  "help",
+  "version",
+]);
 
 export const sed: ProgramCheck = (argv, fx) => {
   fx.label("sed");

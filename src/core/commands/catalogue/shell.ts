@@ -54,14 +54,18 @@ const declaration =
       const v = w.value;
       if (w.literal && (v.startsWith("-") || v.startsWith("+")) && v.length > 1) {
         for (const c of v.slice(1)) {
-          if (c === "i" || c === "n") fx.dangerous(`\`${name} -${c}\` makes later values evaluate as ${c === "i" ? "arithmetic" : "variable names"}, which can run commands`);
-          else if (!"aAfFgGlprtuxIp".includes(c)) fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
+          if (c === "i" || c === "n")
+            fx.dangerous(
+              `\`${name} -${c}\` makes later values evaluate as ${c === "i" ? "arithmetic" : "variable names"}, which can run commands`,
+            );
+          else if (!"aAfFgGlprtuxIp".includes(c))
+            fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
         }
         continue;
       }
       const eq = v.indexOf("=");
       const rawName = eq >= 0 ? v.slice(0, v[eq - 1] === "+" ? eq - 1 : eq) : v;
-      if (rawName.includes(UNKNOWN) || w.splits && eq < 0) {
+      if (rawName.includes(UNKNOWN) || (w.splits && eq < 0)) {
         fx.dangerous(`\`${name}\` gets a variable name computed at run time`);
         continue;
       }
@@ -77,7 +81,8 @@ const unset: ProgramCheck = (argv, fx) => {
   fx.label("unset");
   for (const w of argv.slice(1)) {
     if (w.literal && /^-[fvn]+$/.test(w.value)) continue;
-    if (!w.literal || !INDEXED_NAME.test(w.value)) fx.dangerous("`unset` of an array element evaluates its index, which can run commands");
+    if (!w.literal || !INDEXED_NAME.test(w.value))
+      fx.dangerous("`unset` of an array element evaluates its index, which can run commands");
   }
 };
 
@@ -109,7 +114,19 @@ const read: ProgramCheck = (argv, fx) => {
 };
 
 const SET_SHORT = new Set(["e", "u", "x", "v", "f", "C", "h", "B", "E", "T"]);
-const SET_LONG = new Set(["errexit", "nounset", "xtrace", "verbose", "noglob", "noclobber", "pipefail", "errtrace", "functrace", "hashall", "braceexpand"]);
+const SET_LONG = new Set([
+  "errexit",
+  "nounset",
+  "xtrace",
+  "verbose",
+  "noglob",
+  "noclobber",
+  "pipefail",
+  "errtrace",
+  "functrace",
+  "hashall",
+  "braceexpand",
+]);
 
 const set: ProgramCheck = (argv, fx) => {
   fx.label("set");
@@ -123,7 +140,8 @@ const set: ProgramCheck = (argv, fx) => {
       if (c === "o") {
         // `-o NAME` (also inside a cluster: `set -euo pipefail`).
         const opt = argv[++i];
-        if (opt && !(opt.literal && SET_LONG.has(opt.value))) fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
+        if (opt && !(opt.literal && SET_LONG.has(opt.value)))
+          fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
       } else if (!SET_SHORT.has(c)) fx.notReadOnly(`\`set -${c}\` is not an option Toolgate knows`);
     }
   }
@@ -148,11 +166,34 @@ const source =
   (argv, fx) => {
     fx.label(name);
     const file = argv[1];
-    if (file?.literal && (file.value === "/dev/stdin" || file.value === "/dev/fd/0") && fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
-    fx.notReadOnly(`\`${name}\` runs the script ${file ? `\`${file.value.replaceAll(UNKNOWN, "…")}\`` : "named at run time"}`);
+    if (file?.literal && (file.value === "/dev/stdin" || file.value === "/dev/fd/0") && fx.stdin)
+      return fx.payload(fx.stdin, `\`${name}\` reading its input`);
+    fx.notReadOnly(
+      `\`${name}\` runs the script ${file ? `\`${file.value.replaceAll(UNKNOWN, "…")}\`` : "named at run time"}`,
+    );
   };
 
-const SHELL_FLAGS = new Set(["e", "u", "x", "v", "l", "f", "h", "B", "E", "T", "n", "C", "a", "b", "m", "p", "t", "k", "P"]);
+const SHELL_FLAGS = new Set([
+  "e",
+  "u",
+  "x",
+  "v",
+  "l",
+  "f",
+  "h",
+  "B",
+  "E",
+  "T",
+  "n",
+  "C",
+  "a",
+  "b",
+  "m",
+  "p",
+  "t",
+  "k",
+  "P",
+]);
 
 /** `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` reads commands. */
 const shell =
@@ -165,7 +206,7 @@ const shell =
     for (; i < argv.length; i++) {
       const w = argv[i]!;
       const v = w.value;
-      if (!mayBeOption(w) || v === "-" ) break;
+      if (!mayBeOption(w) || v === "-") break;
       if (!w.literal) {
         fx.dangerous(`\`${name}\` gets an option computed at run time`);
         continue;
@@ -175,7 +216,20 @@ const shell =
         break;
       }
       if (v.startsWith("--")) {
-        if (["--norc", "--noprofile", "--posix", "--login", "--noediting", "--restricted", "--verbose", "--version", "--help"].includes(v)) continue;
+        if (
+          [
+            "--norc",
+            "--noprofile",
+            "--posix",
+            "--login",
+            "--noediting",
+            "--restricted",
+            "--verbose",
+            "--version",
+            "--help",
+          ].includes(v)
+        )
+          continue;
         if (v === "--rcfile" || v === "--init-file") i++;
         fx.notReadOnly(`\`${name} ${v}\` is not an option Toolgate knows`);
         continue;
@@ -186,7 +240,8 @@ const shell =
       }
       for (const c of v.slice(1)) {
         if (c === "c") command = true;
-        else if (c === "i") fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
+        else if (c === "i")
+          fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
         else if (c === "s") stdinScript = true;
         else if (!SHELL_FLAGS.has(c)) fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
       }
@@ -212,7 +267,8 @@ const su: ProgramCheck = (argv, fx) => {
     if (["-c", "--command", "--session-command"].includes(w.value)) {
       const cmd = argv[i + 1];
       if (cmd) fx.payload(cmd, "`su -c`");
-    } else if (/^--(command|session-command)=/.test(w.value)) fx.payload(sliceWord(w, w.value.indexOf("=") + 1), "`su -c`");
+    } else if (/^--(command|session-command)=/.test(w.value))
+      fx.payload(sliceWord(w, w.value.indexOf("=") + 1), "`su -c`");
   });
 };
 
@@ -273,5 +329,3 @@ export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   posh: shell("posh"),
   su,
 };
-
-

@@ -9,9 +9,60 @@ import type { ProgramCheck } from "./effects";
 import { sliceWord } from "./options";
 
 const SHORT_ARGS = new Set(["f", "C", "T", "X", "b", "g", "H", "K", "L", "N", "V", "I", "F"]);
-const SHORT_FLAGS = new Set(["t", "v", "z", "j", "J", "Z", "a", "O", "k", "m", "p", "s", "S", "h", "P", "i", "B", "G", "M", "W", "U", "w", "l", "o", "x", "c", "r", "u", "A", "d"]);
-const MODES: Record<string, string> = { t: "list", x: "extract", c: "create", r: "append", u: "update", A: "catenate", d: "diff" };
-const LONG_MODES: Record<string, string> = { list: "list", extract: "extract", get: "extract", create: "create", append: "append", update: "update", catenate: "catenate", concatenate: "catenate", diff: "diff", compare: "diff", delete: "delete" };
+const SHORT_FLAGS = new Set([
+  "t",
+  "v",
+  "z",
+  "j",
+  "J",
+  "Z",
+  "a",
+  "O",
+  "k",
+  "m",
+  "p",
+  "s",
+  "S",
+  "h",
+  "P",
+  "i",
+  "B",
+  "G",
+  "M",
+  "W",
+  "U",
+  "w",
+  "l",
+  "o",
+  "x",
+  "c",
+  "r",
+  "u",
+  "A",
+  "d",
+]);
+const MODES: Record<string, string> = {
+  t: "list",
+  x: "extract",
+  c: "create",
+  r: "append",
+  u: "update",
+  A: "catenate",
+  d: "diff",
+};
+const LONG_MODES: Record<string, string> = {
+  list: "list",
+  extract: "extract",
+  get: "extract",
+  create: "create",
+  append: "append",
+  update: "update",
+  catenate: "catenate",
+  concatenate: "catenate",
+  diff: "diff",
+  compare: "diff",
+  delete: "delete",
+};
 const DANGEROUS_LONG: Record<string, string> = {
   "to-command": "runs a command for every file",
   "checkpoint-action": "can run a command at checkpoints",
@@ -22,8 +73,135 @@ const DANGEROUS_LONG: Record<string, string> = {
   "rmt-command": "runs a remote tape program",
   "index-file": "writes its listing to a file",
 };
-const LONG_WITH_VALUE = new Set(["file", "directory", "files-from", "exclude-from", "exclude", "blocking-factor", "format", "label", "owner", "group", "mode", "mtime", "newer", "newer-mtime", "after-date", "strip-components", "transform", "xform", "wildcards", "record-size", "tape-length", "occurrence", "sort", "exclude-vcs-ignores", "numeric-owner", "anchored", "no-anchored", "ignore-case", "no-ignore-case", "wildcards-match-slash", "no-wildcards-match-slash", "quoting-style", "quote-chars", "no-quote-chars", "show-transformed-names", "totals", "verbose", "utc", "full-time", "zstd", "gzip", "gunzip", "bzip2", "xz", "lzip", "lzma", "lzop", "compress", "uncompress", "auto-compress", "force-local", "no-recursion", "recursion", "null", "no-null", "checkpoint", "warning", "exclude-vcs", "exclude-caches", "exclude-backups", "one-file-system", "ignore-zeros", "show-defaults", "show-omitted-dirs", "block-number", "interactive", "confirmation", "dereference", "hard-dereference", "help", "version", "usage", "keep-old-files", "skip-old-files", "overwrite", "to-stdout", "no-same-owner", "same-owner", "no-same-permissions", "same-permissions", "preserve-permissions", "sparse", "seek", "no-seek", "unquote", "no-unquote", "level", "listed-incremental", "incremental", "verify", "restrict", "no-xattrs", "xattrs", "no-acls", "acls", "no-selinux", "selinux"]);
-const TAKES_VALUE = new Set(["file", "directory", "files-from", "exclude-from", "exclude", "blocking-factor", "format", "label", "owner", "group", "mode", "mtime", "newer", "newer-mtime", "after-date", "strip-components", "transform", "xform", "record-size", "tape-length", "occurrence", "sort", "quoting-style", "quote-chars", "no-quote-chars", "warning", "level", "listed-incremental"]);
+const LONG_WITH_VALUE = new Set([
+  "file",
+  "directory",
+  "files-from",
+  "exclude-from",
+  "exclude",
+  "blocking-factor",
+  "format",
+  "label",
+  "owner",
+  "group",
+  "mode",
+  "mtime",
+  "newer",
+  "newer-mtime",
+  "after-date",
+  "strip-components",
+  "transform",
+  "xform",
+  "wildcards",
+  "record-size",
+  "tape-length",
+  "occurrence",
+  "sort",
+  "exclude-vcs-ignores",
+  "numeric-owner",
+  "anchored",
+  "no-anchored",
+  "ignore-case",
+  "no-ignore-case",
+  "wildcards-match-slash",
+  "no-wildcards-match-slash",
+  "quoting-style",
+  "quote-chars",
+  "no-quote-chars",
+  "show-transformed-names",
+  "totals",
+  "verbose",
+  "utc",
+  "full-time",
+  "zstd",
+  "gzip",
+  "gunzip",
+  "bzip2",
+  "xz",
+  "lzip",
+  "lzma",
+  "lzop",
+  "compress",
+  "uncompress",
+  "auto-compress",
+  "force-local",
+  "no-recursion",
+  "recursion",
+  "null",
+  "no-null",
+  "checkpoint",
+  "warning",
+  "exclude-vcs",
+  "exclude-caches",
+  "exclude-backups",
+  "one-file-system",
+  "ignore-zeros",
+  "show-defaults",
+  "show-omitted-dirs",
+  "block-number",
+  "interactive",
+  "confirmation",
+  "dereference",
+  "hard-dereference",
+  "help",
+  "version",
+  "usage",
+  "keep-old-files",
+  "skip-old-files",
+  "overwrite",
+  "to-stdout",
+  "no-same-owner",
+  "same-owner",
+  "no-same-permissions",
+  "same-permissions",
+  "preserve-permissions",
+  "sparse",
+  "seek",
+  "no-seek",
+  "unquote",
+  "no-unquote",
+  "level",
+  "listed-incremental",
+  "incremental",
+  "verify",
+  "restrict",
+  "no-xattrs",
+  "xattrs",
+  "no-acls",
+  "acls",
+  "no-selinux",
+  "selinux",
+]);
+const TAKES_VALUE = new Set([
+  "file",
+  "directory",
+  "files-from",
+  "exclude-from",
+  "exclude",
+  "blocking-factor",
+  "format",
+  "label",
+  "owner",
+  "group",
+  "mode",
+  "mtime",
+  "newer",
+  "newer-mtime",
+  "after-date",
+  "strip-components",
+  "transform",
+  "xform",
+  "record-size",
+  "tape-length",
+  "occurrence",
+  "sort",
+  "quoting-style",
+  "quote-chars",
+  "no-quote-chars",
+  "warning",
+  "level",
+  "listed-incremental",
+]);
 
 export const tar: ProgramCheck = (argv, fx) => {
   fx.label("tar");
@@ -106,14 +284,21 @@ export const tar: ProgramCheck = (argv, fx) => {
       if (consumed) break;
     }
   }
-  const writesArchive = mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete";
+  const writesArchive =
+    mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete";
   for (const a of archives) {
     if (a.literal && a.value === "-") continue;
-    if (!forceLocal && a.value.includes(":")) fx.dangerous("a `tar` archive named `host:file` is opened through a remote shell");
+    if (!forceLocal && a.value.includes(":"))
+      fx.dangerous("a `tar` archive named `host:file` is opened through a remote shell");
     if (writesArchive) fx.write(a);
     if (mode !== "create") fx.read(a, "content");
   }
   // Extraction writes the members under the target directory (their names are inside the archive).
   if (mode === "extract") fx.write(directory ?? literalWord("."));
-  if (mode !== "list") fx.notReadOnly(mode ? `\`tar\` ${mode === "extract" ? "extracts files" : "changes archives"}` : "`tar` without `-t` is not read-only");
+  if (mode !== "list")
+    fx.notReadOnly(
+      mode
+        ? `\`tar\` ${mode === "extract" ? "extracts files" : "changes archives"}`
+        : "`tar` without `-t` is not read-only",
+    );
 };

@@ -79,7 +79,19 @@ const env: ProgramCheck = (argv, fx) => {
   for (; i < argv.length; i++) {
     const w = argv[i]!;
     const v = w.value;
-    if (w.literal && (v === "-i" || v === "-" || v === "--ignore-environment" || v === "-0" || v === "--null" || v === "-v" || v === "--debug" || /^--(default|ignore|block)-signal(=|$)/.test(v) || v === "--list-signal-handling")) continue;
+    if (
+      w.literal &&
+      (v === "-i" ||
+        v === "-" ||
+        v === "--ignore-environment" ||
+        v === "-0" ||
+        v === "--null" ||
+        v === "-v" ||
+        v === "--debug" ||
+        /^--(default|ignore|block)-signal(=|$)/.test(v) ||
+        v === "--list-signal-handling")
+    )
+      continue;
     if (w.literal && (v === "-u" || v === "--unset")) {
       i++;
       continue;
@@ -91,7 +103,8 @@ const env: ProgramCheck = (argv, fx) => {
       continue;
     }
     if (w.literal && (v === "-S" || v === "--split-string" || /^-S./.test(v) || v.startsWith("--split-string="))) {
-      const s = v === "-S" || v === "--split-string" ? argv[++i] : sliceWord(w, v.startsWith("-S") ? 2 : v.indexOf("=") + 1);
+      const s =
+        v === "-S" || v === "--split-string" ? argv[++i] : sliceWord(w, v.startsWith("-S") ? 2 : v.indexOf("=") + 1);
       if (s) fx.payload(s, "`env -S`");
       return;
     }
@@ -125,7 +138,8 @@ const command: ProgramCheck = (argv, fx) => {
   fx.label("command");
   let i = 1;
   let prints = false;
-  for (; i < argv.length && argv[i]!.literal && /^-[pvV]+$/.test(argv[i]!.value); i++) prints ||= /[vV]/.test(argv[i]!.value);
+  for (; i < argv.length && argv[i]!.literal && /^-[pvV]+$/.test(argv[i]!.value); i++)
+    prints ||= /[vV]/.test(argv[i]!.value);
   if (argv[i]?.literal && argv[i]!.value === "--") i++;
   if (prints || i >= argv.length) return;
   fx.nested(argv.slice(i), { prefix: i });
@@ -136,7 +150,24 @@ const xargs: ProgramCheck = (argv, fx) => {
   fx.label("xargs");
   let replace: string | undefined;
   let i = 1;
-  const withValue = ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--replace", "--eof"];
+  const withValue = [
+    "-a",
+    "-d",
+    "-E",
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "--arg-file",
+    "--delimiter",
+    "--max-lines",
+    "--max-args",
+    "--max-procs",
+    "--max-chars",
+    "--replace",
+    "--eof",
+  ];
   for (; i < argv.length; i++) {
     const w = argv[i]!;
     if (!mayBeOption(w)) break;
@@ -149,8 +180,15 @@ const xargs: ProgramCheck = (argv, fx) => {
       i++;
       break;
     }
-    const name = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v.startsWith("--") ? v : v.slice(0, 2);
-    const attached = v.startsWith("--") ? (v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined) : v.length > 2 ? v.slice(2) : undefined;
+    const name =
+      v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v.startsWith("--") ? v : v.slice(0, 2);
+    const attached = v.startsWith("--")
+      ? v.includes("=")
+        ? v.slice(v.indexOf("=") + 1)
+        : undefined
+      : v.length > 2
+        ? v.slice(2)
+        : undefined;
     if (name === "-I" || name === "--replace" || name === "-i") {
       replace = attached ?? (name === "-I" ? argv[++i]?.value : "{}");
       continue;
@@ -164,7 +202,26 @@ const xargs: ProgramCheck = (argv, fx) => {
       if (attached === undefined) i++;
       continue;
     }
-    if (["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p", "--interactive", "-o", "--open-tty", "--show-limits", "-e", "-l"].includes(name)) continue;
+    if (
+      [
+        "-0",
+        "--null",
+        "-r",
+        "--no-run-if-empty",
+        "-t",
+        "--verbose",
+        "-x",
+        "--exit",
+        "-p",
+        "--interactive",
+        "-o",
+        "--open-tty",
+        "--show-limits",
+        "-e",
+        "-l",
+      ].includes(name)
+    )
+      continue;
     if (name === "--process-slot-var") {
       fx.notReadOnly("`xargs --process-slot-var` sets a variable");
       continue;
@@ -205,7 +262,12 @@ const watch: ProgramCheck = (argv, fx) => {
     }
     if (v === "-x" || v === "--exec") exec = true;
     else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
-    else if (/^(-n.|--interval=|-d|--differences|-t|--no-title|-b|--beep|-e|--errexit|-g|--chgexit|-c|--color|-C|--no-color|-p|--precise|-w|--no-wrap|-r|--no-rerun|-q.|--equexit=)/.test(v)) continue;
+    else if (
+      /^(-n.|--interval=|-d|--differences|-t|--no-title|-b|--beep|-e|--errexit|-g|--chgexit|-c|--color|-C|--no-color|-p|--precise|-w|--no-wrap|-r|--no-rerun|-q.|--equexit=)/.test(
+        v,
+      )
+    )
+      continue;
     else fx.notReadOnly(`\`${v}\` is not a \`watch\` option Toolgate knows`);
   }
   const rest = argv.slice(i);
@@ -244,7 +306,11 @@ const time: ProgramCheck = (argv, fx) => {
       if (f) fx.write(f);
     } else if (v.startsWith("--output=")) fx.write(sliceWord(w, 9));
     else if (v === "-f" || v === "--format") i++;
-    else if (!["-p", "-a", "--append", "-v", "--verbose", "-q", "--quiet", "--portability"].includes(v) && !v.startsWith("--format=")) fx.notReadOnly(`\`${v}\` is not a \`time\` option Toolgate knows`);
+    else if (
+      !["-p", "-a", "--append", "-v", "--verbose", "-q", "--quiet", "--portability"].includes(v) &&
+      !v.startsWith("--format=")
+    )
+      fx.notReadOnly(`\`${v}\` is not a \`time\` option Toolgate knows`);
   }
   if (i < argv.length) fx.nested(argv.slice(i), { prefix: i });
 };
@@ -260,12 +326,76 @@ const nohup: ProgramCheck = (argv, fx) => {
 
 /** Programs that run a command from their arguments but are not unwrapped: deny rules are still looked for. */
 export const RUNNERS = new Set([
-  "strace", "ltrace", "valgrind", "gdb", "lldb", "taskset", "chrt", "numactl", "prlimit", "unshare", "nsenter", "firejail", "proxychains",
-  "proxychains4", "torsocks", "faketime", "catchsegv", "systemd-run", "runuser", "pkexec", "chroot", "script", "unbuffer", "flock",
-  "caffeinate", "fakeroot", "eatmydata", "ccache", "distcc", "npx", "bunx", "pnpx", "dotenv", "cross-env", "nodemon", "entr", "parallel",
-  "ssh", "rlwrap", "dbus-run-session", "xvfb-run", "tini", "dumb-init", "gosu", "su-exec", "chpst", "sg", "scl", "unipriv", "with-contenv",
-  "retry", "ts-node", "tsx", "uvx", "pipx", "direnv", "op", "aws-vault", "doppler", "infisical", "chezmoi", "nix-shell", "devbox",
-  "firejail", "bwrap", "systemd-inhibit", "cpulimit", "trickle", "schedtool", "sem",
+  "strace",
+  "ltrace",
+  "valgrind",
+  "gdb",
+  "lldb",
+  "taskset",
+  "chrt",
+  "numactl",
+  "prlimit",
+  "unshare",
+  "nsenter",
+  "firejail",
+  "proxychains",
+  "proxychains4",
+  "torsocks",
+  "faketime",
+  "catchsegv",
+  "systemd-run",
+  "runuser",
+  "pkexec",
+  "chroot",
+  "script",
+  "unbuffer",
+  "flock",
+  "caffeinate",
+  "fakeroot",
+  "eatmydata",
+  "ccache",
+  "distcc",
+  "npx",
+  "bunx",
+  "pnpx",
+  "dotenv",
+  "cross-env",
+  "nodemon",
+  "entr",
+  "parallel",
+  "ssh",
+  "rlwrap",
+  "dbus-run-session",
+  "xvfb-run",
+  "tini",
+  "dumb-init",
+  "gosu",
+  "su-exec",
+  "chpst",
+  "sg",
+  "scl",
+  "unipriv",
+  "with-contenv",
+  "retry",
+  "ts-node",
+  "tsx",
+  "uvx",
+  "pipx",
+  "direnv",
+  "op",
+  "aws-vault",
+  "doppler",
+  "infisical",
+  "chezmoi",
+  "nix-shell",
+  "devbox",
+  "firejail",
+  "bwrap",
+  "systemd-inhibit",
+  "cpulimit",
+  "trickle",
+  "schedtool",
+  "sem",
 ]);
 
 export const runner =
@@ -275,14 +405,63 @@ export const runner =
     fx.notReadOnly(`\`${program}\` runs other programs`);
     for (let i = 1; i < argv.length; i++) {
       const w = argv[i]!;
-      if (w.literal && !w.value.startsWith("-") && !w.value.includes("=")) fx.nested(argv.slice(i), { prefix: i, guess: true });
+      if (w.literal && !w.value.startsWith("-") && !w.value.includes("="))
+        fx.nested(argv.slice(i), { prefix: i, guess: true });
     }
   };
 
 const SUDO: WrapperSpec = {
-  flags: ["-E", "-H", "-n", "-S", "-k", "-K", "-A", "-b", "-P", "--preserve-env", "--set-home", "--non-interactive", "--stdin", "--reset-timestamp", "--askpass", "--background", "--preserve-groups"],
-  withValue: ["-u", "-g", "-h", "-p", "-C", "-T", "-r", "-t", "-U", "-D", "--user", "--group", "--host", "--prompt", "--close-from", "--command-timeout", "--role", "--type", "--other-user", "--chdir"],
-  blocked: { "-s": "starts a shell", "-i": "starts a login shell", "--shell": "starts a shell", "--login": "starts a login shell", "-e": "edits files", "--edit": "edits files", "-D": "runs the command in another directory", "--chdir": "runs the command in another directory" },
+  flags: [
+    "-E",
+    "-H",
+    "-n",
+    "-S",
+    "-k",
+    "-K",
+    "-A",
+    "-b",
+    "-P",
+    "--preserve-env",
+    "--set-home",
+    "--non-interactive",
+    "--stdin",
+    "--reset-timestamp",
+    "--askpass",
+    "--background",
+    "--preserve-groups",
+  ],
+  withValue: [
+    "-u",
+    "-g",
+    "-h",
+    "-p",
+    "-C",
+    "-T",
+    "-r",
+    "-t",
+    "-U",
+    "-D",
+    "--user",
+    "--group",
+    "--host",
+    "--prompt",
+    "--close-from",
+    "--command-timeout",
+    "--role",
+    "--type",
+    "--other-user",
+    "--chdir",
+  ],
+  blocked: {
+    "-s": "starts a shell",
+    "-i": "starts a login shell",
+    "--shell": "starts a shell",
+    "--login": "starts a login shell",
+    "-e": "edits files",
+    "--edit": "edits files",
+    "-D": "runs the command in another directory",
+    "--chdir": "runs the command in another directory",
+  },
   privileged: "`sudo` runs a command as another user",
 };
 
@@ -292,9 +471,28 @@ export const WRAPPERS: Readonly<Record<string, ProgramCheck>> = {
   builtin: wrapper("builtin", {}),
   exec: wrapper("exec", { flags: ["-c", "-l", "-cl", "-lc"], withValue: ["-a"] }),
   nohup,
-  timeout: wrapper("timeout", { flags: ["--preserve-status", "--foreground", "-v", "--verbose"], withValue: ["-k", "-s", "--kill-after", "--signal"], leadingArgs: 1 }, "not-read-only"),
+  timeout: wrapper(
+    "timeout",
+    {
+      flags: ["--preserve-status", "--foreground", "-v", "--verbose"],
+      withValue: ["-k", "-s", "--kill-after", "--signal"],
+      leadingArgs: 1,
+    },
+    "not-read-only",
+  ),
   nice: wrapper("nice", { withValue: ["-n", "--adjustment"], numeric: true }),
-  ionice: wrapper("ionice", { flags: ["-t", "--ignore"], withValue: ["-c", "-n", "--class", "--classdata"], blocked: { "-p": "changes another process", "-P": "changes other processes", "-u": "changes other processes", "--pid": "changes another process", "--pgid": "changes other processes", "--uid": "changes other processes" } }),
+  ionice: wrapper("ionice", {
+    flags: ["-t", "--ignore"],
+    withValue: ["-c", "-n", "--class", "--classdata"],
+    blocked: {
+      "-p": "changes another process",
+      "-P": "changes other processes",
+      "-u": "changes other processes",
+      "--pid": "changes another process",
+      "--pgid": "changes other processes",
+      "--uid": "changes other processes",
+    },
+  }),
   time,
   stdbuf: wrapper("stdbuf", { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }, "not-read-only"),
   setsid: wrapper("setsid", { flags: ["-c", "-f", "-w", "--ctty", "--fork", "--wait"] }, "not-read-only"),
@@ -303,5 +501,14 @@ export const WRAPPERS: Readonly<Record<string, ProgramCheck>> = {
   watch,
   busybox,
   sudo: wrapper("sudo", SUDO, "not-read-only"),
-  doas: wrapper("doas", { flags: ["-n", "-L"], withValue: ["-u", "-C"], blocked: { "-s": "starts a shell" }, privileged: "`doas` runs a command as another user" }, "not-read-only"),
+  doas: wrapper(
+    "doas",
+    {
+      flags: ["-n", "-L"],
+      withValue: ["-u", "-C"],
+      blocked: { "-s": "starts a shell" },
+      privileged: "`doas` runs a command as another user",
+    },
+    "not-read-only",
+  ),
 };
