@@ -17,8 +17,8 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
  * one word look like two (`ls\u00a0rm`) or hide text. Zero-width joiners and variation selectors are in here
  * too; inside quotes (emoji in a commit message) they are harmless and allowed.
  */
-// eslint-disable-next-line no-misleading-character-class -- a list of invisible code points, some of them combining
 export const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- a list of invisible code points, some of them combining
   /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udcff]/;
 
 /** Whole-line checks done before any parsing. Returns why the line is unparseable, or undefined. */

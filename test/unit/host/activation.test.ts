@@ -94,15 +94,13 @@ describe("extension activation (real bundle, fake vscode)", () => {
     const htmls: string[] = [];
     for (let i = 0; i < 2; i++) {
       const webview = fakeWebview();
-      fake.viewProviders
-        .get(VIEW_ID)!
-        .resolveWebviewView({
-          webview,
-          visible: true,
-          onDidChangeVisibility: () => ({ dispose() {} }),
-          onDidDispose: () => ({ dispose() {} }),
-          show() {},
-        });
+      fake.viewProviders.get(VIEW_ID)!.resolveWebviewView({
+        webview,
+        visible: true,
+        onDidChangeVisibility: () => ({ dispose() {} }),
+        onDidDispose: () => ({ dispose() {} }),
+        show() {},
+      });
       expect(webview.options.enableScripts).toBe(true);
       expect(webview.options.localResourceRoots!.map((u) => u.path)).toEqual(["/ext/dist"]);
       const csp = decodeEntities(/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)![1]!);
