@@ -47,7 +47,18 @@ export interface SettingsView {
   readonly ignoredWorkspaceKeys: readonly string[];
   /** Keybinding label of "toggle auto-approve", for display ("Ctrl+Alt+A"). */
   readonly toggleShortcut: string;
+  /** Settings the administrator's managed policy fixes: shown disabled, "set by your administrator". */
+  readonly locked?: readonly LockedSetting[];
 }
+
+/** A panel control the managed policy can fix (the mode is a ceiling there; the panel shows it as locked). */
+export type LockedSetting =
+  | "mode"
+  | "autoApprove.enabled"
+  | "autoApprove.all"
+  | `autoApprove.action:${AutoApproveAction}`
+  | "autoApprove.maxRequests"
+  | "autoApprove.maxCost";
 
 /** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";
