@@ -39,7 +39,10 @@ const input = (tool_name: string, tool_input: unknown, extra: Record<string, unk
   ...extra,
 });
 
-const hermetic = { ...process.env, VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings") };
+const hermetic: NodeJS.ProcessEnv = {
+  ...process.env,
+  VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
+};
 delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 
 /** The hook's decision in this process (fast): JSON text in, the JSON Claude Code reads out. */
