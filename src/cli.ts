@@ -8,13 +8,23 @@ import { checkCommand, explainCommand } from "./cli/check";
 import type { CliCommand, CliIo } from "./cli/command";
 import { hookCommand } from "./cli/hook";
 import { ConfigError } from "./cli/loadGate";
-import { runCommand } from "./cli/runTask";
+import { RUN_SUMMARY } from "./cli/runSummary";
 
-const COMMANDS: Readonly<Record<string, CliCommand>> = {
-  check: checkCommand,
-  explain: explainCommand,
-  run: runCommand,
-  hook: hookCommand,
+interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<CliCommand>;
+}
+
+const now = (c: CliCommand): CommandEntry => ({ summary: c.summary, load: () => Promise.resolve(c) });
+
+// `run` is loaded on use: the agent runtime and the MCP SDK would add start-up time to every other command,
+// and `hook` runs once per Claude Code tool call. `hook` itself is loaded with the entry point, so nothing
+// can stop it from answering.
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: now(checkCommand),
+  explain: now(explainCommand),
+  run: { summary: RUN_SUMMARY, load: async () => (await import("./cli/runTask")).runCommand },
+  hook: now(hookCommand),
 };
 
 function usage(): string {
@@ -33,16 +43,18 @@ async function main(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`toolgate ${version}\n`);
     return 0;
   }
-  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const entry = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
     io.stderr.write(`toolgate: unknown command \`${name}\`\n${usage()}\n`);
     return 2;
   }
+  let command: CliCommand | undefined;
   try {
+    command = await entry.load();
     return await command.main(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`toolgate ${name}: ${e.message}\n${command.usage}\n`);
+      io.stderr.write(`toolgate ${name}: ${e.message}\n${command?.usage ?? ""}\n`);
       return 2;
     }
     if (e instanceof ConfigError) {

@@ -13,6 +13,7 @@ import { AGENT_SETTING_KEYS, SETTING_KEYS } from "../core/settingsModel";
 import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError, type FlagSpec } from "./args";
 import type { CliCommand, CliIo } from "./command";
 import { runHeadless } from "./headlessTask";
+import { RUN_SUMMARY } from "./runSummary";
 import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
 
 const FLAGS: FlagSpec = {
@@ -170,7 +171,7 @@ async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const runCommand: CliCommand = {
-  summary: "run one agent task headless (-p TEXT); what would ask is refused",
+  summary: RUN_SUMMARY,
   usage: USAGE,
   main: runMain,
 };
