@@ -77,6 +77,16 @@ describe("one malformed value never drops another layer's lists", () => {
     expect(r.errors.join("\n")).toMatch(/toolgate\.mode[\s\S]*toolgate\.x|toolgate\.x[\s\S]*toolgate\.mode/);
   });
 
+  it("an entry that is not a rule (`Frob(x)`) is reported; the list's other rules still refuse", async () => {
+    const r = resolveSettings({
+      managed: [{ source: "managed", flat: { "toolgate.permissions.deny": ["Frob(x)", "Bash(curl)", "Read(.env)"] } }],
+    });
+    const gate = await gateFor(r);
+    expect(gate.errors.join()).toMatch(/Frob/);
+    expect(gate.decide(cmd("curl x")).decision).toBe("deny");
+    expect(gate.decide({ tool: "read_file", params: { path: ".env" } }).decision).toBe("deny");
+  });
+
   it("`Read(**/id_rsa{.pub,})` survives JSONC parsing intact and still denies the private key", async () => {
     const text = '{\n  // keys\n  "toolgate.permissions.deny": ["Read(**/id_rsa{.pub,})",],\n}\n';
     const flat = parseJsonc(text) as Record<string, unknown>;
