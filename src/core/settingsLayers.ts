@@ -52,9 +52,12 @@ export interface HostSettings {
   readonly notices: readonly string[];
   /** The effective value of every key some layer set (for keys other parts read, such as the sandbox's). */
   readonly values: Readonly<Record<string, unknown>>;
+  /** The most permissive mode the managed policy allows (absent: any). */
+  readonly modeCeiling?: Mode;
 }
 
-const MODE_RANK: Readonly<Record<Mode, number>> = { plan: 0, normal: 1, auto: 2 };
+/** Modes from strictest to most permissive. */
+export const MODE_RANK: Readonly<Record<Mode, number>> = { plan: 0, normal: 1, auto: 2 };
 const LIMIT_KEYS: readonly string[] = [SETTING_KEYS.maxRequests, SETTING_KEYS.maxCost];
 
 /** The stricter of two limits, where 0 means none. */
@@ -95,6 +98,7 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
 
   // What the person chose (user, then flags) before the policy applies: used to say what was lowered.
   const chosenMode = modeOf(values[SETTING_KEYS.mode]);
+  let modeCeiling: Mode | undefined;
   for (const layer of layers.managed ?? []) {
     const managed = validLayer(layer.flat, layer.source);
     errors.push(...managed.errors);
@@ -122,6 +126,7 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
       if (v === undefined) continue; // malformed in the policy: still locked, the layers below keep their value
       if (k === SETTING_KEYS.mode) {
         const ceiling = modeOf(v);
+        modeCeiling = ceiling;
         const mine = modeOf(values[k]);
         values[k] = MODE_RANK[mine] <= MODE_RANK[ceiling] ? mine : ceiling;
       } else if (LIMIT_KEYS.includes(k)) {
@@ -156,7 +161,15 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
   const parsed = parseSettings(values, "combined settings");
   const settings: ToolgateSettings = parsed.ok ? parsed.value : withListsOf(DEFAULT_SETTINGS, values);
   if (!parsed.ok) errors.push(...parsed.errors);
-  return { settings, errors, ignoredWorkspaceKeys, locked: [...locked], notices, values };
+  return {
+    settings,
+    errors,
+    ignoredWorkspaceKeys,
+    locked: [...locked],
+    notices,
+    values,
+    ...(modeCeiling ? { modeCeiling } : {}),
+  };
 }
 
 function withListsOf(base: ToolgateSettings, values: Readonly<Record<string, unknown>>): ToolgateSettings {

@@ -9,7 +9,7 @@
  * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
  */
 import { ACTION_KEYS, SETTING_KEYS } from "../core/settingsModel";
-import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
+import { MODE_RANK, settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../shared/protocol";
 
@@ -109,7 +109,7 @@ export class SettingsBridge {
    * the errors that make the gate auto-approve nothing until they are fixed.
    */
   view(): SettingsView {
-    const { settings, errors, ignoredWorkspaceKeys, locked } = this.hostSettings();
+    const { settings, errors, ignoredWorkspaceKeys, locked, modeCeiling } = this.hostSettings();
     const a = settings.autoApprove;
     const actions = {} as Record<AutoApproveAction, boolean>;
     for (const k of AUTO_APPROVE_ACTIONS) actions[k] = a.actions[k] === true;
@@ -121,6 +121,7 @@ export class SettingsBridge {
       ignoredWorkspaceKeys,
       toggleShortcut: this.toggleShortcut,
       locked: lockedControls(locked),
+      ...(modeCeiling ? { modeCeiling } : {}),
     };
   }
 
@@ -129,10 +130,17 @@ export class SettingsBridge {
    * changes to a setting the managed policy fixes (the write would be overridden anyway).
    */
   async apply(change: SettingChange): Promise<void> {
-    const control: LockedSetting =
-      change.key === "autoApprove.action" ? `autoApprove.action:${change.action}` : change.key;
-    if (lockedControls(this.hostSettings().locked).includes(control))
-      throw new Error("This setting is set by your administrator (managed policy).");
+    const current = this.hostSettings();
+    if (change.key === "mode") {
+      const ceiling = current.modeCeiling;
+      if (ceiling && MODES.includes(change.value) && MODE_RANK[change.value] > MODE_RANK[ceiling])
+        throw new Error(`Your administrator does not allow ${change.value} mode (managed policy).`);
+    } else {
+      const control: LockedSetting =
+        change.key === "autoApprove.action" ? `autoApprove.action:${change.action}` : change.key;
+      if (lockedControls(current.locked).includes(control))
+        throw new Error("This setting is set by your administrator (managed policy).");
+    }
     switch (change.key) {
       case "mode":
         if (!MODES.includes(change.value)) throw new Error(`Unknown mode: ${String(change.value)}`);
@@ -177,7 +185,6 @@ export class SettingsBridge {
 export function lockedControls(keys: readonly string[]): LockedSetting[] {
   const out: LockedSetting[] = [];
   const byKey: Readonly<Record<string, LockedSetting>> = {
-    [SETTING_KEYS.mode]: "mode",
     [SETTING_KEYS.enabled]: "autoApprove.enabled",
     [SETTING_KEYS.all]: "autoApprove.all",
     [SETTING_KEYS.maxRequests]: "autoApprove.maxRequests",

@@ -49,11 +49,12 @@ export interface SettingsView {
   readonly toggleShortcut: string;
   /** Settings the administrator's managed policy fixes: shown disabled, "set by your administrator". */
   readonly locked?: readonly LockedSetting[];
+  /** The most permissive mode the managed policy allows; the panel offers only the modes up to it. */
+  readonly modeCeiling?: Mode;
 }
 
-/** A panel control the managed policy can fix (the mode is a ceiling there; the panel shows it as locked). */
+/** A panel control the managed policy fixes (the mode has a ceiling instead: `modeCeiling`). */
 export type LockedSetting =
-  | "mode"
   | "autoApprove.enabled"
   | "autoApprove.all"
   | `autoApprove.action:${AutoApproveAction}`

@@ -27,4 +27,13 @@ describe("settings fixed by the managed policy", () => {
     fireEvent.click(all);
     expect(screen.queryByRole("alertdialog")).toBeNull();
   });
+
+  it("a mode ceiling offers only the modes up to it", () => {
+    setup().view(
+      <AutoApproveMenu settings={settingsView({ modeCeiling: "normal" })} open={true} onOpenChange={() => undefined} />,
+    );
+    expect(screen.queryByRole("radio", { name: /Auto/ })).toBeNull();
+    expect(screen.getByRole("radio", { name: /Plan/ })).toBeTruthy();
+    expect(screen.getByText(/not allowed by your administrator/)).toBeTruthy();
+  });
 });

@@ -28,14 +28,19 @@ describe("settings fixed by the managed policy, in the panel", () => {
     const v = s.view();
     expect(v.autoApprove.all).toBe(false);
     expect(v.mode).toBe("normal");
-    expect([...(v.locked ?? [])].sort()).toEqual(["autoApprove.action:executeAllCommands", "autoApprove.all", "mode"]);
+    expect([...(v.locked ?? [])].sort()).toEqual(["autoApprove.action:executeAllCommands", "autoApprove.all"]);
+    expect(v.modeCeiling).toBe("normal");
     await expect(s.apply({ key: "autoApprove.all", value: true })).rejects.toThrow(/administrator/);
     await expect(s.apply({ key: "autoApprove.action", action: "executeAllCommands", value: true })).rejects.toThrow(
       /administrator/,
     );
-    await expect(s.apply({ key: "mode", value: "plan" })).rejects.toThrow(/administrator/);
-    // Settings the policy leaves alone stay the person's.
+    await expect(s.apply({ key: "mode", value: "auto" })).rejects.toThrow(/does not allow auto mode/);
+    // Under the ceiling the person still chooses; settings the policy leaves alone stay theirs.
+    await s.apply({ key: "mode", value: "plan" });
     await s.apply({ key: "autoApprove.action", action: "editFiles", value: true });
-    expect(c.writes).toEqual([["autoApprove.actions", { editFiles: true }]]);
+    expect(c.writes).toEqual([
+      ["mode", "plan"],
+      ["autoApprove.actions", { editFiles: true }],
+    ]);
   });
 });

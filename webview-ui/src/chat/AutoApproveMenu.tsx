@@ -84,6 +84,10 @@ export function AutoApproveMenu({
   // Controls the administrator's managed policy fixes: disabled, and the panel says who set them.
   const lockedList = settings.locked ?? [];
   const locked = (k: LockedSetting) => lockedList.includes(k);
+  // The policy's mode ceiling: only the modes up to it are offered (MODES runs normal, plan, auto).
+  const rank = { plan: 0, normal: 1, auto: 2 } as const;
+  const ceiling = settings.modeCeiling;
+  const modes = ceiling ? MODES.filter((m) => rank[m.value] <= rank[ceiling]) : [...MODES];
   const lockNote = (k: LockedSetting) =>
     locked(k) ? (
       <span className="tg-muted tg-small tg-locked">
@@ -185,8 +189,16 @@ export function AutoApproveMenu({
             </Checkbox>
             {lockNote("autoApprove.all")}
           </div>
-          <RadioGroup label="Mode" value={settings.mode} options={MODES} onChange={setMode} disabled={locked("mode")} />
-          {lockNote("mode")}
+          <RadioGroup label="Mode" value={settings.mode} options={modes} onChange={setMode} />
+          {modes.length < MODES.length ? (
+            <span className="tg-muted tg-small tg-locked">
+              <Icon name="lock" />{" "}
+              {MODES.filter((m) => !modes.includes(m))
+                .map((m) => m.label)
+                .join(", ")}
+              : not allowed by your administrator
+            </span>
+          ) : null}
           {settings.mode === "auto" ? (
             <div className="tg-danger" role="note">
               <Icon name="warning" /> YOLO mode: every tool call that no deny rule refuses runs without asking,
