@@ -159,7 +159,7 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
   // Every value above passed validation, so this parse cannot fail; if it ever did, fail closed on defaults
   // plus every deny and ask entry gathered above.
   const parsed = parseSettings(values, "combined settings");
-  const settings: ToolgateSettings = parsed.ok ? parsed.value : withListsOf(DEFAULT_SETTINGS, values);
+  const settings: ToolgateSettings = parsed.ok ? parsed.value : defaultsWithRefusals(DEFAULT_SETTINGS, values);
   if (!parsed.ok) errors.push(...parsed.errors);
   return {
     settings,
@@ -172,7 +172,7 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
   };
 }
 
-function withListsOf(base: ToolgateSettings, values: Readonly<Record<string, unknown>>): ToolgateSettings {
+function defaultsWithRefusals(base: ToolgateSettings, values: Readonly<Record<string, unknown>>): ToolgateSettings {
   const list = (k: string) =>
     Array.isArray(values[k]) ? (values[k] as unknown[]).filter((x) => typeof x === "string") : [];
   return {
