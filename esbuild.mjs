@@ -1,7 +1,7 @@
 // Builds the three bundles: the extension host (cjs/node, vscode external), the CLI (cjs/node),
 // and the webview (esm/browser). Grammar .wasm files are copied next to them so nothing downloads.
 import * as esbuild from "esbuild";
-import { copyFileSync, mkdirSync, existsSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, existsSync } from "node:fs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -59,4 +59,6 @@ if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The CLI is the package's `bin`: executable, so `toolgate` runs it through its #!/usr/bin/env node line.
+  if (existsSync("dist/cli.js")) chmodSync("dist/cli.js", 0o755);
 }

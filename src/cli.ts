@@ -1,33 +1,79 @@
-import { parseArgs, USAGE, UsageError } from "./cli/args";
-import { ConfigError, loadGate } from "./cli/loadGate";
-import { runLines } from "./cli/run";
+/**
+ * Headless entry: `toolgate <command>`. Each command is one line of the table below (a new one is one line
+ * more). Exit codes: 0 done, 1 error, 2 usage or configuration error; `run` adds 3 (see src/cli/runTask.ts).
+ */
+import { version } from "../package.json";
+import { UsageError } from "./cli/args";
+import { checkCommand, explainCommand } from "./cli/check";
+import type { CliCommand, CliIo } from "./cli/command";
+import { hookCommand } from "./cli/hook";
+import { ConfigError } from "./cli/loadGate";
+import { RUN_SUMMARY } from "./cli/runSummary";
 
-/** Headless entry: `toolgate check` and `toolgate explain`. Exit 2 on bad usage or configuration. */
-async function main(argv: readonly string[]): Promise<number> {
-  if (argv[0] === "--help" || argv[0] === "-h") {
-    process.stdout.write(USAGE + "\n");
+interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<CliCommand>;
+}
+
+const now = (c: CliCommand): CommandEntry => ({ summary: c.summary, load: () => Promise.resolve(c) });
+
+// `run` is loaded on use: the agent runtime and the MCP SDK would add start-up time to every other command,
+// and `hook` runs once per Claude Code tool call. `hook` itself is loaded with the entry point, so nothing
+// can stop it from answering.
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: now(checkCommand),
+  explain: now(explainCommand),
+  run: { summary: RUN_SUMMARY, load: async () => (await import("./cli/runTask")).runCommand },
+  hook: now(hookCommand),
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: toolgate <command> [options]   (toolgate <command> --help for its options)\n${lines.join("\n")}`;
+}
+
+async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? io.stderr : io.stdout).write(usage() + "\n");
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout.write(`toolgate ${version}\n`);
     return 0;
   }
+  const entry = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    io.stderr.write(`toolgate: unknown command \`${name}\`\n${usage()}\n`);
+    return 2;
+  }
+  let command: CliCommand | undefined;
   try {
-    const args = parseArgs(argv);
-    const gate = await loadGate(args);
-    await runLines(args, gate, process.stdin, process.stdout);
-    return 0;
+    command = await entry.load();
+    return await command.main(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`toolgate: ${e.message}\n${USAGE}\n`);
+      io.stderr.write(`toolgate ${name}: ${e.message}\n${command?.usage ?? ""}\n`);
       return 2;
     }
     if (e instanceof ConfigError) {
-      process.stderr.write(`toolgate: ${e.message}\n`);
+      io.stderr.write(`toolgate ${name}: ${e.message}\n`);
       return 2;
     }
-    process.stderr.write(`toolgate: ${(e as Error).stack ?? String(e)}\n`);
+    io.stderr.write(`toolgate ${name}: ${(e as Error).stack ?? String(e)}\n`);
     return 1;
   }
 }
 
-main(process.argv.slice(2)).then(
+const io: CliIo = {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+};
+main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
   },

@@ -1,54 +1,30 @@
-import { readFileSync, statSync } from "node:fs";
+/**
+ * The CLI's side of the settings loader: workspace roots, every settings layer (core/settingsFiles.ts), an
+ * MCP file, the rule syntax checked up front, and the gate built from them. `check`, `run` and `hook` all
+ * come through here, so they decide on the same policy as the VS Code host.
+ */
+import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
-import { parseJsonc } from "../core/jsonc";
-import { DEFAULT_SETTINGS, parseMcpFile, parseSettings, type ToolgateSettings } from "../core/settingsModel";
-import { parseRules } from "../core/permissionRules";
 import type { CommandAnalyzer } from "../core/commands/types";
-import type { CliArgs } from "./args";
+import { parseRules } from "../core/permissionRules";
+import { loadSettingsFiles, readSettingsFile } from "../core/settingsFiles";
+import type { HostSettings, SettingsLayer } from "../core/settingsLayers";
+import { parseMcpFile, SETTING_KEYS } from "../core/settingsModel";
+import type { SettingsArgs } from "./args";
 
 /** A configuration problem: the CLI exits 2 with this message and never falls back to something looser. */
 export class ConfigError extends Error {}
 
-function readJson(file: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new ConfigError(`cannot read ${what} ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    return parseJsonc(text);
-  } catch (e) {
-    throw new ConfigError(`${what} ${file} is not valid JSON: ${(e as Error).message}`);
-  }
+export interface Policy {
+  readonly roots: readonly string[];
+  /** Settings with their errors: each error is reported; the surfaces fail closed while there are any. */
+  readonly loaded: HostSettings;
 }
 
-export function loadSettings(args: CliArgs): ToolgateSettings {
-  let settings = DEFAULT_SETTINGS;
-  if (args.settingsFile) {
-    const r = parseSettings(readJson(args.settingsFile, "settings file"), args.settingsFile);
-    if (!r.ok) throw new ConfigError(r.errors.join("\n"));
-    settings = r.value;
-  }
-  if (args.mcpFile) {
-    const r = parseMcpFile(readJson(args.mcpFile, "MCP file"), args.mcpFile);
-    if (!r.ok) throw new ConfigError(r.errors.join("\n"));
-    settings = { ...settings, mcpServers: r.value };
-  }
-  const rules = parseRules([
-    { effect: "allow", layer: "settings", sources: settings.permissions.allow },
-    { effect: "ask", layer: "settings", sources: settings.permissions.ask },
-    { effect: "deny", layer: "settings", sources: settings.permissions.deny },
-  ]);
-  if (rules.errors.length > 0) throw new ConfigError(rules.errors.join("\n"));
-  return settings;
-}
-
-export function resolveWorkspaces(args: CliArgs): string[] {
-  const dirs = args.workspaces.length > 0 ? args.workspaces : [process.cwd()];
-  return dirs.map((d) => {
-    const abs = nodePath.resolve(d);
+export function resolveWorkspaces(dirs: readonly string[], cwd: string = process.cwd()): string[] {
+  return (dirs.length > 0 ? dirs : [cwd]).map((d) => {
+    const abs = nodePath.resolve(cwd, d);
     let isDir = false;
     try {
       isDir = statSync(abs).isDirectory();
@@ -60,16 +36,60 @@ export function resolveWorkspaces(args: CliArgs): string[] {
   });
 }
 
-export async function loadGate(args: CliArgs, analyzer?: CommandAnalyzer): Promise<Gate> {
-  const settings = loadSettings(args);
-  const roots = resolveWorkspaces(args);
+/** Loads the policy; collects every settings problem in `loaded.errors` instead of throwing. */
+export function loadPolicy(
+  args: SettingsArgs,
+  o: { readonly flags?: SettingsLayer; readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): Policy {
+  const roots = resolveWorkspaces(args.workspaces, o.cwd);
+  let loaded = loadSettingsFiles({
+    roots,
+    ...(args.settingsFile ? { settingsFile: args.settingsFile } : {}),
+    ...(args.userSettingsFile ? { userSettingsFile: args.userSettingsFile } : {}),
+    ...(args.managedFile ? { managedFile: args.managedFile } : {}),
+    ...(o.flags ? { flags: o.flags } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
+  const errors = [...loaded.errors];
+  if (args.mcpFile) {
+    const r = readSettingsFile(args.mcpFile);
+    const parsed =
+      "flat" in r
+        ? parseMcpFile(r.flat, args.mcpFile)
+        : { ok: false as const, errors: ["error" in r ? r.error : `cannot read MCP file ${args.mcpFile}: ENOENT`] };
+    if (!parsed.ok) errors.push(...parsed.errors);
+    else if (loaded.locked.includes(SETTING_KEYS.mcpServers))
+      errors.push(`${args.mcpFile}: the managed policy fixes toolgate.mcpServers, so --mcp cannot replace it`);
+    else loaded = { ...loaded, settings: { ...loaded.settings, mcpServers: parsed.value } };
+  }
+  const p = loaded.settings.permissions;
+  const rules = parseRules([
+    { effect: "allow", layer: "settings", sources: p.allow },
+    { effect: "ask", layer: "settings", sources: p.ask },
+    { effect: "deny", layer: "settings", sources: p.deny },
+  ]);
+  errors.push(...rules.errors);
+  return { roots, loaded: { ...loaded, errors } };
+}
+
+/** For `check` and `run`: a person reads stderr, so any settings problem stops the command (exit 2). */
+export function strictPolicy(policy: Policy): Policy {
+  if (policy.loaded.errors.length > 0) throw new ConfigError(policy.loaded.errors.join("\n"));
+  return policy;
+}
+
+export async function gateFor(
+  policy: Policy,
+  o: { readonly headless: boolean; readonly trusted?: boolean; readonly analyzer?: CommandAnalyzer },
+): Promise<Gate> {
   try {
     return await Gate.create({
-      settings,
-      roots,
-      trusted: !args.untrusted,
-      headless: args.headless,
-      ...(analyzer ? { analyzer } : {}),
+      settings: policy.loaded.settings,
+      roots: policy.roots,
+      trusted: o.trusted !== false,
+      headless: o.headless,
+      settingsErrors: policy.loaded.errors,
+      ...(o.analyzer ? { analyzer: o.analyzer } : {}),
     });
   } catch (e) {
     throw new ConfigError((e as Error).message);

@@ -96,6 +96,23 @@ export const AGENT_SETTING_KEYS = {
   anthropicModel: "toolgate.anthropic.model",
 } as const;
 
+/**
+ * Settings read by other parts (the OS sandbox): known here so a file holding them is not an error, and so a
+ * managed policy can fix them like any other key. Their values are checked by the part that reads them.
+ */
+export const OTHER_SETTING_KEYS = {
+  sandboxMode: "toolgate.sandbox.mode",
+  sandboxNetwork: "toolgate.sandbox.network",
+} as const;
+
+/** Every `toolgate.*` key a settings file may hold. */
+export const KNOWN_SETTING_KEYS: ReadonlySet<string> = new Set<string>([
+  ...Object.values(SETTING_KEYS),
+  ...Object.values(AGENT_SETTING_KEYS),
+  ...Object.values(OTHER_SETTING_KEYS),
+]);
+
+/** The lists that can only make the gate stricter: every layer's entries add up, and a workspace may set them. */
 export const TIGHTEN_ONLY_KEYS: readonly string[] = [
   SETTING_KEYS.commandsDeny,
   SETTING_KEYS.permissionsAsk,
@@ -205,9 +222,8 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
 export function parseSettings(flat: unknown, source = "settings"): ParseResult<ToolgateSettings> {
   if (!isRecord(flat)) return { ok: false, errors: [`${source}: expected a JSON object of settings`] };
   const r = new Reader(source);
-  const known = new Set<string>([...Object.values(SETTING_KEYS), ...Object.values(AGENT_SETTING_KEYS)]);
   for (const k of Object.keys(flat)) {
-    if (k.startsWith("toolgate.") && !known.has(k)) r.errors.push(`${source}: unknown setting \`${k}\``);
+    if (k.startsWith("toolgate.") && !KNOWN_SETTING_KEYS.has(k)) r.errors.push(`${source}: unknown setting \`${k}\``);
   }
   const modeRaw = flat[SETTING_KEYS.mode];
   let mode: Mode = "normal";

@@ -1,37 +1,11 @@
 import * as vscode from "vscode";
-import { readFileSync } from "node:fs";
 import type { GateSettingsSource } from "../agent/approvalGate";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { IgnoreRules } from "../core/ignoreFile";
-import { parseJsonc } from "../core/jsonc";
+import { managedLayers } from "../core/settingsFiles";
 import type { ToolgateSettings } from "../core/settingsModel";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { ExtraRules } from "./taskSession";
-
-/** Where an administrator's policy lives; its keys override the user's (see settingsLayers.ts). */
-const MANAGED_SETTINGS_FILE =
-  process.env.TOOLGATE_MANAGED_SETTINGS ??
-  (process.platform === "win32"
-    ? "C:\\ProgramData\\Toolgate\\managed-settings.json"
-    : "/etc/toolgate/managed-settings.json");
-
-function readManaged(): { flat: Record<string, unknown> } | { error: string } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(MANAGED_SETTINGS_FILE, "utf8");
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "ENOENT"
-      ? undefined
-      : { error: `cannot read ${MANAGED_SETTINGS_FILE}: ${(e as Error).message}` };
-  }
-  try {
-    const v = parseJsonc(text);
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) return { flat: v as Record<string, unknown> };
-    return { error: `${MANAGED_SETTINGS_FILE} must hold a JSON object` };
-  } catch (e) {
-    return { error: `${MANAGED_SETTINGS_FILE} is not valid JSON: ${(e as Error).message}` };
-  }
-}
 
 /** Local workspace roots. Non-file folders (remote, virtual) are not roots, so their paths count as external. */
 export function workspaceRoots(): string[] {
@@ -83,12 +57,16 @@ export class HostGateSource implements vscode.Disposable {
     this.watchIgnoreFile();
   }
 
-  /** The current settings with their errors, as the gate and the panel see them. */
+  /**
+   * The current settings with their errors, as the gate and the panel see them: user and workspace values
+   * through `inspect()`, the managed policy files as on every other surface (settingsFiles.ts), combined by
+   * the one layering function (settingsLayers.ts).
+   */
   readSettings(): HostSettings {
     const config = vscode.workspace.getConfiguration();
-    const managed = readManaged();
-    const r = settingsFromInspect((key) => config.inspect(key), managed && "flat" in managed ? managed : undefined);
-    return managed && "error" in managed ? { ...r, errors: [...r.errors, managed.error] } : r;
+    const managed = managedLayers();
+    const r = settingsFromInspect((key) => config.inspect(key), managed.layers);
+    return managed.errors.length > 0 ? { ...r, errors: [...managed.errors, ...r.errors] } : r;
   }
 
   /** The source the agent's gate factory reads each time it builds a gate (a new task or a refresh). */

@@ -9,9 +9,9 @@
  * panel shows what the gate uses. Every write from the panel goes to user (global) scope: one source of truth.
  */
 import { ACTION_KEYS, SETTING_KEYS } from "../core/settingsModel";
-import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
+import { MODE_RANK, settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
-import type { AutoApproveAction, SettingChange, SettingsView } from "../shared/protocol";
+import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../shared/protocol";
 
 export const SECTION = "toolgate";
 
@@ -109,7 +109,7 @@ export class SettingsBridge {
    * the errors that make the gate auto-approve nothing until they are fixed.
    */
   view(): SettingsView {
-    const { settings, errors, ignoredWorkspaceKeys } = this.hostSettings();
+    const { settings, errors, ignoredWorkspaceKeys, locked, modeCeiling } = this.hostSettings();
     const a = settings.autoApprove;
     const actions = {} as Record<AutoApproveAction, boolean>;
     for (const k of AUTO_APPROVE_ACTIONS) actions[k] = a.actions[k] === true;
@@ -120,11 +120,27 @@ export class SettingsBridge {
       errors,
       ignoredWorkspaceKeys,
       toggleShortcut: this.toggleShortcut,
+      locked: lockedControls(locked),
+      ...(modeCeiling ? { modeCeiling } : {}),
     };
   }
 
-  /** Applies a panel toggle at user scope. Rejects values of the wrong type instead of writing them. */
+  /**
+   * Applies a panel toggle at user scope. Rejects values of the wrong type instead of writing them, and
+   * changes to a setting the managed policy fixes (the write would be overridden anyway).
+   */
   async apply(change: SettingChange): Promise<void> {
+    const current = this.hostSettings();
+    if (change.key === "mode") {
+      const ceiling = current.modeCeiling;
+      if (ceiling && MODES.includes(change.value) && MODE_RANK[change.value] > MODE_RANK[ceiling])
+        throw new Error(`Your administrator does not allow ${change.value} mode (managed policy).`);
+    } else {
+      const control: LockedSetting =
+        change.key === "autoApprove.action" ? `autoApprove.action:${change.action}` : change.key;
+      if (lockedControls(current.locked).includes(control))
+        throw new Error("This setting is set by your administrator (managed policy).");
+    }
     switch (change.key) {
       case "mode":
         if (!MODES.includes(change.value)) throw new Error(`Unknown mode: ${String(change.value)}`);
@@ -163,6 +179,25 @@ export class SettingsBridge {
   updateMcpServers(next: Record<string, unknown>): Promise<void> {
     return this.store.updateGlobal(SettingKey.mcpServers, next);
   }
+}
+
+/** The panel controls behind the setting keys the managed policy fixes. */
+export function lockedControls(keys: readonly string[]): LockedSetting[] {
+  const out: LockedSetting[] = [];
+  const byKey: Readonly<Record<string, LockedSetting>> = {
+    [SETTING_KEYS.enabled]: "autoApprove.enabled",
+    [SETTING_KEYS.all]: "autoApprove.all",
+    [SETTING_KEYS.maxRequests]: "autoApprove.maxRequests",
+    [SETTING_KEYS.maxCost]: "autoApprove.maxCost",
+  };
+  for (const k of keys) {
+    const direct = byKey[k];
+    if (direct) out.push(direct);
+    const action = k.startsWith(`${SETTING_KEYS.actions}.`) ? k.slice(SETTING_KEYS.actions.length + 1) : undefined;
+    const known = AUTO_APPROVE_ACTIONS.find((a) => a === action);
+    if (known) out.push(`autoApprove.action:${known}`);
+  }
+  return out;
 }
 
 function requireBool(v: unknown): boolean {

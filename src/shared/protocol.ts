@@ -47,7 +47,19 @@ export interface SettingsView {
   readonly ignoredWorkspaceKeys: readonly string[];
   /** Keybinding label of "toggle auto-approve", for display ("Ctrl+Alt+A"). */
   readonly toggleShortcut: string;
+  /** Settings the administrator's managed policy fixes: shown disabled, "set by your administrator". */
+  readonly locked?: readonly LockedSetting[];
+  /** The most permissive mode the managed policy allows; the panel offers only the modes up to it. */
+  readonly modeCeiling?: Mode;
 }
+
+/** A panel control the managed policy fixes (the mode has a ceiling instead: `modeCeiling`). */
+export type LockedSetting =
+  | "autoApprove.enabled"
+  | "autoApprove.all"
+  | `autoApprove.action:${AutoApproveAction}`
+  | "autoApprove.maxRequests"
+  | "autoApprove.maxCost";
 
 /** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";

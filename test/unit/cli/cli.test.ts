@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli, runCli } from "../../support/cli";
+import { buildCli } from "../../support/cli";
+import { toolgate } from "./cliProcess";
 import { tempTree } from "../../support/workspace";
 
 const t = tempTree({
@@ -15,6 +16,8 @@ beforeAll(async () => {
   cli = await buildCli();
 });
 afterAll(() => t.cleanup());
+
+const runCli = (cli: string, args: string[], input: readonly unknown[] | string) => toolgate(cli, args, { input });
 
 const settingsFile = (name: string, content: string) => {
   const p = t.path(name);
@@ -123,7 +126,7 @@ describe("toolgate check", () => {
 
   it("exits 2 with a clear message for unreadable or invalid files, never a looser fallback", () => {
     const cases: [string[], RegExp][] = [
-      [["--settings", t.path("missing.json")], /cannot read settings file/],
+      [["--settings", t.path("missing.json")], /cannot read .*missing\.json: ENOENT/],
       [["--settings", settingsFile("bad.json", "{")], /not valid JSON/],
       [["--settings", settingsFile("wrong.json", '{"toolgate.mode":"yolo"}')], /toolgate.mode/],
       [["--settings", settingsFile("rule.json", '{"toolgate.permissions.deny":["Frob(x)"]}')], /unknown tool/],

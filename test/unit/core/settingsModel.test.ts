@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, parseMcpFile, parseSettings } from "../../../src/core/settingsModel";
-import {
-  resolveLayers,
-  settingsFromInspect,
-  withTightenings,
-  workspaceTightenings,
-} from "../../../src/core/settingsLayers";
+import { resolveSettings, settingsFromInspect } from "../../../src/core/settingsLayers";
 import { parseJsonc } from "../../../src/core/jsonc";
 import { readFileSync } from "node:fs";
 
@@ -63,40 +58,39 @@ describe("settings", () => {
   });
 
   it("a workspace can only tighten", () => {
-    const { flat, ignored } = workspaceTightenings({
-      "toolgate.mode": "auto",
-      "toolgate.commands.allow": ["curl"],
-      "toolgate.commands.deny": ["rm"],
-      "toolgate.permissions.deny": ["Read(.env)"],
+    const r = resolveSettings({
+      workspace: [
+        {
+          source: "ws",
+          flat: {
+            "toolgate.mode": "auto",
+            "toolgate.commands.allow": ["curl"],
+            "toolgate.commands.deny": ["rm"],
+            "toolgate.permissions.deny": ["Read(.env)"],
+          },
+        },
+      ],
     });
-    expect(ignored).toEqual(["toolgate.mode", "toolgate.commands.allow"]);
-    const ws = parseSettings(flat);
-    const merged = withTightenings(DEFAULT_SETTINGS, ws.ok ? ws.value : DEFAULT_SETTINGS);
-    expect(merged.mode).toBe("normal");
-    expect(merged.commands).toEqual({ allow: [], deny: ["rm"] });
-    expect(merged.permissions.deny).toEqual(["Read(.env)"]);
+    expect(r.ignoredWorkspaceKeys).toEqual(["toolgate.mode", "toolgate.commands.allow"]);
+    expect(r.settings.mode).toBe("normal");
+    expect(r.settings.commands).toEqual({ allow: [], deny: ["rm"] });
+    expect(r.settings.permissions.deny).toEqual(["Read(.env)"]);
   });
 
-  it("layers: managed overrides the keys it sets, and every layer's denies add up", () => {
-    const user = parseSettings({
-      "toolgate.mode": "auto",
-      "toolgate.commands.deny": ["rm"],
-      "toolgate.autoApprove.all": true,
+  it("layers: managed fixes the keys it sets, and every layer's denies add up", () => {
+    const r = resolveSettings({
+      user: {
+        source: "user",
+        flat: { "toolgate.mode": "auto", "toolgate.commands.deny": ["rm"], "toolgate.autoApprove.all": true },
+      },
+      workspace: [{ source: "ws", flat: { "toolgate.permissions.deny": ["Read(.env)"] } }],
+      managed: [{ source: "managed", flat: { "toolgate.mode": "normal", "toolgate.commands.deny": ["curl"] } }],
     });
-    const ws = parseSettings({ "toolgate.permissions.deny": ["Read(.env)"] });
-    const managedFlat = { "toolgate.mode": "normal", "toolgate.commands.deny": ["curl"] };
-    const managed = parseSettings(managedFlat);
-    if (!user.ok || !ws.ok || !managed.ok) throw new Error("fixture");
-    const s = resolveLayers({
-      user: user.value,
-      workspace: ws.value,
-      managed: managed.value,
-      managedKeys: Object.keys(managedFlat),
-    });
-    expect(s.mode).toBe("normal");
-    expect(s.autoApprove.all).toBe(true);
-    expect(s.commands.deny).toEqual(["rm", "curl"]);
-    expect(s.permissions.deny).toEqual(["Read(.env)"]);
+    expect(r.settings.mode).toBe("normal");
+    expect(r.settings.autoApprove.all).toBe(true);
+    expect(r.settings.commands.deny).toEqual(["rm", "curl"]);
+    expect(r.settings.permissions.deny).toEqual(["Read(.env)"]);
+    expect(r.locked).toEqual(["toolgate.mode"]);
   });
 
   it("from the editor: loosening keys only from user scope, workspace lists only tighten", () => {
@@ -131,7 +125,7 @@ describe("settings", () => {
           ? { workspaceValue: ["rm"] }
           : undefined,
     );
-    expect(r.errors.length).toBe(1);
+    expect(r.errors).toHaveLength(1);
     expect(r.settings.autoApprove.all).toBe(false);
     expect(r.settings.commands.deny).toEqual(["rm"]);
   });

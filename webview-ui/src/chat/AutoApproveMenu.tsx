@@ -7,7 +7,7 @@
  */
 import { useId, useState } from "react";
 import type { Mode } from "../../../src/shared/protocol";
-import type { AutoApproveAction, SettingChange, SettingsView } from "../../../src/shared/protocol";
+import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../../../src/shared/protocol";
 import { Button, Checkbox, Icon, RadioGroup, TextField } from "../components";
 import { useBridge } from "../state/context";
 
@@ -81,6 +81,20 @@ export function AutoApproveMenu({
   const [limitError, setLimitError] = useState<string | undefined>();
   const a = settings.autoApprove;
   const set = (change: SettingChange) => void bridge.request({ type: "setSetting", change });
+  // Controls the administrator's managed policy fixes: disabled, and the panel says who set them.
+  const lockedList = settings.locked ?? [];
+  const locked = (k: LockedSetting) => lockedList.includes(k);
+  // The policy's mode ceiling: only the modes up to it are offered (MODES runs normal, plan, auto).
+  const rank = { plan: 0, normal: 1, auto: 2 } as const;
+  const ceiling = settings.modeCeiling;
+  const modes = ceiling ? MODES.filter((m) => rank[m.value] <= rank[ceiling]) : [...MODES];
+  const lockNote = (k: LockedSetting) =>
+    locked(k) ? (
+      <span className="tg-muted tg-small tg-locked">
+        {" "}
+        <Icon name="lock" /> set by your administrator
+      </span>
+    ) : null;
 
   const setMode = (mode: Mode) => {
     if (mode === "auto") setConfirm("auto");
@@ -139,16 +153,22 @@ export function AutoApproveMenu({
             </div>
           ) : null}
           <div className="tg-aa-master">
-            <Checkbox checked={a.enabled} onChange={(v) => set({ key: "autoApprove.enabled", value: v })}>
+            <Checkbox
+              checked={a.enabled}
+              disabled={locked("autoApprove.enabled")}
+              onChange={(v) => set({ key: "autoApprove.enabled", value: v })}
+            >
               <strong>Auto-approve</strong>
             </Checkbox>
+            {lockNote("autoApprove.enabled")}
             <span className="tg-muted tg-small">
               Off keeps the switches below as they are. Shortcut: {settings.toggleShortcut}
             </span>
           </div>
           <div className="tg-aa-actions" role="group" aria-label="Actions approved without asking">
             {ACTIONS.map((x) => {
-              const disabled = !a.enabled || (x.parent !== undefined && !a.actions[x.parent]);
+              const fixed = locked(`autoApprove.action:${x.key}`);
+              const disabled = fixed || !a.enabled || (x.parent !== undefined && !a.actions[x.parent]);
               return (
                 <div key={x.key} className={x.parent ? "tg-aa-child" : undefined}>
                   <Checkbox
@@ -158,16 +178,27 @@ export function AutoApproveMenu({
                   >
                     {x.label}
                   </Checkbox>
+                  {lockNote(`autoApprove.action:${x.key}`)}
                 </div>
               );
             })}
           </div>
           <div className="tg-aa-all">
-            <Checkbox checked={a.all} onChange={setAll}>
+            <Checkbox checked={a.all} disabled={locked("autoApprove.all")} onChange={setAll}>
               Approve all (every call no rule refuses or asks about)
             </Checkbox>
+            {lockNote("autoApprove.all")}
           </div>
-          <RadioGroup label="Mode" value={settings.mode} options={MODES} onChange={setMode} />
+          <RadioGroup label="Mode" value={settings.mode} options={modes} onChange={setMode} />
+          {modes.length < MODES.length ? (
+            <span className="tg-muted tg-small tg-locked">
+              <Icon name="lock" />{" "}
+              {MODES.filter((m) => !modes.includes(m))
+                .map((m) => m.label)
+                .join(", ")}
+              : not allowed by your administrator
+            </span>
+          ) : null}
           {settings.mode === "auto" ? (
             <div className="tg-danger" role="note">
               <Icon name="warning" /> YOLO mode: every tool call that no deny rule refuses runs without asking,
@@ -207,12 +238,20 @@ export function AutoApproveMenu({
               value={String(a.maxRequests)}
               onCommit={(v) => commitLimit("autoApprove.maxRequests", v)}
               size={6}
+              disabled={locked("autoApprove.maxRequests")}
             >
               Max requests
             </TextField>
-            <TextField value={String(a.maxCost)} onCommit={(v) => commitLimit("autoApprove.maxCost", v)} size={6}>
+            {lockNote("autoApprove.maxRequests")}
+            <TextField
+              value={String(a.maxCost)}
+              onCommit={(v) => commitLimit("autoApprove.maxCost", v)}
+              size={6}
+              disabled={locked("autoApprove.maxCost")}
+            >
               Max cost (USD)
             </TextField>
+            {lockNote("autoApprove.maxCost")}
             <span className="tg-muted tg-small">0 = no limit. Reaching a limit asks before going on.</span>
           </div>
           {limitError ? (

@@ -2,7 +2,6 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Gate } from "../core/gate";
 import type { Decision } from "../core/types";
-import type { CliArgs } from "./args";
 
 interface InputLine {
   readonly id: unknown;
@@ -42,7 +41,12 @@ function explainText(n: number, call: InputLine | undefined, decision: Decision,
 }
 
 /** Decides every input line in order, as one task (limits count across lines). */
-export async function runLines(args: CliArgs, gate: Gate, input: Readable, output: Writable): Promise<void> {
+export async function decideLines(
+  command: "check" | "explain",
+  gate: Gate,
+  input: Readable,
+  output: Writable,
+): Promise<void> {
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const raw of rl) {
@@ -53,14 +57,14 @@ export async function runLines(args: CliArgs, gate: Gate, input: Readable, outpu
     let trace: readonly string[] = [];
     if (!parsed.ok) {
       decision = { decision: "deny", reason: parsed.reason, rule: "input:invalid" };
-    } else if (args.command === "explain") {
+    } else if (command === "explain") {
       ({ decision, trace } = gate.explain(parsed.call));
     } else {
       decision = gate.decide(parsed.call);
     }
     const id = parsed.ok ? parsed.call.id : parsed.id;
     output.write(
-      args.command === "explain"
+      command === "explain"
         ? explainText(n, parsed.ok ? parsed.call : undefined, decision, trace)
         : JSON.stringify({ id, decision: decision.decision, reason: decision.reason, rule: decision.rule }) + "\n",
     );

@@ -1,0 +1,41 @@
+/** `toolgate check` and `toolgate explain`: decide JSON Lines calls from stdin with the loaded policy. */
+import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs } from "./args";
+import type { CliCommand } from "./command";
+import { decideLines } from "./decideLines";
+import { gateFor, loadPolicy, strictPolicy } from "./loadGate";
+
+const FLAGS = { ...SETTINGS_FLAGS, "--headless": "bool", "--untrusted": "bool" } as const;
+
+function usage(name: "check" | "explain"): string {
+  return `usage: toolgate ${name} [options] < calls.jsonl
+  reads JSON Lines {"id": any?, "tool": string, "params": object} on stdin;
+  ${name === "check" ? 'prints one {"id", "decision", "reason", "rule"} line per call' : "prints the decision trace of each call"}.
+${SETTINGS_USAGE}
+  --headless            no one to ask: every ask becomes a deny with its reason
+  --untrusted           as in Restricted Mode: nothing is auto-approved
+exit codes: 0 done, 2 usage or configuration error (every settings problem is one)`;
+}
+
+function command(name: "check" | "explain", summary: string): CliCommand {
+  return {
+    summary,
+    usage: usage(name),
+    async main(argv, io) {
+      const flags = parseFlags(argv, FLAGS);
+      if (flags.help) {
+        io.stdout.write(usage(name) + "\n");
+        return 0;
+      }
+      const policy = strictPolicy(loadPolicy(settingsArgs(flags), { cwd: io.cwd, env: io.env }));
+      const gate = await gateFor(policy, {
+        headless: flags.bools.has("--headless"),
+        trusted: !flags.bools.has("--untrusted"),
+      });
+      await decideLines(name, gate, io.stdin, io.stdout);
+      return 0;
+    },
+  };
+}
+
+export const checkCommand = command("check", "decide tool calls (JSON Lines on stdin) and print each decision");
+export const explainCommand = command("explain", "like check, with the decision trace of each call");

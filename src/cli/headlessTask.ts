@@ -1,0 +1,105 @@
+/**
+ * The agent runtime without VS Code: the real task loop, gate factory, handlers and MCP hub, with the Node
+ * adapters for files, commands and search. Headless, so every ask the gate makes is a deny carrying its
+ * reason (the model reads it); the task's own asks have fixed answers: a completion is accepted, a failed
+ * model request is not retried beyond the provider's own retries.
+ */
+import { realGateFactory } from "../agent/approvalGate";
+import type { AskChannel } from "../agent/env";
+import { ToolExecutor } from "../agent/executor/toolExecutor";
+import { McpHub } from "../agent/mcp/hub";
+import { JsSearcher } from "../agent/node/jsSearcher";
+import { NodeCommandRunner } from "../agent/node/nodeCommandRunner";
+import { NodeFs } from "../agent/node/nodeFs";
+import type { ModelProvider } from "../agent/providers/types";
+import { Task } from "../agent/task/task";
+import type { TaskState } from "../agent/task/snapshot";
+import type { ToolEnv } from "../agent/tools/types";
+import { IgnoreRules } from "../core/ignoreFile";
+import type { ToolgateSettings } from "../core/settingsModel";
+import type { AskResponse, TaskMessage } from "../shared/messages";
+import { RunEvents, type RunEvent } from "./runEvents";
+
+export interface HeadlessOptions {
+  readonly prompt: string;
+  readonly settings: ToolgateSettings;
+  readonly roots: readonly string[];
+  readonly provider: ModelProvider;
+  readonly emit: (e: RunEvent) => void;
+  readonly onRefusal: (tool: string, reason: string, rule: string) => void;
+  readonly onNotice?: (text: string) => void;
+}
+
+export interface HeadlessResult {
+  readonly state: TaskState;
+  readonly refusals: number;
+  readonly exitCode: number;
+}
+
+/** Exit codes: 0 completed (refusals or not), 1 ended on an error, 3 ended without completing after a refusal. */
+export function exitCodeFor(state: TaskState, refusals: number): number {
+  if (state === "completed") return 0;
+  return refusals > 0 ? 3 : 1;
+}
+
+class HeadlessAsks implements AskChannel {
+  getMessage: (id: number) => TaskMessage | undefined = () => undefined;
+
+  ask(messageId: number): Promise<AskResponse> {
+    const m = this.getMessage(messageId);
+    // A completion has no one to review it: accepted. Anything else (a retry after a failed request, a
+    // tool approval, which a headless gate never asks for) is declined.
+    return Promise.resolve(m?.kind === "completion" ? { kind: "approve" } : { kind: "reject" });
+  }
+}
+
+export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
+  const settings = o.settings;
+  const executor = new ToolExecutor({
+    createGate: realGateFactory({ settings: () => settings, headless: true }),
+    roots: () => o.roots,
+  });
+  const config = await executor.asToolConfig("run");
+  const servers = Object.entries(settings.mcpServers).filter(([, s]) => !s.disabled);
+  const hub = servers.length > 0 ? new McpHub({ ...(o.roots[0] ? { cwd: o.roots[0] } : {}) }) : undefined;
+  if (hub) {
+    await hub.updateConfig(settings.mcpServers);
+    for (const s of hub.servers())
+      if (s.status === "error") o.onNotice?.(`MCP server ${s.name} did not start: ${s.error ?? "unknown error"}`);
+  }
+  const fs = new NodeFs();
+  const env: ToolEnv = {
+    fs,
+    runner: new NodeCommandRunner(),
+    searcher: new JsSearcher(fs),
+    ignoreRules: (roots) => IgnoreRules.load(roots, settings.ignoreFile),
+    ...(hub ? { mcp: hub } : {}),
+  };
+  const asks = new HeadlessAsks();
+  const task = Task.create(
+    { provider: o.provider, config, env, ask: asks, onEnd: () => executor.release("run") },
+    o.prompt,
+  );
+  asks.getMessage = (id) => task.store.get(id);
+  const events = new RunEvents(o.emit, o.onRefusal);
+  for (const m of task.store.messages) events.apply({ type: "add", message: m });
+  task.store.onDelta((d) => {
+    events.apply(d);
+    // A limit reached headless can never be reset: stop instead of letting the model hit it again and again.
+    if (events.limitReached) task.cancel();
+  });
+  const stop = (): void => task.cancel();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    const state = await task.run();
+    task.store.flush();
+    const exitCode = exitCodeFor(state, events.refusals);
+    o.emit({ type: "end", state, exitCode, refusals: events.refusals });
+    return { state, refusals: events.refusals, exitCode };
+  } finally {
+    process.removeListener("SIGINT", stop);
+    process.removeListener("SIGTERM", stop);
+    await hub?.dispose();
+  }
+}
