@@ -116,7 +116,7 @@ describe("extension activation (real bundle, fake vscode)", () => {
       await Promise.resolve();
       expect(webview.posted).toEqual([]);
       webview.receive({ type: "ready" });
-      await Promise.resolve();
+      await new Promise((r) => setTimeout(r, 0));
       expect((webview.posted[0] as { type: string }).type).toBe("state");
     }
     const nonce = (h: string) => /<script type="module" nonce="([^"]+)"/.exec(h)![1];
