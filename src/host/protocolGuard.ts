@@ -8,8 +8,9 @@
  * once a webview is open. Messages keep their order: every call awaits the same module promise.
  */
 import type { WebviewToHost } from "../shared/protocol";
+import type * as ProtocolSchema from "../shared/protocolSchema";
 
-let schema: Promise<typeof import("../shared/protocolSchema")> | undefined;
+let schema: Promise<typeof ProtocolSchema> | undefined;
 
 export async function parseWebviewMessage(raw: unknown): Promise<WebviewToHost | undefined> {
   schema ??= import("../shared/protocolSchema");
