@@ -107,7 +107,12 @@ function copyAssets() {
   }
 }
 
-const options = ({ name: _name, ...b }) => ({ ...b, metafile });
+/** The esbuild options of a build: everything but its `name`. */
+function options(b) {
+  const o = { ...b, metafile };
+  delete o.name;
+  return o;
+}
 
 copyAssets();
 if (watch) {
