@@ -1,6 +1,10 @@
 /**
  * Builds the host: settings bridge, rules, decision log, chat controller, webviews, status bar, commands.
- * Loaded lazily by `extension.ts`. Returns the API through which runtime.ts connects the agent runtime.
+ * Loaded by `extension.ts`. Returns the API through which runtime.ts connects the agent runtime.
+ *
+ * Start-up invariant: activation reads settings and registers things, nothing more. The agent runtime (the
+ * grammar, the gate service, MCP servers, task history) starts once, when the first chat webview is set up
+ * (sidebar view, editor tab, or a tab restored after a reload), or when `startRuntime()` is called.
  */
 import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
@@ -36,9 +40,14 @@ export interface ToolgateHostApi {
   /** Fires when any toolgate.* setting or the workspace trust changed. */
   readonly onDidChangeSettings: vscode.Event<void>;
   readonly secrets: vscode.SecretStorage;
+  /** Starts the agent runtime unless it started already; settles when it is connected (or failed, reported). */
+  startRuntime(): Promise<void>;
 }
 
-export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi {
+/** Connects the agent runtime (runtime.ts, its own bundle) to this host. */
+export type RuntimeStarter = (api: ToolgateHostApi) => Promise<void>;
+
+export function activateHost(context: vscode.ExtensionContext, connectRuntime?: RuntimeStarter): ToolgateHostApi {
   const sub = (...d: vscode.Disposable[]) => context.subscriptions.push(...d);
 
   const output = vscode.window.createOutputChannel("Toolgate", { log: true });
@@ -56,7 +65,12 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     log: (level, text) => output[level](text),
   });
-  const webviews = new ChatWebviews(context.extensionUri, controller);
+  let runtime: Promise<void> | undefined;
+  const startRuntime = (): Promise<void> => {
+    runtime ??= startOnce();
+    return runtime;
+  };
+  const webviews = new ChatWebviews(context.extensionUri, controller, () => void startRuntime());
   const statusBar = new StatusBar(CommandId.showAutoApproveMenu);
   statusBar.update(settings.view());
   const changed = new vscode.EventEmitter<void>();
@@ -87,7 +101,21 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     `Toolgate host ready (workspace ${vscode.workspace.isTrusted ? "trusted" : "in Restricted Mode: nothing is auto-approved"}).`,
   );
 
-  return {
+  // The panel works without the runtime (settings, MCP config); a runtime failure is reported, not fatal.
+  async function startOnce(): Promise<void> {
+    if (!connectRuntime) return;
+    const t0 = Date.now();
+    try {
+      await connectRuntime(api);
+      output.info(`Toolgate agent runtime connected in ${Date.now() - t0} ms.`);
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      output.error(`Toolgate could not start its agent runtime: ${detail}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t("Toolgate could not start its agent runtime: {0}", detail));
+    }
+  }
+
+  const api: ToolgateHostApi = {
     decisions,
     hostSettings: () => settings.hostSettings(),
     useSettingsReader: (read) => {
@@ -104,5 +132,7 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     },
     onDidChangeSettings: changed.event,
     secrets: context.secrets,
+    startRuntime,
   };
+  return api;
 }

@@ -111,7 +111,7 @@ export class ChatController {
   // ----- webview messages ------------------------------------------------------------------------------
 
   async handleMessage(channel: WebviewChannel, raw: unknown): Promise<void> {
-    const msg = parseWebviewMessage(raw);
+    const msg = await parseWebviewMessage(raw);
     if (!msg) {
       this.services.log("warn", `Dropped a malformed message from the ${channel.name} webview.`);
       return;

@@ -20,6 +20,8 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: ChatController,
+    /** Called whenever a webview is set up: the agent runtime starts on the first one. */
+    private readonly onOpen: () => void = () => {},
   ) {
     this.distUri = vscode.Uri.joinPath(extensionUri, "dist");
   }
@@ -77,6 +79,7 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
     surface: WebviewBootstrap["surface"],
   ): { channel: WebviewChannel; cleanup: () => void } {
     webview.options = this.options();
+    this.onOpen();
     const channel = new WebviewChannel(surface, (m) => webview.postMessage(m));
     const connection = this.controller.connect(channel);
     const listener = webview.onDidReceiveMessage((raw: unknown) => this.controller.handleMessage(channel, raw));

@@ -29,7 +29,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await fn();
       } catch (e) {
-        void vscode.window.showErrorMessage(`Toolgate: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t("Toolgate: {0}", e instanceof Error ? e.message : String(e)));
       }
     });
 
@@ -37,7 +37,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(CommandId.newTask, async () => {
       const s = controller.currentSession;
       if (s && !IDLE_STATES.includes(s.state)) {
-        void vscode.window.showInformationMessage("Toolgate: a task is still running. Cancel it in the panel first.");
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t("Toolgate: a task is still running. Cancel it in the panel first."),
+        );
       }
       await webviews.reveal();
       controller.reveal("input");
@@ -46,15 +48,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const next = NEXT_MODE[settings.view().mode];
       if (next === "auto") {
         // YOLO is never one accidental keypress away.
+        const switchToAuto = vscode.l10n.t("Switch to auto");
         const ok = await vscode.window.showWarningMessage(
-          "Switch Toolgate to auto (YOLO) mode?",
+          vscode.l10n.t("Switch Toolgate to auto (YOLO) mode?"),
           {
             modal: true,
-            detail: "Every tool call that no deny rule refuses will run without asking, including commands and edits.",
+            detail: vscode.l10n.t(
+              "Every tool call that no deny rule refuses will run without asking, including commands and edits.",
+            ),
           },
-          "Switch to auto",
+          switchToAuto,
         );
-        await settings.apply({ key: "mode", value: ok ? "auto" : "normal" });
+        await settings.apply({ key: "mode", value: ok === switchToAuto ? "auto" : "normal" });
         return;
       }
       await settings.apply({ key: "mode", value: next });
@@ -65,25 +70,25 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(CommandId.setApiKey, async () => {
       const pick = await vscode.window.showQuickPick(
         [
-          { label: "OpenAI-compatible", key: SecretKey.openAiCompatible },
-          { label: "Anthropic", key: SecretKey.anthropic },
+          { label: vscode.l10n.t("OpenAI-compatible"), key: SecretKey.openAiCompatible },
+          { label: vscode.l10n.t("Anthropic"), key: SecretKey.anthropic },
         ],
-        { title: "Toolgate: set API key", placeHolder: "Which provider?" },
+        { title: vscode.l10n.t("Toolgate: set API key"), placeHolder: vscode.l10n.t("Which provider?") },
       );
       if (!pick) return;
       const value = await vscode.window.showInputBox({
-        title: `${pick.label} API key`,
-        prompt: "Stored in VS Code's secret storage, never in settings. Leave empty to remove the key.",
+        title: vscode.l10n.t("{0} API key", pick.label),
+        prompt: vscode.l10n.t("Stored in VS Code's secret storage, never in settings. Leave empty to remove the key."),
         password: true,
         ignoreFocusOut: true,
       });
       if (value === undefined) return;
       if (value.trim() === "") {
         await deps.secrets.delete(pick.key);
-        void vscode.window.showInformationMessage(`Toolgate: ${pick.label} API key removed.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t("Toolgate: {0} API key removed.", pick.label));
       } else {
         await deps.secrets.store(pick.key, value.trim());
-        void vscode.window.showInformationMessage(`Toolgate: ${pick.label} API key saved.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t("Toolgate: {0} API key saved.", pick.label));
       }
     }),
     reg(CommandId.openSettings, () => openToolgateSettings()),

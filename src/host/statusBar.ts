@@ -16,7 +16,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(s: SettingsView): void {
-    const t = statusText(s);
+    const t = statusText(s, vscode.l10n.t);
     this.item.text = t.text;
     this.item.tooltip = t.tooltip;
     this.item.backgroundColor = t.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;

@@ -1,5 +1,13 @@
-/** The status bar item's text for a settings view. Pure, so it is tested without VS Code. */
+/**
+ * The status bar item's text for a settings view. Pure, so it is tested without VS Code: the caller passes
+ * `vscode.l10n.t` as `t` (the default only fills in `{0}`-style placeholders, for tests).
+ */
 import type { SettingsView } from "../shared/protocol";
+
+export type Translate = (message: string, ...args: Array<string | number | boolean>) => string;
+
+const untranslated: Translate = (message, ...args) =>
+  message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] === undefined ? m : String(args[Number(i)])));
 
 export interface StatusText {
   readonly text: string;
@@ -7,33 +15,37 @@ export interface StatusText {
   readonly warning: boolean;
 }
 
-export function statusText(s: SettingsView): StatusText {
+export function statusText(s: SettingsView, t: Translate = untranslated): StatusText {
   if (s.errors.length > 0) {
     return {
-      text: "$(error) Toolgate: settings error",
-      tooltip: `Nothing is auto-approved until the settings are fixed: ${s.errors[0]}`,
+      text: `$(error) ${t("Toolgate: settings error")}`,
+      tooltip: t("Nothing is auto-approved until the settings are fixed: {0}", s.errors[0] ?? ""),
       warning: true,
     };
   }
   if (!s.workspaceTrusted) {
     return {
-      text: "$(lock) Toolgate: restricted",
-      tooltip: "Restricted Mode: nothing is auto-approved. Click to open auto-approve settings.",
+      text: `$(lock) ${t("Toolgate: restricted")}`,
+      tooltip: t("Restricted Mode: nothing is auto-approved. Click to open auto-approve settings."),
       warning: false,
     };
   }
   if (s.mode === "auto") {
     return {
-      text: "$(warning) Toolgate: YOLO",
-      tooltip: "Auto (YOLO) mode: every call that no deny rule refuses runs without asking.",
+      text: `$(warning) ${t("Toolgate: YOLO")}`,
+      tooltip: t("Auto (YOLO) mode: every call that no deny rule refuses runs without asking."),
       warning: true,
     };
   }
-  const mode = s.mode === "plan" ? "Plan" : "Normal";
-  const approve = s.autoApprove.all ? "approve all" : s.autoApprove.enabled ? "auto-approve on" : "auto-approve off";
+  const mode = s.mode === "plan" ? t("Plan") : t("Normal");
+  const approve = s.autoApprove.all
+    ? t("approve all")
+    : s.autoApprove.enabled
+      ? t("auto-approve on")
+      : t("auto-approve off");
   return {
     text: `$(shield) ${mode} · ${approve}`,
-    tooltip: `Toolgate: ${mode} mode, ${approve}. Click to change.`,
+    tooltip: t("Toolgate: {0} mode, {1}. Click to change.", mode, approve),
     warning: s.autoApprove.all,
   };
 }

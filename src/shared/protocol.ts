@@ -1,5 +1,7 @@
 /**
- * The host <-> webview messages. This file is the ONLY place they are defined; it is type-only.
+ * The host <-> webview messages. Type-only: host -> webview messages are defined here; webview -> host
+ * messages are derived from their schemas in protocolSchema.ts (the host checks every message against them),
+ * imported with `import type` so no schema code reaches the webview.
  *
  * Invariants:
  * - The host posts nothing to a webview before that webview sent `ready`; it queues until then. Every `ready`
@@ -9,8 +11,17 @@
  *   anything on its own (an approval only counts once the host's task accepted it).
  * - Requests that can fail carry a `requestId`; the host answers each with exactly one `result`.
  */
-import type { AskResponse, MessageDelta, TaskMessage } from "./messages";
+import type * as z from "zod/mini";
+import type { MessageDelta, TaskMessage } from "./messages";
 import type { Mode } from "../core/types";
+import type {
+  AutoApproveActionSchema,
+  McpChangeSchema,
+  RememberRuleSchema,
+  RuleScopeSchema,
+  SettingChangeSchema,
+  WebviewToHostSchema,
+} from "./protocolSchema";
 
 export type { Mode };
 
@@ -19,15 +30,7 @@ export type { Mode };
 // ---------------------------------------------------------------------------------------------------------
 
 /** The fine-grained auto-approve actions (toolgate.autoApprove.actions). */
-export type AutoApproveAction =
-  | "readFiles"
-  | "readFilesExternally"
-  | "editFiles"
-  | "editFilesExternally"
-  | "executeSafeCommands"
-  | "executeAllCommands"
-  | "useMcp"
-  | "webFetch";
+export type AutoApproveAction = z.infer<typeof AutoApproveActionSchema>;
 
 /** What the panel shows of the settings: the values the gate uses (user scope, sanitised). */
 export interface SettingsView {
@@ -131,56 +134,17 @@ export type HostToWebview =
 // Webview -> host
 // ---------------------------------------------------------------------------------------------------------
 
+// The schemas (with what each message means) are in protocolSchema.ts.
+
 /** Where an "always allow / always deny" rule is saved. */
-export type RuleScope = "task" | "workspace" | "user";
-
-/**
- * "Always allow / always deny" on an approval. It carries no rule text on purpose: the host saves the rule of
- * the ask it holds (`decision.suggestion`), never a string the webview supplies, so the saved rule is exactly
- * the one the card showed.
- */
-export interface RememberRule {
-  readonly effect: "allow" | "deny";
-  readonly scope: RuleScope;
-}
-
+export type RuleScope = z.infer<typeof RuleScopeSchema>;
+/** "Always allow / always deny" on an approval; no rule text: the host saves the rule of the ask it holds. */
+export type RememberRule = z.infer<typeof RememberRuleSchema>;
 /** A settings change the panel may request. Each maps to one key of `contributes.configuration`. */
-export type SettingChange =
-  | { readonly key: "mode"; readonly value: Mode }
-  | { readonly key: "autoApprove.enabled"; readonly value: boolean }
-  | { readonly key: "autoApprove.all"; readonly value: boolean }
-  | { readonly key: "autoApprove.action"; readonly action: AutoApproveAction; readonly value: boolean }
-  | { readonly key: "autoApprove.maxRequests"; readonly value: number }
-  | { readonly key: "autoApprove.maxCost"; readonly value: number };
-
+export type SettingChange = z.infer<typeof SettingChangeSchema>;
 /** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */
-export type McpChange =
-  | { readonly kind: "toolAlwaysAllow"; readonly server: string; readonly tool: string; readonly value: boolean }
-  | { readonly kind: "toolEnabled"; readonly server: string; readonly tool: string; readonly value: boolean }
-  | { readonly kind: "serverAlwaysAllowAll"; readonly server: string; readonly value: boolean }
-  | { readonly kind: "serverEnabled"; readonly server: string; readonly value: boolean };
-
-export type WebviewToHost =
-  /** Sent once per load. The host answers with `state` and then starts sending. */
-  | { readonly type: "ready" }
-  | { readonly type: "newTask"; readonly requestId: number; readonly text: string }
-  /** A follow-up message to an idle task (completed, failed, cancelled, interrupted): continues it. */
-  | { readonly type: "sendMessage"; readonly requestId: number; readonly text: string }
-  | { readonly type: "cancelTask"; readonly requestId: number }
-  /** Clear the finished task from the panel (the host drops its reference). */
-  | { readonly type: "clearTask"; readonly requestId: number }
-  | {
-      readonly type: "answerAsk";
-      readonly requestId: number;
-      readonly messageId: number;
-      readonly response: AskResponse;
-      readonly remember?: RememberRule;
-    }
-  | { readonly type: "setSetting"; readonly requestId: number; readonly change: SettingChange }
-  | { readonly type: "mcpChange"; readonly requestId: number; readonly change: McpChange }
-  | { readonly type: "openDiff"; readonly messageId: number }
-  | { readonly type: "openSettings"; readonly query?: string }
-  | { readonly type: "addMcpServer" };
+export type McpChange = z.infer<typeof McpChangeSchema>;
+export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
 /** Discriminants, handy for exhaustive switches. */
 export type HostToWebviewType = HostToWebview["type"];

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm run test:vscode`: the @vscode/test-electron suite for desktop VS Code (test/vscode/suite).
-// It needs a desktop VS Code: VSCODE_EXECUTABLE=/path/to/code, or a machine that can download one.
-// On a machine without either (this one: no network but the npm registry and Debian) it says so in one
-// line and exits 0 without running anything. Not part of .ci/run; the same scenarios run in code-server
-// through `npm run test:e2e`.
+// `npm run test:vscode`: the @vscode/test-electron suite for desktop VS Code (test/vscode/suite), run twice:
+// against the oldest VS Code the manifest accepts (`engines.vscode`) and against the current stable.
+// It needs a desktop VS Code: VSCODE_EXECUTABLE=/path/to/code (then only that one runs), or a machine that
+// can download them. On a machine without either (this one: no network but the npm registry and Debian) it
+// says so in one line and exits 0 without running anything. Not part of .ci/run; the same scenarios run in
+// code-server through `npm run test:e2e`.
 import { spawnSync } from "node:child_process";
 import { lookup } from "node:dns/promises";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,9 +39,11 @@ if (!executable && !(await canReachDownloads())) {
   );
   process.exit(0);
 }
-if (!existsSync(join(repoRoot, "src", "extension.ts"))) {
-  console.log("test:vscode: src/extension.ts is not on this branch yet: there is no extension to test. Nothing ran.");
-  process.exit(0);
+const engines = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).engines.vscode;
+const minimum = /^\^?(\d+\.\d+\.\d+)$/.exec(engines)?.[1];
+if (!minimum) {
+  console.error(`test:vscode: cannot read the minimum version from engines.vscode "${engines}"`);
+  process.exit(1);
 }
 
 const b = spawnSync("npm", ["run", "build"], { cwd: repoRoot, stdio: "inherit" });
@@ -58,26 +61,37 @@ await build({
 });
 
 const { runTests } = await import("@vscode/test-electron");
-const scratch = mkdtempSync(join(tmpdir(), "toolgate-vscode-"));
-const workspace = join(scratch, "workspace");
-mkdirSync(workspace, { recursive: true });
-writeFileSync(join(workspace, "README.md"), "# Toolgate desktop test workspace\n");
-try {
-  await runTests({
-    ...(executable ? { vscodeExecutablePath: executable } : { version: "stable", timeout: 30_000 }),
-    extensionDevelopmentPath: repoRoot,
-    extensionTestsPath: join(outDir, "suite", "index.js"),
-    launchArgs: [
-      workspace,
-      "--disable-extensions",
-      "--user-data-dir",
-      join(scratch, "user-data"),
-      "--disable-workspace-trust",
-    ],
-  });
-} catch (e) {
-  console.error(`test:vscode: failed: ${e instanceof Error ? e.message : String(e)}`);
-  process.exitCode = 1;
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
+const targets = executable
+  ? [{ label: executable, options: { vscodeExecutablePath: executable } }]
+  : [minimum, "stable"].map((version) => ({ label: `VS Code ${version}`, options: { version, timeout: 30_000 } }));
+const failed = [];
+for (const target of targets) {
+  console.log(`test:vscode: ${target.label}`);
+  const scratch = mkdtempSync(join(tmpdir(), "toolgate-vscode-"));
+  const workspace = join(scratch, "workspace");
+  mkdirSync(workspace, { recursive: true });
+  writeFileSync(join(workspace, "README.md"), "# Toolgate desktop test workspace\n");
+  try {
+    await runTests({
+      ...target.options,
+      extensionDevelopmentPath: repoRoot,
+      extensionTestsPath: join(outDir, "suite", "index.js"),
+      launchArgs: [
+        workspace,
+        "--disable-extensions",
+        "--user-data-dir",
+        join(scratch, "user-data"),
+        "--disable-workspace-trust",
+      ],
+    });
+  } catch (e) {
+    console.error(`test:vscode: ${target.label} failed: ${e instanceof Error ? e.message : String(e)}`);
+    failed.push(target.label);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
+console.log(
+  `test:vscode: ${targets.length - failed.length} of ${targets.length} passed${failed.length ? ` (failed: ${failed.join(", ")})` : ""}`,
+);
+if (failed.length) process.exitCode = 1;

@@ -77,7 +77,7 @@ describe("auto-approve dropdown", () => {
     fireEvent.click(screen.getByText("Cancel"));
     expect(s.posted).toEqual([]);
     fireEvent.click(box(/^Approve all/));
-    fireEvent.click(screen.getByText("Approve all", { selector: "vscode-button" }));
+    fireEvent.click(screen.getByText("Approve all", { selector: "button" }));
     expect(s.intents()).toEqual([{ type: "setSetting", change: { key: "autoApprove.all", value: true } }]);
     r.rerender(<Harness settings={settingsView({ mode: "auto" })} />);
     expect(screen.getByText(/YOLO mode: every tool call that no deny rule refuses runs without asking/)).toBeTruthy();
@@ -94,7 +94,10 @@ describe("auto-approve dropdown", () => {
   it("limits: a valid number is written, anything else is refused with a message", () => {
     const s = setup();
     s.view(<Harness settings={settingsView()} />);
-    const [requests, cost] = [...document.querySelectorAll("vscode-text-field")];
+    const [requests, cost] = [
+      screen.getByRole("textbox", { name: "Max requests" }),
+      screen.getByRole("textbox", { name: "Max cost (USD)" }),
+    ];
     commitValue(requests!, "25");
     commitValue(cost!, "$1.50");
     commitValue(requests!, "2.5");

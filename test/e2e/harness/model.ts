@@ -1,7 +1,7 @@
 /**
- * The loopback scripted model server is test/support/scriptedModel.ts. It
- * is loaded at run time — compiled with esbuild on the spot — so the e2e bundle builds whether or not that
- * file has landed; the shape we rely on is spelled out here and checked when it loads.
+ * The loopback scripted model server is test/support/scriptedModel.ts. It is loaded at run time — compiled
+ * with esbuild on the spot, as the unit tests' TypeScript is — and the shape we rely on is spelled out here
+ * and checked when it loads; a load failure fails every scenario that drives the agent.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -24,6 +24,7 @@ export async function openPanel(session: Session): Promise<Frame> {
     await page.waitForTimeout(1000);
   }
   const frame = await toolgateFrame(page);
+  session.expectPanel = true;
   // Until the host answered the webview's ready message the app shows only a "Connecting…" status.
   await frame.getByRole("tablist", { name: "Toolgate" }).waitFor({ timeout: 30_000 });
   return frame;

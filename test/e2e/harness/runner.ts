@@ -1,8 +1,9 @@
 /**
- * Runs scenarios one after another and reports each as PASSED, FAILED or SKIPPED (with the reason).
- * Invariants: a scenario is PASSED only if its `run` ran to the end without throwing; one whose features
- * are absent or whose body is not written is SKIPPED; one whose feature is broken FAILS. Every session and
- * deferred cleanup of a scenario is closed before the next one starts, whatever happened.
+ * Runs scenarios one after another and reports each as PASSED or FAILED (with the reason).
+ * Invariants: a scenario is PASSED only if its `run` ran to the end without throwing and without a failed
+ * soft check; one whose needed feature is missing or broken FAILS without running. Nothing is skipped, so
+ * the exit code cannot be 0 while a scenario did not run. Every session and deferred cleanup of a scenario
+ * is closed before the next one starts, whatever happened.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import type { Features } from "./features";
 import type { RunInfo, Scenario, ScenarioContext } from "./scenario";
 import { DEFAULT_SESSION, Session, type SessionEnv } from "./session";
 
-export type Status = "passed" | "failed" | "skipped";
+export type Status = "passed" | "failed";
 
 export interface Outcome {
   readonly id: string;
@@ -30,24 +31,12 @@ const indent = (text: string, pad = "          "): string =>
     .map((l) => pad + l)
     .join("\n");
 
-function verdictBeforeRunning(
-  s: Scenario,
-  features: Features,
-): { status: "failed" | "skipped"; reason: string } | undefined {
-  const brokenOnes = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok && st.kind === "broken");
-  if (brokenOnes.length > 0)
-    return { status: "failed", reason: brokenOnes.map(([f, st]) => `${f}: ${st.ok ? "" : st.reason}`).join("\n") };
+function verdictBeforeRunning(s: Scenario, features: Features): string | undefined {
   const missing = s.needs.map((f) => [f, features[f]] as const).filter(([, st]) => !st.ok);
+  if (missing.length === 0) return undefined;
   // Name root causes only: "panel: needs the installed VSIX" adds nothing when vsix is listed too.
   const roots = missing.filter(([, st]) => st.ok || !st.after || features[st.after].ok);
-  if (missing.length > 0)
-    return { status: "skipped", reason: roots.map(([f, st]) => `needs ${f}: ${st.ok ? "" : st.reason}`).join("\n") };
-  if (!s.run)
-    return {
-      status: "skipped",
-      reason: "its features are present but this scenario's body is not written yet (TODO in test/e2e/scenarios)",
-    };
-  return undefined;
+  return roots.map(([f, st]) => `needs ${f}: ${st.ok ? "" : st.reason}`).join("\n");
 }
 
 export async function runScenarios(
@@ -60,17 +49,10 @@ export async function runScenarios(
   for (const s of scenarios) {
     const t0 = Date.now();
     const log: string[] = [];
-    const early = verdictBeforeRunning(s, info.features);
-    if (early) {
-      outcomes.push(
-        report({
-          id: s.id,
-          title: s.title,
-          ...early,
-          seconds: 0,
-          log: early.status === "skipped" ? s.plan.map((p) => `would check: ${p}`) : [],
-        }),
-      );
+    const notRunnable = verdictBeforeRunning(s, info.features);
+    if (notRunnable) {
+      const log = s.plan.map((p) => `did not check: ${p}`);
+      outcomes.push(report({ id: s.id, title: s.title, status: "failed", reason: notRunnable, seconds: 0, log }));
       continue;
     }
     console.log(`[e2e] RUN      ${s.id}  ${s.title}`);
@@ -108,7 +90,7 @@ export async function runScenarios(
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        s.run!(ctx),
+        s.run(ctx),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
         }),
@@ -121,7 +103,7 @@ export async function runScenarios(
       reason = [...softFailures, ...stopped].join("\n");
       for (const session of sessions) {
         try {
-          log.push(`failure screenshot: ${await session.screenshot("FAILURE")}`);
+          log.push(`failure screenshot: ${await session.screenshot("FAILURE", { check: false })}`);
         } catch {
           // page already gone
         }
@@ -150,25 +132,21 @@ export async function runScenarios(
 }
 
 function report(o: Outcome): Outcome {
-  const head = { passed: "PASSED ", failed: "FAILED ", skipped: "SKIPPED" }[o.status];
-  console.log(`[e2e] ${head}  ${o.id}  ${o.title}${o.status === "skipped" ? "" : `  (${o.seconds.toFixed(1)} s)`}`);
+  const head = { passed: "PASSED ", failed: "FAILED " }[o.status];
+  console.log(`[e2e] ${head}  ${o.id}  ${o.title}  (${o.seconds.toFixed(1)} s)`);
   if (o.reason) console.log(indent(`reason: ${o.reason}`));
   if (o.status !== "passed") for (const l of o.log) console.log(indent(l));
   return o;
 }
 
-export function printSummary(outcomes: readonly Outcome[]): { passed: number; failed: number; skipped: number } {
+export function printSummary(outcomes: readonly Outcome[]): { passed: number; failed: number } {
   const count = (st: Status) => outcomes.filter((o) => o.status === st).length;
-  const c = { passed: count("passed"), failed: count("failed"), skipped: count("skipped") };
+  const c = { passed: count("passed"), failed: count("failed") };
   console.log("\n[e2e] ──── summary ────");
   for (const o of outcomes) {
-    const head = { passed: "PASSED ", failed: "FAILED ", skipped: "SKIPPED" }[o.status];
-    const why = o.reason ? ` — ${o.reason.split("\n")[0]}` : "";
-    console.log(
-      `[e2e] ${head}  ${o.id.padEnd(4)} ${o.title}${o.status === "skipped" || o.status === "failed" ? why : ""}`,
-    );
+    const head = { passed: "PASSED ", failed: "FAILED " }[o.status];
+    const why = o.status === "failed" && o.reason ? ` — ${o.reason.split("\n")[0]}` : "";
+    console.log(`[e2e] ${head}  ${o.id.padEnd(4)} ${o.title}${why}`);
   }
-  if (c.skipped > 0)
-    console.log(`[e2e] ${c.skipped} scenario(s) SKIPPED: they did not run and prove nothing (reasons above).`);
   return c;
 }

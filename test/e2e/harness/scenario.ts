@@ -1,6 +1,6 @@
 /**
- * What a scenario is, and what it gets to work with. A scenario without `run` is written down (its plan)
- * but not implemented yet: the runner reports it SKIPPED, never passed.
+ * What a scenario is, and what it gets to work with. Every scenario runs (or fails): there is no way to
+ * write one down without a body, and none is skipped.
  */
 import type { Features, Feature } from "./features";
 import type { StartScriptedModel } from "./model";
@@ -14,7 +14,7 @@ export interface RunInfo {
   readonly manifest?: Manifest;
   /** `toolgate.mcpServers` value that starts @modelcontextprotocol/server-everything over stdio. */
   readonly mcpServers: Settings;
-  /** Present when test/support/scriptedModel.ts is on this branch. */
+  /** Absent only when test/support/scriptedModel.ts could not be loaded (the `scriptedModel` feature then fails). */
   readonly startScriptedModel?: StartScriptedModel;
 }
 
@@ -38,8 +38,8 @@ export interface Scenario {
   readonly id: string;
   readonly title: string;
   readonly needs: readonly Feature[];
-  /** What the scenario checks, step by step; printed when it is skipped so the gap stays visible. */
+  /** What the scenario checks, step by step; printed when it fails before running. */
   readonly plan: readonly string[];
-  readonly run?: (ctx: ScenarioContext) => Promise<void>;
+  readonly run: (ctx: ScenarioContext) => Promise<void>;
   readonly timeoutMs?: number;
 }

@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { extensionHostLog, startCodeServer, type CodeServer, type Toolchain } from "./codeServer";
+import { pixelStats } from "./pixels";
+import { visibleToolgateFrame } from "./webview";
 import { escapeRegExp, runCommand, THEMES, waitForTheme, waitForWorkbench, type Theme } from "./workbench";
 
 export type Settings = Record<string, unknown>;
@@ -22,6 +24,14 @@ export interface SessionOptions {
 }
 
 export const DEFAULT_SESSION: SessionOptions = { trusted: true, theme: "dark", settings: {}, files: {} };
+
+/**
+ * What "rendered" means for a screenshot. The page: luminance varies (a blank or single-colour page does not).
+ * The panel: its document shows text, and its area on screen has ink (pixels unlike its background).
+ */
+const MIN_PAGE_STDDEV = 2;
+const MIN_PANEL_TEXT = 20;
+const MIN_PANEL_INK = 0.002;
 
 /** Every workspace gets this file, so "the explorer shows the folder" is something we can wait for. */
 export const MARKER_FILE = "TOOLGATE_E2E.md";
@@ -60,6 +70,8 @@ export class Session {
   private server?: CodeServer;
   private context?: BrowserContext;
   private pageRef?: Page;
+  /** Set once the panel was opened (panel.ts): from then on every screenshot must show it rendered. */
+  expectPanel = false;
 
   constructor(
     private readonly env: SessionEnv,
@@ -135,10 +147,30 @@ export class Session {
     await page.waitForTimeout(300); // let webviews repaint with the new theme variables
   }
 
-  /** Saves a PNG under the results folder; returns its path. */
-  async screenshot(label: string): Promise<string> {
+  /**
+   * Saves a PNG under the results folder and returns its path, after checking that it shows something: the
+   * page is not blank and, once the panel was opened in this session, the Toolgate panel is on screen with
+   * text in it and ink in its pixels. Throws (failing the scenario) when not. `check: false` only saves
+   * (the runner's FAILURE screenshots, which must be saved whatever they show).
+   */
+  async screenshot(label: string, { check = true }: { readonly check?: boolean } = {}): Promise<string> {
     const path = join(this.env.resultsDir, `${this.name}-${label}.png`);
-    await this.page.screenshot({ path });
+    const png = await this.page.screenshot({ path });
+    if (!check) return path;
+    const page = pixelStats(png);
+    if (page.stddev < MIN_PAGE_STDDEV)
+      throw new Error(`screenshot ${path} is blank (luminance deviation ${page.stddev.toFixed(2)})`);
+    const panel = await visibleToolgateFrame(this.page);
+    if (!panel) {
+      if (this.expectPanel) throw new Error(`screenshot ${path}: the Toolgate panel is not on screen`);
+      return path;
+    }
+    const text = (await panel.frame.locator("body").innerText()).trim();
+    if (text.length < MIN_PANEL_TEXT)
+      throw new Error(`screenshot ${path}: the Toolgate panel shows ${text.length} characters of text: ${text}`);
+    const area = pixelStats(await this.page.screenshot({ clip: panel.box }));
+    if (area.inked < MIN_PANEL_INK)
+      throw new Error(`screenshot ${path}: the Toolgate panel area is blank (${(area.inked * 100).toFixed(2)}% ink)`);
     return path;
   }
 

@@ -8,9 +8,7 @@ import { join } from "node:path";
 
 export type PackageResult =
   | { readonly status: "built"; readonly vsix: string; readonly seconds: number }
-  /** The extension does not exist on this branch yet: scenarios that need it are skipped. */
-  | { readonly status: "absent"; readonly reason: string }
-  /** The extension exists but cannot be packaged: scenarios that need it fail. */
+  /** The extension cannot be packaged: every scenario that needs it fails. */
   | { readonly status: "failed"; readonly reason: string };
 
 function lastLines(text: string, n: number): string {
@@ -18,13 +16,6 @@ function lastLines(text: string, n: number): string {
 }
 
 export async function packageVsix(repoRoot: string, logFile: string): Promise<PackageResult> {
-  if (!existsSync(join(repoRoot, "src", "extension.ts"))) {
-    return {
-      status: "absent",
-      reason:
-        "src/extension.ts is not on this branch yet (the extension entry point, issue 5), so there is no extension to package",
-    };
-  }
   const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
   const vsix = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
   const t = Date.now();
@@ -68,9 +59,31 @@ export interface Manifest {
   };
 }
 
-/** The package.json code-server extracted into the extensions folder, i.e. what a user really has. */
+/**
+ * The package.json code-server extracted into the extensions folder, i.e. what a user really has, with its
+ * `%key%` strings replaced from the package.nls.json next to it, as VS Code shows them. A key without a text
+ * throws: VS Code would show the raw `%key%`.
+ */
 export function installedManifest(extensionsDir: string, id: string): Manifest | undefined {
   const folder = readdirSync(extensionsDir).find((d) => d.toLowerCase().startsWith(`${id.toLowerCase()}-`));
   if (!folder) return undefined;
-  return JSON.parse(readFileSync(join(extensionsDir, folder, "package.json"), "utf8")) as Manifest;
+  const raw = JSON.parse(readFileSync(join(extensionsDir, folder, "package.json"), "utf8")) as unknown;
+  const nlsFile = join(extensionsDir, folder, "package.nls.json");
+  const nls = existsSync(nlsFile) ? (JSON.parse(readFileSync(nlsFile, "utf8")) as Record<string, string>) : {};
+  return localized(raw, nls) as Manifest;
+}
+
+function localized(value: unknown, nls: Record<string, string>): unknown {
+  if (typeof value === "string") {
+    const key = /^%(.+)%$/.exec(value)?.[1];
+    if (key === undefined) return value;
+    const text = nls[key];
+    if (text === undefined)
+      throw new Error(`the installed manifest uses %${key}% but package.nls.json has no text for it`);
+    return text;
+  }
+  if (Array.isArray(value)) return value.map((v) => localized(v, nls));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, localized(v, nls)]));
+  return value;
 }

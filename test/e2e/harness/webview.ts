@@ -43,3 +43,15 @@ export async function toolgateFrame(page: Page, { selector = ROOT_SELECTOR, time
     await page.waitForTimeout(250);
   }
 }
+
+/** The Toolgate webview frame that is on screen now, with its box in page coordinates; no waiting. */
+export async function visibleToolgateFrame(
+  page: Page,
+): Promise<{ frame: Frame; box: { x: number; y: number; width: number; height: number } } | undefined> {
+  for (const frame of page.frames()) {
+    if (!isOurs(frame) || !(await hasRoot(frame, ROOT_SELECTOR))) continue;
+    const box = await (await frame.frameElement()).boundingBox().catch(() => null);
+    if (box && box.width > 50 && box.height > 50) return { frame, box };
+  }
+  return undefined;
+}

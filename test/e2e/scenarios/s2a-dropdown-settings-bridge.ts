@@ -24,7 +24,7 @@ export const dropdownSettingsBridge: Scenario = {
     const frame = await openPanel(session);
     const menu = await openAutoApproveMenu(frame);
     const box = menu.getByRole("checkbox", { name: EDIT_FILES });
-    assert.equal(await box.getAttribute("aria-checked"), "false", "'Edit files' should start unticked");
+    assert.equal(await box.isChecked(), false, "'Edit files' should start unticked");
 
     await box.click();
     const actions = await eventually("editFiles = true in user settings.json", () => {
@@ -34,13 +34,8 @@ export const dropdownSettingsBridge: Scenario = {
     ctx.log(`ticked 'Edit files': settings.json has toolgate.autoApprove.actions = ${JSON.stringify(actions)}`);
     // Missing keys take their defaults (the manifest says so), so readFiles must be absent or still true.
     assert.notEqual(actions.readFiles, false, "ticking 'Edit files' must not turn 'Read files' off");
-    assert.equal(
-      await menu.getByRole("checkbox", { name: /^Read files in the workspace/ }).getAttribute("aria-checked"),
-      "true",
-    );
-    await eventually("the box shows ticked", async () =>
-      (await box.getAttribute("aria-checked")) === "true" ? true : undefined,
-    );
+    assert.equal(await menu.getByRole("checkbox", { name: /^Read files in the workspace/ }).isChecked(), true);
+    await eventually("the box shows ticked", async () => ((await box.isChecked()) === true ? true : undefined));
     ctx.log(`screenshot: ${await session.screenshot("dropdown-editfiles-on")}`);
 
     await replaceInUserSettingsJson(session.page, '"editFiles": true', '"editFiles": false');
@@ -50,7 +45,7 @@ export const dropdownSettingsBridge: Scenario = {
     });
     await eventually(
       "the dropdown's 'Edit files' to untick",
-      async () => ((await box.getAttribute("aria-checked")) === "false" ? true : undefined),
+      async () => ((await box.isChecked()) === false ? true : undefined),
       15_000,
     );
     ctx.log("edited settings.json to editFiles false: the dropdown unticked live");

@@ -110,11 +110,7 @@ export const mcpAlwaysAllow: Scenario = {
     await session.reload();
     frame = await mcpTab(session);
     await echoBox().waitFor({ timeout: 60_000 });
-    assert.equal(
-      await echoBox().getAttribute("aria-checked"),
-      "true",
-      "echo's 'Always allow' did not survive the reload",
-    );
+    assert.equal(await echoBox().isChecked(), true, "echo's 'Always allow' did not survive the reload");
     ctx.log("after a window reload echo's box is still ticked");
   },
 };

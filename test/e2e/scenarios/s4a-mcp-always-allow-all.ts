@@ -33,7 +33,7 @@ export const mcpAlwaysAllowAll: Scenario = {
     const configured = (ctx.info.mcpServers as Record<string, { command: string; args: string[] }>).everything!;
     let card = await everythingCard(session);
     const box = () => card.getByRole("checkbox", { name: /^Always allow all tools/ });
-    assert.equal(await box().getAttribute("aria-checked"), "false");
+    assert.equal(await box().isChecked(), false);
     await box().click();
 
     const written = await eventually('alwaysAllow ["*"] in user settings.json', () => {
@@ -47,13 +47,11 @@ export const mcpAlwaysAllowAll: Scenario = {
     ctx.log(
       `settings.json toolgate.mcpServers.everything.alwaysAllow = ${JSON.stringify(written.alwaysAllow)}, command/args kept`,
     );
-    await eventually("the box to show ticked", async () =>
-      (await box().getAttribute("aria-checked")) === "true" ? true : undefined,
-    );
+    await eventually("the box to show ticked", async () => ((await box().isChecked()) === true ? true : undefined));
 
     await session.reload();
     card = await everythingCard(session);
-    assert.equal(await box().getAttribute("aria-checked"), "true", "the tick did not survive the reload");
+    assert.equal(await box().isChecked(), true, "the tick did not survive the reload");
     ctx.log("after a window reload the box is still ticked");
     for (const shot of await session.screenshotBothThemes("mcp-always-allow-all")) ctx.log(`screenshot: ${shot}`);
   },

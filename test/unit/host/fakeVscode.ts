@@ -77,10 +77,17 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
 
   const api = {
     EventEmitter,
+    l10n: {
+      t: (message: string, ...args: unknown[]) =>
+        message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] === undefined ? m : String(args[Number(i)]))),
+    },
     ThemeColor: class {
       constructor(readonly id: string) {}
     },
     StatusBarAlignment: { Left: 1, Right: 2 },
+    FileType: { File: 1, Directory: 2 },
+    FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
+    env: { appRoot: "/nonexistent-vscode" },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     ViewColumn: { Active: -1 },
     Uri: {
@@ -118,6 +125,9 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       showInformationMessage: () => Promise.resolve(undefined),
       showWarningMessage: () => Promise.resolve(undefined),
       showQuickPick: () => Promise.resolve(undefined),
+      onDidChangeTerminalShellIntegration: () => dispose,
+      onDidEndTerminalShellExecution: () => dispose,
+      onDidCloseTerminal: () => dispose,
       showInputBox: () => Promise.resolve(undefined),
     },
     workspace: {
@@ -132,6 +142,14 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       }),
       onDidChangeConfiguration: configChanged.event,
       onDidGrantWorkspaceTrust: () => dispose,
+      onDidChangeWorkspaceFolders: () => dispose,
+      createFileSystemWatcher: () => ({
+        onDidChange: () => dispose,
+        onDidCreate: () => dispose,
+        onDidDelete: () => dispose,
+        dispose() {},
+      }),
+      registerFileSystemProvider: () => dispose,
       registerTextDocumentContentProvider: () => dispose,
     },
     commands: {

@@ -2,7 +2,7 @@
  * Fakes of the host's interfaces for Node tests: a scripted task session, an in-memory VS Code settings store
  * seeded with package.json's real defaults, a memento, a manual timer and a fake webview.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AskResponse, MessageDelta, TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import type { HostToWebview, TaskState } from "../../../src/shared/protocol";
@@ -160,8 +160,11 @@ interface PackageJson {
   contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
 }
 
-export const packageJson = JSON.parse(readFileSync(join(__dirname, "../../../package.json"), "utf8")) as PackageJson &
-  Record<string, unknown>;
+// Bundled copies of this file (benchmarks) run from a temp folder: they find the manifest from the repo root.
+const manifestPath = [join(__dirname, "../../../package.json"), join(process.cwd(), "package.json")].find((p) =>
+  existsSync(p),
+)!;
+export const packageJson = JSON.parse(readFileSync(manifestPath, "utf8")) as PackageJson & Record<string, unknown>;
 
 /** VS Code settings in memory, with package.json's defaults; `updateGlobal` writes user scope like the host. */
 export class FakeConfigStore implements ConfigStore {

@@ -1,9 +1,8 @@
 /**
- * Our button. Backed by the toolkit's <vscode-button>; every other file uses this, so swapping the toolkit is
- * one folder. Icon-only buttons must pass `label` (the accessible name).
+ * Our button: a native <button> styled with VS Code's button colours (controls.css). Every other file uses
+ * this, so the look is one folder. Icon-only buttons must pass `label` (the accessible name).
  */
 import type { ReactNode } from "react";
-import { VSCodeButton } from "@vscode/webview-ui-toolkit/react";
 import { Icon } from "./Icon";
 
 export interface ButtonProps {
@@ -29,17 +28,16 @@ export function Button({
   className,
 }: ButtonProps) {
   return (
-    <VSCodeButton
-      appearance={appearance}
+    <button
+      type="button"
+      className={`tg-button tg-button-${appearance}${className ? ` ${className}` : ""}`}
       disabled={disabled}
       onClick={disabled ? undefined : onClick}
       aria-label={label}
       title={title ?? label}
-      className={className}
     >
-      {icon && appearance !== "icon" ? <Icon name={icon} slot="start" /> : null}
-      {icon && appearance === "icon" ? <Icon name={icon} /> : null}
+      {icon ? <Icon name={icon} /> : null}
       {children}
-    </VSCodeButton>
+    </button>
   );
 }

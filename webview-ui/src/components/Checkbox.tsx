@@ -1,11 +1,10 @@
 /**
- * Our checkbox, backed by <vscode-checkbox>. It is controlled by host state: the wrapper re-applies `checked`
- * on every render, so a click whose settings write failed does not leave the box showing a state the
- * settings do not have. The element also fires `change` when `checked` is set from props; only a change
- * away from the latest prop is a person's click.
+ * Our checkbox: a native <input type="checkbox"> (keyboard, form semantics and the accessible name from its
+ * <label> come for free) drawn as VS Code's checkbox (controls.css). It is controlled by host state: React
+ * re-applies `checked` after every click, so a click whose settings write failed does not leave the box
+ * showing a state the settings do not have.
  */
-import { useRef, type ReactNode } from "react";
-import { VSCodeCheckbox } from "@vscode/webview-ui-toolkit/react";
+import type { ReactNode } from "react";
 
 export interface CheckboxProps {
   readonly checked: boolean;
@@ -18,20 +17,20 @@ export interface CheckboxProps {
 }
 
 export function Checkbox({ checked, onChange, children, disabled, describedBy, className }: CheckboxProps) {
-  const latest = useRef(checked);
-  latest.current = checked;
   return (
-    <VSCodeCheckbox
-      checked={checked}
-      disabled={disabled}
-      aria-describedby={describedBy}
-      className={className}
-      onChange={(e: Event | React.FormEvent) => {
-        const next = (e.target as HTMLInputElement).checked;
-        if (next !== latest.current) onChange(next);
-      }}
-    >
-      {children}
-    </VSCodeCheckbox>
+    <label className={`tg-check${disabled ? " tg-disabled" : ""}${className ? ` ${className}` : ""}`}>
+      <input
+        type="checkbox"
+        className="tg-check-input"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onChange={(e) => {
+          if (e.target.checked !== checked) onChange(e.target.checked);
+        }}
+      />
+      <span className="tg-check-box codicon codicon-check" aria-hidden="true" />
+      <span className="tg-check-label">{children}</span>
+    </label>
   );
 }

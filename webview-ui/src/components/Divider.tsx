@@ -1,5 +1,3 @@
-import { VSCodeDivider } from "@vscode/webview-ui-toolkit/react";
-
 export function Divider() {
-  return <VSCodeDivider role="separator" />;
+  return <hr className="tg-divider" />;
 }

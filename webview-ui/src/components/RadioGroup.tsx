@@ -1,6 +1,8 @@
-/** Our radio group, backed by <vscode-radio-group>. Arrow keys move between options (toolkit behaviour). */
-import { useRef } from "react";
-import { VSCodeRadio, VSCodeRadioGroup } from "@vscode/webview-ui-toolkit/react";
+/**
+ * Our radio group: native radios sharing one name, so arrow keys move between the options as in any
+ * browser, drawn as VS Code's radios (controls.css).
+ */
+import { useId } from "react";
 
 export interface RadioOption<T extends string> {
   readonly value: T;
@@ -24,29 +26,34 @@ export function RadioGroup<T extends string>({
   disabled,
   orientation = "horizontal",
 }: RadioGroupProps<T>) {
-  const latest = useRef(value);
-  latest.current = value;
+  const id = useId();
   return (
-    <VSCodeRadioGroup
-      value={value}
-      disabled={disabled}
-      orientation={orientation}
-      onChange={(e: Event | React.FormEvent) => {
-        // Depending on the DOM, the selection arrives as the group's change event or as a radio's (which bubble
-        // in some environments). A radio that was just unchecked also fires one: it must not count as a choice,
-        // or two radios would flip each other forever.
-        const t = e.target as HTMLElement & { value: string; checked?: boolean };
-        if (t !== e.currentTarget && t.checked !== true) return;
-        const next = t.value as T;
-        if (next && next !== latest.current && options.some((o) => o.value === next)) onChange(next);
-      }}
+    <div
+      role="radiogroup"
+      aria-labelledby={`${id}-label`}
+      aria-disabled={disabled ? "true" : undefined}
+      className={`tg-radio-group tg-radio-${orientation}`}
     >
-      <label slot="label">{label}</label>
+      <span id={`${id}-label`} className="tg-radio-group-label">
+        {label}
+      </span>
       {options.map((o) => (
-        <VSCodeRadio key={o.value} value={o.value} checked={o.value === value}>
-          {o.label}
-        </VSCodeRadio>
+        <label key={o.value} className={`tg-radio${disabled ? " tg-disabled" : ""}`}>
+          <input
+            type="radio"
+            className="tg-radio-input"
+            name={id}
+            value={o.value}
+            checked={o.value === value}
+            disabled={disabled}
+            onChange={() => {
+              if (o.value !== value) onChange(o.value);
+            }}
+          />
+          <span className="tg-radio-box" aria-hidden="true" />
+          <span>{o.label}</span>
+        </label>
       ))}
-    </VSCodeRadioGroup>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Multi-line input. A native <textarea> styled with VS Code variables: the toolkit's text area cannot grow
- * with its content and makes Enter-to-send awkward. Everything else uses this component, so a swap stays here.
+ * Multi-line input: a native <textarea> styled with VS Code variables, so it can grow with its content and
+ * Enter-to-send is a plain key handler. Everything else uses this component, so a swap stays here.
  */
 import { forwardRef, type KeyboardEvent } from "react";
 

@@ -1,9 +1,10 @@
 /**
- * Our single-line field, backed by <vscode-text-field>. `onCommit` fires on change (Enter or blur), not per
- * keystroke, so a setting is written once per edit.
+ * Our single-line field: a native <input> with its label above, drawn as VS Code's input (controls.css).
+ * `onCommit` fires on the input's native `change` (Enter or blur), not per keystroke, so a setting is written
+ * once per edit. The shown text follows the `value` prop whenever the prop changes; a refused edit stays
+ * visible (with `invalid` saying why) until the person edits it again.
  */
-import { VSCodeTextField } from "@vscode/webview-ui-toolkit/react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 export interface TextFieldProps {
   readonly value: string;
@@ -16,17 +17,37 @@ export interface TextFieldProps {
 }
 
 export function TextField({ value, onCommit, children, disabled, placeholder, size, invalid }: TextFieldProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const commit = useRef(onCommit);
+  commit.current = onCommit;
+
+  useEffect(() => {
+    const el = input.current;
+    if (el && el.value !== value) el.value = value;
+  }, [value]);
+
+  useEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    const onChange = (): void => commit.current(el.value);
+    el.addEventListener("change", onChange);
+    return () => el.removeEventListener("change", onChange);
+  }, []);
+
   return (
-    <VSCodeTextField
-      value={value}
-      disabled={disabled}
-      placeholder={placeholder}
-      size={size}
-      aria-invalid={invalid ? "true" : undefined}
-      title={invalid}
-      onChange={(e: Event | React.FormEvent) => onCommit((e.target as HTMLInputElement).value)}
-    >
-      {children}
-    </VSCodeTextField>
+    <label className="tg-field">
+      <span className="tg-field-label">{children}</span>
+      <input
+        ref={input}
+        type="text"
+        className="tg-field-input"
+        defaultValue={value}
+        disabled={disabled}
+        placeholder={placeholder}
+        size={size}
+        aria-invalid={invalid ? "true" : undefined}
+        title={invalid}
+      />
+    </label>
   );
 }

@@ -1,6 +1,9 @@
 /**
- * The only place the webview touches @vscode/webview-ui-toolkit. Swap the toolkit by rewriting this folder.
+ * The webview's controls: native elements drawn with VS Code's theme variables (controls.css), so they look
+ * like the editor's own in light, dark and high-contrast themes. Change the look by rewriting this folder.
  */
+import "./controls.css";
+
 export { Button, type ButtonProps } from "./Button";
 export { Checkbox, type CheckboxProps } from "./Checkbox";
 export { Divider } from "./Divider";

@@ -91,7 +91,7 @@ export function settingsView(
   };
 }
 
-/** Sets a toolkit field's value and fires `change`, as a person committing an edit does. */
+/** Sets a field's value and fires `change`, as a person committing an edit (Enter or blur) does. */
 export function commitValue(el: Element, value: string): void {
   act(() => {
     (el as HTMLElement & { value: string }).value = value;
@@ -99,7 +99,7 @@ export function commitValue(el: Element, value: string): void {
   });
 }
 
-/** Toolkit elements reflect some properties to attributes on their next update; read the property. */
+/** Reads the `disabled` property (what the element does), not the attribute. */
 export function isDisabled(el: Element): boolean {
   return (el as HTMLElement & { disabled: boolean }).disabled === true;
 }

@@ -1,4 +1,3 @@
-import TurndownService from "turndown";
 import { errorResult, str, type ToolHandler } from "../types";
 
 /** Reads at most `cap` bytes of a body, then stops the download. */
@@ -31,18 +30,6 @@ async function readCapped(res: Response, cap: number): Promise<{ bytes: Uint8Arr
   return { bytes, truncated };
 }
 
-export function htmlToText(html: string): string {
-  const td = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-  td.remove(["script", "style", "noscript", "iframe", "head"]);
-  td.remove((node) => (node as unknown as { readonly nodeName: string }).nodeName.toLowerCase() === "svg");
-  // Only the body is content; the head (title, scripts, styles) is not.
-  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html.replace(/<head[\s\S]*?<\/head>/i, "");
-  return td
-    .turndown(body)
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
-
 export const webFetchHandler: ToolHandler = {
   name: "web_fetch",
   async execute(params, ctx) {
@@ -66,7 +53,8 @@ export const webFetchHandler: ToolHandler = {
     if (!/text|json|xml|javascript/i.test(type) && type !== "")
       return errorResult(`${url} returned ${type}, which is not text (${bytes.length} bytes read).`);
     const raw = new TextDecoder().decode(bytes);
-    const text = /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? htmlToText(raw) : raw;
+    const isHtml = /html/i.test(type) || /^\s*<(!doctype html|html)/i.test(raw);
+    const text = isHtml ? (await import("../htmlToText")).htmlToText(raw) : raw;
     const note = truncated
       ? `\n\n[The page was larger than ${ctx.limits.maxFetchBytes} bytes; the rest was not read.]`
       : "";

@@ -1,0 +1,106 @@
+/**
+ * The webview -> host messages as schemas: the one definition from which both their TypeScript types
+ * (protocol.ts, `z.infer` through `import type`) and the host's runtime check (host/protocolGuard.ts) come,
+ * so the two cannot disagree.
+ *
+ * Import this file only from the host: the webview imports the types in protocol.ts, which keeps the schema
+ * library out of its bundle (`npm run size` shows it). zod/mini (not zod's classic API) keeps the host's
+ * start-up bundle small.
+ *
+ * Parsing keeps exactly the fields below and drops any other; a value outside a schema rejects the whole
+ * message, so a malformed message never reaches settings or an approval.
+ */
+import * as z from "zod/mini";
+import { ACTION_KEYS } from "../core/settingsModel";
+import type { Mode } from "../core/types";
+import type { AskResponse } from "./messages";
+
+/** Task text and feedback are bounded: a person types them. */
+export const MAX_TEXT = 200_000;
+/** Settings search queries are short. */
+export const MAX_QUERY = 199;
+
+const RequestId = z.int().check(z.nonnegative());
+const MessageId = z.int().check(z.nonnegative());
+const Text = z.string().check(z.maxLength(MAX_TEXT));
+const Name = z.string().check(z.maxLength(MAX_TEXT));
+
+export const MODES = ["normal", "plan", "auto"] as const satisfies readonly Mode[];
+const ModeSchema = z.enum(MODES);
+
+/** The fine-grained auto-approve actions (toolgate.autoApprove.actions): the gate's own keys. */
+export const AutoApproveActionSchema = z.enum(ACTION_KEYS);
+
+export const AskResponseSchema = z.readonly(
+  z.object({
+    kind: z.enum(["approve", "reject", "message", "resetLimits"]),
+    text: z.optional(Text),
+  }),
+);
+
+/** Where an "always allow / always deny" rule is saved. */
+export const RuleScopeSchema = z.enum(["task", "workspace", "user"]);
+
+/**
+ * "Always allow / always deny" on an approval. It carries no rule text on purpose: the host saves the rule of
+ * the ask it holds (`decision.suggestion`), never a string the webview supplies, so the saved rule is exactly
+ * the one the card showed.
+ */
+export const RememberRuleSchema = z.readonly(
+  z.object({
+    effect: z.enum(["allow", "deny"]),
+    scope: RuleScopeSchema,
+  }),
+);
+
+const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.readonly(z.object(shape));
+const nonNegative = z.number().check(z.gte(0));
+
+/** A settings change the panel may request. Each maps to one key of `contributes.configuration`. */
+export const SettingChangeSchema = z.discriminatedUnion("key", [
+  obj({ key: z.literal("mode"), value: ModeSchema }),
+  obj({ key: z.literal("autoApprove.enabled"), value: z.boolean() }),
+  obj({ key: z.literal("autoApprove.all"), value: z.boolean() }),
+  obj({ key: z.literal("autoApprove.action"), action: AutoApproveActionSchema, value: z.boolean() }),
+  obj({ key: z.literal("autoApprove.maxRequests"), value: z.int().check(z.nonnegative()) }),
+  obj({ key: z.literal("autoApprove.maxCost"), value: nonNegative }),
+]);
+
+/** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */
+export const McpChangeSchema = z.discriminatedUnion("kind", [
+  obj({ kind: z.literal("toolAlwaysAllow"), server: Name, tool: Name, value: z.boolean() }),
+  obj({ kind: z.literal("toolEnabled"), server: Name, tool: Name, value: z.boolean() }),
+  obj({ kind: z.literal("serverAlwaysAllowAll"), server: Name, value: z.boolean() }),
+  obj({ kind: z.literal("serverEnabled"), server: Name, value: z.boolean() }),
+]);
+
+export const WebviewToHostSchema = z.discriminatedUnion("type", [
+  /** Sent once per load. The host answers with `state` and then starts sending. */
+  obj({ type: z.literal("ready") }),
+  obj({ type: z.literal("newTask"), requestId: RequestId, text: Text }),
+  /** A follow-up message to an idle task (completed, failed, cancelled, interrupted): continues it. */
+  obj({ type: z.literal("sendMessage"), requestId: RequestId, text: Text }),
+  obj({ type: z.literal("cancelTask"), requestId: RequestId }),
+  /** Clear the finished task from the panel (the host drops its reference). */
+  obj({ type: z.literal("clearTask"), requestId: RequestId }),
+  obj({
+    type: z.literal("answerAsk"),
+    requestId: RequestId,
+    messageId: MessageId,
+    response: AskResponseSchema,
+    remember: z.optional(RememberRuleSchema),
+  }),
+  obj({ type: z.literal("setSetting"), requestId: RequestId, change: SettingChangeSchema }),
+  obj({ type: z.literal("mcpChange"), requestId: RequestId, change: McpChangeSchema }),
+  obj({ type: z.literal("openDiff"), messageId: MessageId }),
+  obj({ type: z.literal("openSettings"), query: z.optional(z.string().check(z.maxLength(MAX_QUERY))) }),
+  obj({ type: z.literal("addMcpServer") }),
+]);
+
+// The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the
+// schema produces exactly that type, and that the modes above are all of core's modes.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const answerMatches: Same<z.infer<typeof AskResponseSchema>, AskResponse> = true;
+const modesMatch: Same<(typeof MODES)[number], Mode> = true;
+void answerMatches;
+void modesMatch;
