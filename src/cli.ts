@@ -1,9 +1,11 @@
 import { parseArgs, USAGE, UsageError } from "./cli/args";
 import { ConfigError, loadGate } from "./cli/loadGate";
 import { runLines } from "./cli/run";
+import { runSandboxCli } from "./cli/sandbox";
 
 /** Headless entry: `toolgate check` and `toolgate explain`. Exit 2 on bad usage or configuration. */
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "sandbox") return runSandboxCli(argv.slice(1));
   if (argv[0] === "--help" || argv[0] === "-h") {
     process.stdout.write(USAGE + "\n");
     return 0;
