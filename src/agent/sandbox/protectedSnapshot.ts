@@ -7,11 +7,11 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   writeFileSync,
   type Dirent,
 } from "node:fs";
 import * as nodePath from "node:path";
-import { ProtectedPaths } from "../../core/protectedPaths";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -100,46 +100,118 @@ function addTree(dir: string, out: Map<string, Entry>, budget: { left: number },
   }
 }
 
+/**
+ * Names of the gate's protected paths (src/core/protectedPaths.ts) that a command can create inside a root:
+ * checked by name, so the snapshot costs one readdir per directory and no glob matching.
+ */
+const PROTECTED_FILE_NAMES = new Set([
+  ".mcp.json",
+  "mcp.json",
+  "mcp_settings.json",
+  "cline_mcp_settings.json",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".gitconfig",
+]);
+/** A cheap superset of the protected file names that do not start with a dot. */
+const MAYBE_PROTECTED_FILE = /(json|workspace)$/i;
+const PROTECTED_DIR_NAMES = new Set([".vscode", ".husky", ".ssh"]);
+
+interface Listing {
+  /** Directories and entries whose name may be protected; ordinary files are left out. */
+  readonly entries: readonly { readonly name: string; readonly isDir: boolean }[];
+  readonly total: number;
+}
+
+/**
+ * Directory listings reused while a directory's ctime is unchanged. ctime (unlike mtime) cannot be set by a
+ * command: any entry created or removed moves it. A directory changed within the last second is listed again,
+ * since coarse kernel timestamps could give a change right after the listing the same ctime.
+ */
+const listings = new Map<string, { readonly key: string; readonly listing: Listing }>();
+const LISTING_CACHE_LIMIT = 50_000;
+
+function relevantEntries(dir: string, ignoreName: string): Listing | undefined {
+  let key: string | undefined;
+  try {
+    const st = statSync(dir, { bigint: true });
+    if (Number(st.ctimeMs) < Date.now() - 1000) key = `${st.dev}:${st.ino}:${st.ctimeNs}:${ignoreName}`;
+  } catch {
+    return undefined;
+  }
+  const hit = listings.get(dir);
+  if (key !== undefined && hit?.key === key) return hit.listing;
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const entries: { name: string; isDir: boolean }[] = [];
+  for (const e of list) {
+    const isDir = e.isDirectory();
+    // Most entries are ordinary files with no protected name.
+    if (
+      !isDir &&
+      e.name.charCodeAt(0) !== 46 /* . */ &&
+      !MAYBE_PROTECTED_FILE.test(e.name) &&
+      e.name.toLowerCase() !== ignoreName
+    )
+      continue;
+    entries.push({ name: e.name, isDir });
+  }
+  const listing = { entries, total: list.length };
+  if (key !== undefined) {
+    if (listings.size >= LISTING_CACHE_LIMIT) listings.clear();
+    listings.set(dir, { key, listing });
+  }
+  return listing;
+}
+
 export function takeSnapshot(roots: readonly string[], ignoreFileName: string): ProtectedSnapshot {
-  const guard = new ProtectedPaths(ignoreFileName);
   const entries = new Map<string, Entry>();
   const budget = { left: SNAPSHOT_ENTRY_LIMIT };
-  roots.forEach((root, index) => {
-    const protects = (relative: string) => {
-      const abs = nodePath.join(root, relative);
-      return guard.match({ input: abs, lexical: abs, real: abs, realRoot: { index, root, relative } }) !== undefined;
-    };
-    const walk = (rel: string, level: number): void => {
-      let list: Dirent[];
-      try {
-        list = readdirSync(rel === "" ? root : nodePath.join(root, rel), { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of list) {
-        if (--budget.left < 0) return;
-        const child = rel === "" ? e.name : `${rel}/${e.name}`;
-        const abs = nodePath.join(root, child);
-        if (e.name === ".git") {
+  const ignoreName = ignoreFileName.toLowerCase();
+  for (const root of roots) {
+    const walk = (dir: string, level: number): void => {
+      const listed = relevantEntries(dir, ignoreName);
+      if (listed === undefined) return;
+      budget.left -= listed.total;
+      if (budget.left < 0) return;
+      for (const e of listed.entries) {
+        const isDir = e.isDir;
+        const abs = nodePath.join(dir, e.name);
+        const name = e.name.toLowerCase();
+        if (name === ".git") {
           const self = fingerprint(abs);
           if (self) entries.set(abs, self);
-          if (e.isDirectory()) for (const n of GIT_INSIDE) addTree(nodePath.join(abs, n), entries, budget);
+          if (isDir) for (const n of GIT_INSIDE) addTree(nodePath.join(abs, n), entries, budget);
           continue;
         }
-        if (e.isDirectory() && (e.name === ".vscode" || protects(`${child}/x`))) {
+        if (PROTECTED_DIR_NAMES.has(name)) {
           addTree(abs, entries, budget);
           continue;
         }
-        if (protects(child)) {
+        if (name === ".github" && isDir) {
+          addTree(nodePath.join(abs, "workflows"), entries, budget);
+          if (level < SNAPSHOT_DEPTH) walk(abs, level + 1);
+          continue;
+        }
+        if (PROTECTED_FILE_NAMES.has(name) || name === ignoreName || name.endsWith(".code-workspace")) {
           const fp = fingerprint(abs);
           if (fp) entries.set(abs, fp);
           continue;
         }
-        if (e.isDirectory() && level < SNAPSHOT_DEPTH && !SKIP_DIRS.has(e.name)) walk(child, level + 1);
+        if (isDir && level < SNAPSHOT_DEPTH && !SKIP_DIRS.has(e.name)) walk(abs, level + 1);
       }
     };
-    walk("", 0);
-  });
+    walk(root, 0);
+  }
   return { entries, truncated: budget.left < 0 };
 }
 

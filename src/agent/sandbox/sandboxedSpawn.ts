@@ -146,7 +146,13 @@ export class SandboxSession {
     const before = takeSnapshot(this.roots, this.input.ignoreFileName);
     const roots = this.roots;
     const ignoreFileName = this.input.ignoreFileName;
-    const hidden = [...policy.hiddenFiles, ...policy.hiddenDirs, ...(this.scan?.result.hiddenRelative ?? [])];
+    const hidden = [
+      ...policy.hiddenFiles,
+      ...policy.hiddenDirs,
+      ...(this.scan?.result.hiddenRelative ?? []),
+      ...policy.secretFiles,
+      ...policy.secretDirs,
+    ];
     let scratch: string | undefined;
     let file: string;
     let args: string[];

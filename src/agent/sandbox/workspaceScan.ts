@@ -7,6 +7,13 @@ import type { ResolvedPath } from "../../core/paths";
 /** Entries the scan visits before it gives up: past it the hidden set cannot be complete, so no sandbox starts. */
 export const SCAN_ENTRY_LIMIT = 300_000;
 
+/**
+ * Mounts (hidden and read-only entries) one sandbox start may make. bubblewrap re-reads the mount table for
+ * every mount, so start-up grows with the square of this number (about 10 ms with a few, 60 ms at 100 on
+ * this machine); past it the sandbox does not start and the person is told to ignore whole directories.
+ */
+export const MOUNT_LIMIT = 100;
+
 export class ScanTooLargeError extends Error {}
 
 export interface WorkspaceScan {
@@ -148,6 +155,12 @@ export function scanWorkspace(
       }
     }
   });
+  const mounts = readOnly.size + hiddenFiles.size + hiddenDirs.size;
+  if (mounts > MOUNT_LIMIT)
+    throw new ScanTooLargeError(
+      `the ignore file and protected paths need ${mounts} separate mounts (at most ${MOUNT_LIMIT}): ` +
+        `ignore whole directories (\`logs/\`) rather than many single files (\`*.log\`)`,
+    );
   return {
     readOnly: [...readOnly].sort(),
     hiddenFiles: [...hiddenFiles].sort(),

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareSnapshots, revertChange, takeSnapshot } from "../../../src/agent/sandbox/protectedSnapshot";
-import { scanWorkspace, ScanTooLargeError } from "../../../src/agent/sandbox/workspaceScan";
+import { MOUNT_LIMIT, scanWorkspace, ScanTooLargeError } from "../../../src/agent/sandbox/workspaceScan";
 import { tempTree, type TempTree } from "../../support/workspace";
 
 let trees: TempTree[] = [];
@@ -77,9 +77,31 @@ describe("workspace scan", () => {
     const t = tree(files);
     expect(() => scanWorkspace([t.dir], ".toolgateignore", 10)).toThrow(ScanTooLargeError);
   });
+
+  it("refuses more separate mounts than the limit, and says how to fix it", () => {
+    const files: Record<string, string> = { ".toolgateignore": "*.log\n" };
+    for (let i = 0; i <= MOUNT_LIMIT; i++) files[`logs/${i}.log`] = "";
+    const t = tree(files);
+    expect(() => scanWorkspace([t.dir], ".toolgateignore")).toThrow(/ignore whole directories/);
+    writeFileSync(t.path(".toolgateignore"), "logs/\n");
+    expect(scanWorkspace([t.dir], ".toolgateignore").hiddenDirs).toEqual([t.path("logs")]);
+  });
 });
 
 describe("protected-path snapshot", () => {
+  it("sees a protected entry created in a directory listed before, even with its mtime set back", async () => {
+    const t = tree({ "a/b/x.txt": "" });
+    const mtime = new Date(1_000_000_000_000);
+    utimesSync(t.path("a/b"), mtime, mtime);
+    await new Promise((r) => setTimeout(r, 1100)); // old enough for its listing to be reused
+    const first = takeSnapshot([t.dir], ".toolgateignore");
+    mkdirSync(t.path("a/b/.git"));
+    utimesSync(t.path("a/b"), mtime, mtime);
+    await new Promise((r) => setTimeout(r, 1100)); // a command that waits before it ends
+    const changes = compareSnapshots(first, takeSnapshot([t.dir], ".toolgateignore"));
+    expect(changes.map((c) => c.path)).toEqual([t.path("a/b/.git")]);
+  });
+
   it("reports a git directory that appeared (once, not each file below it) and a new .vscode/settings.json", () => {
     const t = tree({ "src/a.ts": "", "sub/deep/x": "" });
     const before = takeSnapshot([t.dir], ".toolgateignore");
