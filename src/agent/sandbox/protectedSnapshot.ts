@@ -65,7 +65,7 @@ function fingerprint(abs: string): Entry | undefined {
     }
     return { fingerprint: `link:${target}` };
   }
-  if (st.isDirectory()) return { fingerprint: "dir", mode: st.mode };
+  if (st.isDirectory()) return { fingerprint: `dir:${st.ino}:${st.mode}`, mode: st.mode };
   if (!st.isFile()) return { fingerprint: `other:${st.mode}` };
   if (st.size > HASH_BYTES) return { fingerprint: `file:${st.size}:${st.mtimeMs}:${st.mode}`, mode: st.mode };
   let data: Buffer;
@@ -87,7 +87,7 @@ function addTree(dir: string, out: Map<string, Entry>, budget: { left: number },
   const self = fingerprint(dir);
   if (!self) return;
   out.set(dir, self);
-  if (self.fingerprint !== "dir" || depth > 4) return;
+  if (!self.fingerprint.startsWith("dir:") || depth > 4) return;
   let list: Dirent[];
   try {
     list = readdirSync(dir, { withFileTypes: true });
@@ -243,7 +243,7 @@ export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnap
     const was = before.entries.get(path);
     if (was === undefined) {
       if (addedDirs.some((d) => path.startsWith(d + "/"))) continue;
-      if (now.fingerprint === "dir") addedDirs.push(path);
+      if (now.fingerprint.startsWith("dir:")) addedDirs.push(path);
       changes.push({ path, kind: "added", what: describe(path) });
     } else if (was.fingerprint !== now.fingerprint) changes.push({ path, kind: "changed", what: describe(path) });
   }

@@ -37,3 +37,19 @@ export function sandboxPlan(mode: SandboxMode, availability: SandboxAvailability
 export function planAfterStartFailure(): SandboxPlan {
   return "ask";
 }
+
+/**
+ * The one-time notice the host shows (panel and status bar) when the sandbox is wanted but unavailable, with
+ * the probe's reason (which carries the fix). Undefined when there is nothing to say.
+ */
+export function unavailableNotice(mode: SandboxMode, availability: SandboxAvailability): string | undefined {
+  if (mode === "off" || availability.available) return undefined;
+  return mode === "required"
+    ? `No OS sandbox: ${availability.reason}. Commands that would run without a click ask instead (toolgate.sandbox.mode is "required").`
+    : `No OS sandbox: ${availability.reason}. Commands run unsandboxed; the gate alone decides (set toolgate.sandbox.mode to "required" to ask instead).`;
+}
+
+/** The word the say row and the approval card show for a command. */
+export function sandboxLabel(plan: SandboxPlan): "sandboxed" | "unsandboxed" {
+  return plan === "sandbox" ? "sandboxed" : "unsandboxed";
+}

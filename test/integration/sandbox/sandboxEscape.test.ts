@@ -151,6 +151,16 @@ describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real
     expect(existsSync(ws.path(".git"))).toBe(false);
   });
 
+  it("moving the read-only .git aside and planting a new one is reported too", async () => {
+    const { ws, session } = fixture();
+    const r = await run(session, "mv .git .git-old && git init -q . && echo evil > .git/hooks/pre-commit", true);
+    expect(r.status).toBe(0);
+    const changes = r.report?.protectedChanges ?? [];
+    expect(changes.map((c) => c.path)).toContain(ws.path(".git"));
+    for (const c of changes) revertChange(c, r.report!.before);
+    expect(existsSync(ws.path(".git/hooks/pre-commit"))).toBe(false);
+  });
+
   it("cannot write through a symlink pointing out of the workspace, old or new", async () => {
     const out = varTmpDir("toolgate-out-");
     cleanups.push(out.cleanup);

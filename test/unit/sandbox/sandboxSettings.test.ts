@@ -4,7 +4,13 @@ import {
   FAIL_CLOSED_SANDBOX_SETTINGS,
   parseSandboxSettings,
 } from "../../../src/core/sandbox/sandboxSettings";
-import { planAfterStartFailure, sandboxPlan, type SandboxAvailability } from "../../../src/core/sandbox/sandboxPlan";
+import {
+  planAfterStartFailure,
+  sandboxLabel,
+  sandboxPlan,
+  unavailableNotice,
+  type SandboxAvailability,
+} from "../../../src/core/sandbox/sandboxPlan";
 
 describe("sandbox settings", () => {
   it("defaults to auto with no network", () => {
@@ -72,5 +78,14 @@ describe("sandbox plan", () => {
 
   it("a failed start of an available sandbox asks", () => {
     expect(planAfterStartFailure()).toBe("ask");
+  });
+
+  it("tells the person once why there is no sandbox, and what the mode does about it", () => {
+    expect(unavailableNotice("auto", up)).toBeUndefined();
+    expect(unavailableNotice("off", down)).toBeUndefined();
+    expect(unavailableNotice("auto", down)).toMatch(/no bwrap.*unsandboxed/);
+    expect(unavailableNotice("required", down)).toMatch(/no bwrap.*ask/);
+    expect(sandboxLabel("sandbox")).toBe("sandboxed");
+    expect(sandboxLabel("ask")).toBe("unsandboxed");
   });
 });
