@@ -1,4 +1,5 @@
 import type { Mode } from "./types";
+import { SANDBOX_SETTING_KEYS } from "./sandbox/sandboxSettings";
 
 /**
  * The one typed model of Toolgate's settings, parsed from the flat `toolgate.*` keys of settings.json.
@@ -205,7 +206,12 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
 export function parseSettings(flat: unknown, source = "settings"): ParseResult<ToolgateSettings> {
   if (!isRecord(flat)) return { ok: false, errors: [`${source}: expected a JSON object of settings`] };
   const r = new Reader(source);
-  const known = new Set<string>([...Object.values(SETTING_KEYS), ...Object.values(AGENT_SETTING_KEYS)]);
+  const known = new Set<string>([
+    ...Object.values(SETTING_KEYS),
+    ...Object.values(AGENT_SETTING_KEYS),
+    // Parsed by parseSandboxSettings; known here so a settings file holding them is not an error.
+    ...Object.values(SANDBOX_SETTING_KEYS),
+  ]);
   for (const k of Object.keys(flat)) {
     if (k.startsWith("toolgate.") && !known.has(k)) r.errors.push(`${source}: unknown setting \`${k}\``);
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_SANDBOX_SETTINGS,
@@ -52,6 +53,19 @@ describe("sandbox settings", () => {
     const r = parseSandboxSettings(flat);
     expect(r.ok).toBe(false);
     expect(FAIL_CLOSED_SANDBOX_SETTINGS).toEqual({ mode: "required", network: { kind: "off" } });
+  });
+});
+
+describe("sandbox settings in the manifest", () => {
+  it("are application-scoped and default to what the parser defaults to", () => {
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as {
+      contributes: { configuration: { properties: Record<string, { default: unknown; scope: string }> } };
+    };
+    const props = pkg.contributes.configuration.properties;
+    const flat = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.default]));
+    expect(parseSandboxSettings(flat)).toEqual({ ok: true, value: DEFAULT_SANDBOX_SETTINGS });
+    for (const k of ["toolgate.sandbox.mode", "toolgate.sandbox.network"])
+      expect(props[k]?.scope, k).toBe("application");
   });
 });
 
