@@ -25,6 +25,13 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   explain: now(explainCommand),
   run: { summary: RUN_SUMMARY, load: async () => (await import("./cli/runTask")).runCommand },
   hook: now(hookCommand),
+  sandbox: {
+    summary: "run one command line inside the OS sandbox, or print its status (--status)",
+    load: async () => {
+      const { runSandboxCli, SANDBOX_USAGE } = await import("./cli/sandbox");
+      return { summary: "", usage: SANDBOX_USAGE, main: (argv) => runSandboxCli(argv) };
+    },
+  },
 };
 
 function usage(): string {

@@ -1,4 +1,5 @@
 import type { Mode } from "./types";
+import { SANDBOX_SETTING_KEYS } from "./sandbox/sandboxSettings";
 
 /**
  * The one typed model of Toolgate's settings, parsed from the flat `toolgate.*` keys of settings.json.
@@ -97,12 +98,12 @@ export const AGENT_SETTING_KEYS = {
 } as const;
 
 /**
- * Settings read by other parts (the OS sandbox): known here so a file holding them is not an error, and so a
+ * Settings read by other parts (the OS sandbox, the host's ask notifications): known here so a file holding them is not an error, and so a
  * managed policy can fix them like any other key. Their values are checked by the part that reads them.
  */
 export const OTHER_SETTING_KEYS = {
-  sandboxMode: "toolgate.sandbox.mode",
-  sandboxNetwork: "toolgate.sandbox.network",
+  ...SANDBOX_SETTING_KEYS,
+  notifyOnAsk: "toolgate.notifyOnAsk",
 } as const;
 
 /** Every `toolgate.*` key a settings file may hold. */

@@ -1,0 +1,271 @@
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
+import * as nodePath from "node:path";
+
+/**
+ * The state of the protected paths before a sandboxed command, compared with their state after. Existing
+ * protected paths are read-only inside the sandbox; those that do not exist yet cannot be mounted without
+ * creating them in the person's tree, so a command may create them (`git init` and a hook, a new
+ * `.vscode/settings.json`). The compare finds that, and `revertChange` undoes it once the person says so.
+ */
+
+/** Directory levels below each root searched for new protected entries (`a/b/.git` is found). */
+export const SNAPSHOT_DEPTH = 3;
+/** Entries visited per snapshot; the rest of a huge tree is not searched (reported as `truncated`). */
+export const SNAPSHOT_ENTRY_LIMIT = 20_000;
+/** Files up to this size are kept, so a change can be restored. */
+export const KEEP_CONTENT_BYTES = 64 * 1024;
+/** Files up to this size are hashed; larger ones compare by size and mtime. */
+const HASH_BYTES = 1024 * 1024;
+
+interface Entry {
+  readonly fingerprint: string;
+  readonly mode?: number;
+  readonly content?: Buffer;
+}
+
+export interface ProtectedSnapshot {
+  readonly entries: ReadonlyMap<string, Entry>;
+  readonly truncated: boolean;
+}
+
+export type ChangeKind = "added" | "changed" | "removed";
+
+export interface ProtectedChange {
+  /** Absolute path. */
+  readonly path: string;
+  readonly kind: ChangeKind;
+  /** For the ask: "a new git directory", "a git hook", ... */
+  readonly what: string;
+}
+
+const SKIP_DIRS = new Set(["node_modules", ".hg", ".svn"]);
+const GIT_INSIDE = ["config", "config.worktree", "hooks", "info"];
+
+function fingerprint(abs: string): Entry | undefined {
+  const st = lstatSync(abs, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) {
+    let target = "?";
+    try {
+      target = readlinkSync(abs);
+    } catch {
+      /* unreadable link: still an entry */
+    }
+    return { fingerprint: `link:${target}` };
+  }
+  if (st.isDirectory()) return { fingerprint: `dir:${st.ino}:${st.mode}`, mode: st.mode };
+  if (!st.isFile()) return { fingerprint: `other:${st.mode}` };
+  if (st.size > HASH_BYTES) return { fingerprint: `file:${st.size}:${st.mtimeMs}:${st.mode}`, mode: st.mode };
+  let data: Buffer;
+  try {
+    data = readFileSync(abs);
+  } catch {
+    return { fingerprint: `unreadable:${st.size}:${st.mtimeMs}` };
+  }
+  const hash = createHash("sha256").update(data).digest("hex");
+  return {
+    fingerprint: `file:${hash}:${st.mode}`,
+    mode: st.mode,
+    ...(data.length <= KEEP_CONTENT_BYTES ? { content: data } : {}),
+  };
+}
+
+/** Everything below `dir` (bounded), as entries. */
+function addTree(dir: string, out: Map<string, Entry>, budget: { left: number }, depth = 0): void {
+  const self = fingerprint(dir);
+  if (!self) return;
+  out.set(dir, self);
+  if (!self.fingerprint.startsWith("dir:") || depth > 4) return;
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of list) {
+    if (--budget.left < 0) return;
+    addTree(nodePath.join(dir, e.name), out, budget, depth + 1);
+  }
+}
+
+/**
+ * Names of the gate's protected paths (src/core/protectedPaths.ts) that a command can create inside a root:
+ * checked by name, so the snapshot costs one readdir per directory and no glob matching.
+ */
+const PROTECTED_FILE_NAMES = new Set([
+  ".mcp.json",
+  "mcp.json",
+  "mcp_settings.json",
+  "cline_mcp_settings.json",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".gitconfig",
+]);
+/** A cheap superset of the protected file names that do not start with a dot. */
+const MAYBE_PROTECTED_FILE = /(json|workspace)$/i;
+const PROTECTED_DIR_NAMES = new Set([".vscode", ".husky", ".ssh"]);
+
+interface Listing {
+  /** Directories and entries whose name may be protected; ordinary files are left out. */
+  readonly entries: readonly { readonly name: string; readonly isDir: boolean }[];
+  readonly total: number;
+}
+
+/**
+ * Directory listings reused while a directory's ctime is unchanged. ctime (unlike mtime) cannot be set by a
+ * command: any entry created or removed moves it. A directory changed within the last second is listed again,
+ * since coarse kernel timestamps could give a change right after the listing the same ctime.
+ */
+const listings = new Map<string, { readonly key: string; readonly listing: Listing }>();
+const LISTING_CACHE_LIMIT = 50_000;
+
+function relevantEntries(dir: string, ignoreName: string): Listing | undefined {
+  let key: string | undefined;
+  try {
+    const st = statSync(dir, { bigint: true });
+    if (Number(st.ctimeMs) < Date.now() - 1000) key = `${st.dev}:${st.ino}:${st.ctimeNs}:${ignoreName}`;
+  } catch {
+    return undefined;
+  }
+  const hit = listings.get(dir);
+  if (key !== undefined && hit?.key === key) return hit.listing;
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const entries: { name: string; isDir: boolean }[] = [];
+  for (const e of list) {
+    const isDir = e.isDirectory();
+    // Most entries are ordinary files with no protected name.
+    if (
+      !isDir &&
+      e.name.charCodeAt(0) !== 46 /* . */ &&
+      !MAYBE_PROTECTED_FILE.test(e.name) &&
+      e.name.toLowerCase() !== ignoreName
+    )
+      continue;
+    entries.push({ name: e.name, isDir });
+  }
+  const listing = { entries, total: list.length };
+  if (key !== undefined) {
+    if (listings.size >= LISTING_CACHE_LIMIT) listings.clear();
+    listings.set(dir, { key, listing });
+  }
+  return listing;
+}
+
+export function takeSnapshot(roots: readonly string[], ignoreFileName: string): ProtectedSnapshot {
+  const entries = new Map<string, Entry>();
+  const budget = { left: SNAPSHOT_ENTRY_LIMIT };
+  const ignoreName = ignoreFileName.toLowerCase();
+  for (const root of roots) {
+    const walk = (dir: string, level: number): void => {
+      const listed = relevantEntries(dir, ignoreName);
+      if (listed === undefined) return;
+      budget.left -= listed.total;
+      if (budget.left < 0) return;
+      for (const e of listed.entries) {
+        const isDir = e.isDir;
+        const abs = nodePath.join(dir, e.name);
+        const name = e.name.toLowerCase();
+        if (name === ".git") {
+          const self = fingerprint(abs);
+          if (self) entries.set(abs, self);
+          if (isDir) for (const n of GIT_INSIDE) addTree(nodePath.join(abs, n), entries, budget);
+          continue;
+        }
+        if (PROTECTED_DIR_NAMES.has(name)) {
+          addTree(abs, entries, budget);
+          continue;
+        }
+        if (name === ".github" && isDir) {
+          addTree(nodePath.join(abs, "workflows"), entries, budget);
+          if (level < SNAPSHOT_DEPTH) walk(abs, level + 1);
+          continue;
+        }
+        if (PROTECTED_FILE_NAMES.has(name) || name === ignoreName || name.endsWith(".code-workspace")) {
+          const fp = fingerprint(abs);
+          if (fp) entries.set(abs, fp);
+          continue;
+        }
+        if (isDir && level < SNAPSHOT_DEPTH && !SKIP_DIRS.has(e.name)) walk(abs, level + 1);
+      }
+    };
+    walk(root, 0);
+  }
+  return { entries, truncated: budget.left < 0 };
+}
+
+function describe(path: string): string {
+  const parts = path.split("/");
+  const i = parts.lastIndexOf(".git");
+  if (i >= 0) {
+    const inside = parts.slice(i + 1);
+    if (inside.length === 0) return "a git directory";
+    if (inside[0] === "hooks") return inside.length > 1 ? "a git hook" : "the git hooks directory";
+    if (inside[0]?.startsWith("config")) return "the git configuration";
+    return "git metadata";
+  }
+  if (parts.includes(".vscode")) return "editor configuration (.vscode)";
+  if (parts.includes("workflows")) return "a CI workflow";
+  if (parts.includes(".husky")) return "a git hook (husky)";
+  return "a protected file";
+}
+
+/**
+ * What appeared, changed or vanished. Below an added directory only the directory itself is listed (removing
+ * it removes the rest). Sorted by path.
+ */
+export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnapshot): ProtectedChange[] {
+  const changes: ProtectedChange[] = [];
+  const addedDirs: string[] = [];
+  for (const path of [...after.entries.keys()].sort()) {
+    const now = after.entries.get(path)!;
+    const was = before.entries.get(path);
+    if (was === undefined) {
+      if (addedDirs.some((d) => path.startsWith(d + "/"))) continue;
+      if (now.fingerprint.startsWith("dir:")) addedDirs.push(path);
+      changes.push({ path, kind: "added", what: describe(path) });
+    } else if (was.fingerprint !== now.fingerprint) changes.push({ path, kind: "changed", what: describe(path) });
+  }
+  for (const path of before.entries.keys())
+    if (!after.entries.has(path) && !after.truncated) changes.push({ path, kind: "removed", what: describe(path) });
+  return changes.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * Undoes one change: removes what appeared; restores what changed or vanished from the copy kept before the
+ * run. Returns false when it cannot (a large file, a directory that vanished): the person is told.
+ */
+export function revertChange(change: ProtectedChange, before: ProtectedSnapshot): boolean {
+  if (change.kind === "added") {
+    rmSync(change.path, { recursive: true, force: true });
+    return true;
+  }
+  const was = before.entries.get(change.path);
+  if (was?.content === undefined) return false;
+  rmSync(change.path, { recursive: true, force: true });
+  mkdirSync(nodePath.dirname(change.path), { recursive: true });
+  writeFileSync(change.path, was.content, { flag: "wx" });
+  if (was.mode !== undefined) chmodSync(change.path, was.mode & 0o7777);
+  return true;
+}

@@ -1,0 +1,74 @@
+import { assertAbsolute, mountOrder, type SandboxPolicy } from "./sandboxPolicy";
+
+export interface BwrapOptions {
+  /** An empty read-only file and directory outside every root: what hidden paths are replaced by. */
+  readonly emptyFile: string;
+  readonly emptyDir: string;
+  /** bubblewrap ≥ 0.8 can forbid nested user namespaces; the probe says whether this one can. */
+  readonly disableUserns: boolean;
+  readonly cwd: string;
+}
+
+/**
+ * The bubblewrap arguments before the command (`bwrap ARGS -- FILE ARGS...`). Namespaces: a user namespace
+ * with every capability dropped (a root caller keeps none either), nested user namespaces refused where
+ * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, no network, a new session (no TIOCSTI into the caller's
+ * terminal), and the sandbox dies with its parent.
+ */
+export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
+  const all = [
+    ...policy.writableRoots,
+    ...policy.readOnly,
+    ...policy.hiddenFiles,
+    ...policy.hiddenDirs,
+    ...policy.privateDirs,
+    ...policy.secretFiles,
+    ...policy.secretDirs,
+    o.emptyFile,
+    o.emptyDir,
+    o.cwd,
+  ];
+  assertAbsolute(all);
+  const args = [
+    "--unshare-user",
+    ...(o.disableUserns ? ["--disable-userns"] : []),
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--unshare-net",
+    "--new-session",
+    "--die-with-parent",
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+  ];
+  for (const op of mountOrder(policy)) {
+    switch (op.kind) {
+      case "private":
+        args.push("--tmpfs", op.path);
+        break;
+      case "writable":
+        args.push("--bind", op.path, op.path);
+        break;
+      case "read-only":
+        // -try: a path that vanished since the scan is skipped instead of failing the start.
+        args.push("--ro-bind-try", op.path, op.path);
+        break;
+      case "hidden-file":
+        args.push("--ro-bind", o.emptyFile, op.path);
+        break;
+      case "hidden-dir":
+        args.push("--ro-bind", o.emptyDir, op.path);
+        break;
+    }
+  }
+  args.push("--chdir", o.cwd);
+  return args;
+}

@@ -1,0 +1,104 @@
+import { assertAbsolute, type SandboxPolicy } from "./sandboxPolicy";
+
+/**
+ * The same policy as a Seatbelt profile for macOS's `sandbox-exec -p PROFILE`. Seatbelt matches paths, not
+ * mounts, so it can also refuse protected paths that do not exist yet (a new `.git/hooks`, a new
+ * `.vscode/settings.json`) by pattern. In SBPL the last matching rule wins: every deny follows the allow it
+ * narrows.
+ */
+
+export interface SeatbeltOptions {
+  /** A fresh directory used as TMPDIR: the only writable place outside the roots. */
+  readonly scratchDir: string;
+  /** The ignore file's name (protected in every root). */
+  readonly ignoreFileName: string;
+}
+
+/** An SBPL string literal. */
+export function sbplString(s: string): string {
+  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+/** An SBPL regex literal matching `s` exactly, as a prefix of a larger pattern. */
+function regexQuote(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/"]/g, (c) => (c === '"' ? '\\"' : `\\${c}`));
+}
+
+/** Protected names inside a root, at any depth, whether or not they exist yet. */
+function protectedPatterns(root: string, ignoreFileName: string): string[] {
+  const r = regexQuote(root);
+  const any = `${r}(/.*)?/`;
+  return [
+    `^${any}\\.git/(config|config\\.worktree|hooks|info)(/|$)`,
+    `^${any}\\.git/modules/.*/(config|hooks|info)(/|$)`,
+    `^${any}\\.vscode(/|$)`,
+    `^${any}\\.github/workflows(/|$)`,
+    `^${any}\\.husky(/|$)`,
+    `^${any}[^/]*\\.code-workspace$`,
+    `^${any}(\\.mcp|mcp|mcp_settings|cline_mcp_settings)\\.json$`,
+    `^${any}\\.gitmodules$`,
+    `^${any}${regexQuote(ignoreFileName)}$`,
+  ];
+}
+
+/** Mach services ordinary command-line tools need (name lookups, logging, notifications); no keychain. */
+const MACH_SERVICES = [
+  "com.apple.system.opendirectoryd.libinfo",
+  "com.apple.system.notification_center",
+  "com.apple.system.logger",
+  "com.apple.logd",
+  "com.apple.diagnosticd",
+  "com.apple.CoreServices.coreservicesd",
+];
+
+export function seatbeltProfile(policy: SandboxPolicy, o: SeatbeltOptions): string {
+  assertAbsolute([...policy.writableRoots, ...policy.readOnly, ...policy.hiddenFiles, ...policy.hiddenDirs]);
+  assertAbsolute([...policy.secretFiles, ...policy.secretDirs, o.scratchDir]);
+  const lines: string[] = [
+    "(version 1)",
+    "(deny default)",
+    "(allow process-exec)",
+    "(allow process-fork)",
+    "(allow signal (target same-sandbox))",
+    "(allow process-info* (target same-sandbox))",
+    "(allow sysctl-read)",
+    "(allow ipc-posix-shm)",
+    "(allow pseudo-tty)",
+    `(allow mach-lookup ${MACH_SERVICES.map((s) => `(global-name ${sbplString(s)})`).join(" ")})`,
+    "(allow file-read*)",
+  ];
+  const hiddenFiles = [...policy.hiddenFiles, ...policy.secretFiles];
+  const hiddenDirs = [...policy.hiddenDirs, ...policy.secretDirs];
+  if (hiddenFiles.length + hiddenDirs.length > 0)
+    lines.push(
+      "(deny file-read*",
+      ...hiddenFiles.map((p) => `  (literal ${sbplString(p)})`),
+      ...hiddenDirs.map((p) => `  (subpath ${sbplString(p)})`),
+      ")",
+    );
+  lines.push(
+    "(allow file-write*",
+    ...policy.writableRoots.map((p) => `  (subpath ${sbplString(p)})`),
+    `  (subpath ${sbplString(o.scratchDir)})`,
+    '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/stdout") (literal "/dev/stderr")',
+    '  (regex #"^/dev/fd/[0-9]+$")',
+    ")",
+  );
+  const ro = [
+    ...policy.readOnly.map((p) => `  (subpath ${sbplString(p)})`),
+    ...policy.writableRoots.flatMap((root) =>
+      protectedPatterns(root, o.ignoreFileName).map((re) => `  (regex #"${re}")`),
+    ),
+  ];
+  if (ro.length > 0) lines.push("(deny file-write*", ...ro, ")");
+  // Hidden paths stay unwritable even where a writable root contains them.
+  if (hiddenFiles.length + hiddenDirs.length > 0)
+    lines.push(
+      "(deny file-write*",
+      ...hiddenFiles.map((p) => `  (literal ${sbplString(p)})`),
+      ...hiddenDirs.map((p) => `  (subpath ${sbplString(p)})`),
+      ")",
+    );
+  lines.push("(deny network*)");
+  return lines.join("\n") + "\n";
+}
