@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
+import { AskNotifier } from "./askNotifier";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
 import { openToolgateSettings, registerCommands } from "./commands";
@@ -48,6 +49,7 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
   const proposed = new ProposedContent();
   let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = (m) => openDefaultDiff(m, proposed);
 
+  let notifier: AskNotifier | undefined;
   const controller = new ChatController({
     settings,
     rules,
@@ -55,10 +57,12 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     log: (level, text) => output[level](text),
+    attention: (a) => notifier?.update(a),
   });
   const webviews = new ChatWebviews(context.extensionUri, controller);
-  const statusBar = new StatusBar(CommandId.showAutoApproveMenu);
+  const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
   statusBar.update(settings.view());
+  notifier = new AskNotifier(webviews, statusBar);
   const changed = new vscode.EventEmitter<void>();
 
   const onSettings = (): void => {

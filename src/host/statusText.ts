@@ -7,7 +7,19 @@ export interface StatusText {
   readonly warning: boolean;
 }
 
-export function statusText(s: SettingsView): StatusText {
+/** With asks waiting, the count leads and the item is highlighted; the rest of the text is unchanged. */
+export function statusText(s: SettingsView, waiting = 0): StatusText {
+  const base = settingsText(s);
+  if (waiting === 0) return base;
+  const what = waiting === 1 ? "1 request waits" : `${waiting} requests wait`;
+  return {
+    text: `$(bell-dot) ${waiting} · ${base.text}`,
+    tooltip: `${what} for your answer: click to open the panel. ${base.tooltip}`,
+    warning: true,
+  };
+}
+
+function settingsText(s: SettingsView): StatusText {
   if (s.errors.length > 0) {
     return {
       text: "$(error) Toolgate: settings error",
