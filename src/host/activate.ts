@@ -49,7 +49,10 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
   const proposed = new ProposedContent();
   let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = (m) => openDefaultDiff(m, proposed);
 
-  let notifier: AskNotifier | undefined;
+  const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
+  statusBar.update(settings.view());
+  // The notifier reaches the webviews, which need the controller, which reports to the notifier.
+  const notifier = new AskNotifier(() => webviews, statusBar);
   const controller = new ChatController({
     settings,
     rules,
@@ -57,12 +60,9 @@ export function activateHost(context: vscode.ExtensionContext): ToolgateHostApi 
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     log: (level, text) => output[level](text),
-    attention: (a) => notifier?.update(a),
+    attention: (a) => notifier.update(a),
   });
   const webviews = new ChatWebviews(context.extensionUri, controller);
-  const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
-  statusBar.update(settings.view());
-  notifier = new AskNotifier(webviews, statusBar);
   const changed = new vscode.EventEmitter<void>();
 
   const onSettings = (): void => {

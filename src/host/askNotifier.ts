@@ -15,14 +15,14 @@ export class AskNotifier {
   private current: Attention = NO_ATTENTION;
 
   constructor(
-    private readonly webviews: ChatWebviews,
+    private readonly webviewsOf: () => ChatWebviews,
     private readonly statusBar: StatusBar,
   ) {}
 
   update(next: Attention): void {
     const previous = this.current;
     this.current = next;
-    this.webviews.setBadge(badgeOf(next));
+    this.webviewsOf().setBadge(badgeOf(next));
     this.statusBar.setWaiting(next.count);
     if (previous.count > 0 !== next.count > 0) {
       void vscode.commands.executeCommand("setContext", ASK_PENDING_CONTEXT, next.count > 0);
@@ -31,7 +31,7 @@ export class AskNotifier {
     // Application scope like every setting that changes what reaches the person: a repository cannot mute it.
     const inspected = vscode.workspace.getConfiguration("toolgate").inspect<unknown>("notifyOnAsk");
     const setting = parseNotifyOnAsk(inspected?.globalValue ?? inspected?.defaultValue);
-    if (shouldNotify(setting, this.webviews.anyVisible(), previous, next)) void this.notify(next);
+    if (shouldNotify(setting, this.webviewsOf().anyVisible(), previous, next)) void this.notify(next);
   }
 
   private async notify(a: Attention): Promise<void> {
@@ -39,6 +39,6 @@ export class AskNotifier {
       `Toolgate is waiting for you: ${a.summary ?? "a step needs your answer"}.`,
       "Show",
     );
-    if (choice === "Show" && this.current.latestId === a.latestId) await this.webviews.reveal();
+    if (choice === "Show" && this.current.latestId === a.latestId) await this.webviewsOf().reveal();
   }
 }
