@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
+import { AskNotifier } from "./askNotifier";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
 import { openToolgateSettings, registerCommands } from "./commands";
@@ -57,6 +58,10 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
   const proposed = new ProposedContent();
   let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = (m) => openDefaultDiff(m, proposed);
 
+  const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
+  statusBar.update(settings.view());
+  // The notifier reaches the webviews, which need the controller, which reports to the notifier.
+  const notifier = new AskNotifier(() => webviews, statusBar);
   const controller = new ChatController({
     settings,
     rules,
@@ -64,6 +69,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     log: (level, text) => output[level](text),
+    attention: (a) => notifier.update(a),
   });
   let runtime: Promise<void> | undefined;
   const startRuntime = (): Promise<void> => {
@@ -71,8 +77,6 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     return runtime;
   };
   const webviews = new ChatWebviews(context.extensionUri, controller, () => void startRuntime());
-  const statusBar = new StatusBar(CommandId.showAutoApproveMenu);
-  statusBar.update(settings.view());
   const changed = new vscode.EventEmitter<void>();
 
   const onSettings = (): void => {

@@ -12,6 +12,8 @@
 import type { TaskMessage } from "../shared/messages";
 import type { HostState, HostToWebview, McpChange, TaskView, WebviewToHost } from "../shared/protocol";
 import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
+import { attentionOf, NO_ATTENTION, type Attention } from "./askAttention";
+import { formatAnswer } from "./decisionLog";
 import { applyMcpChange, mcpView } from "./mcpPanel";
 import { parseWebviewMessage } from "./protocolGuard";
 import { ruleTarget, type RuleStore } from "./rememberedRules";
@@ -33,6 +35,8 @@ export interface HostServices {
   openSettings(query?: string): void | PromiseLike<void>;
   addMcpServer(): void | PromiseLike<void>;
   log(level: "info" | "warn" | "error", text: string): void;
+  /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
+  attention?(attention: Attention): void;
   /** Injected in tests; defaults to setTimeout. */
   readonly timer?: Timer;
 }
@@ -248,9 +252,30 @@ export class ChatController {
       session.onStateChange((state) => {
         batcher.flush(); // the messages that led to the new state arrive before it
         this.broadcast({ type: "taskState", taskId: session.id, state });
+        this.updateAttention();
       }),
     ];
     this.broadcast({ type: "task", task: view });
+    this.updateAttention();
+  }
+
+  /** Recomputed on state changes only: a task waits for the person exactly while its state is "waiting". */
+  private updateAttention(): void {
+    const s = this.session;
+    this.services.attention?.(s ? attentionOf(s.snapshot(), s.state === "waiting") : NO_ATTENTION);
+  }
+
+  /** Keyboard answers (contributed keybindings): the newest pending ask of the current task. */
+  answerPending(kind: "approve" | "reject"): string | undefined {
+    const s = this.session;
+    const a = s ? attentionOf(s.snapshot(), s.state === "waiting") : NO_ATTENTION;
+    if (!s || a.latestId === undefined) return "Nothing is waiting for an answer.";
+    const ask = this.findMessage(a.latestId);
+    if (kind === "approve" && ask?.kind !== "tool" && ask?.kind !== "completion")
+      return "This request needs an answer in the panel.";
+    if (!s.answerAsk(a.latestId, { kind })) return "This request was already answered.";
+    if (ask) this.services.log("info", formatAnswer(ask, { kind }, s.id, undefined, "keyboard"));
+    return undefined;
   }
 
   private detach(): void {
@@ -261,6 +286,7 @@ export class ChatController {
     this.sessionSubs = [];
     if (this.session) this.services.rules.forgetTask(this.session.id);
     this.session = undefined;
+    this.services.attention?.(NO_ATTENTION);
   }
 
   private taskView(): TaskView | null {
@@ -287,6 +313,15 @@ export class ChatController {
     }
 
     if (!session.answerAsk(msg.messageId, msg.response)) return "This request was already answered.";
+    this.services.log(
+      "info",
+      formatAnswer(
+        ask,
+        msg.response,
+        session.id,
+        msg.remember && target ? { scope: msg.remember.scope, ...target } : undefined,
+      ),
+    );
 
     if (msg.remember && target) {
       try {

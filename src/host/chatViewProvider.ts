@@ -16,6 +16,8 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
   private readonly distUri: vscode.Uri;
   private readonly disposables: vscode.Disposable[] = [];
   private view: vscode.WebviewView | undefined;
+  private readonly panels = new Set<vscode.WebviewPanel>();
+  private badge: vscode.ViewBadge | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -28,6 +30,7 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    view.badge = this.badge;
     const { channel, cleanup } = this.setup(view.webview, "sidebar");
     // Without retainContextWhenHidden a hidden view loses its document; it says `ready` again when shown.
     const visibility = view.onDidChangeVisibility(() => {
@@ -52,6 +55,19 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
     this.setupPanel(panel);
   }
 
+  /** The count of waiting asks on the view (and so on the activity bar), kept for a view resolved later. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = badge;
+  }
+
+  /** Whether the person can see a chat right now: the sidebar view or an editor tab is visible. */
+  anyVisible(): boolean {
+    if (this.view?.visible) return true;
+    for (const p of this.panels) if (p.visible) return true;
+    return false;
+  }
+
   /** Shows the sidebar view (creating it if needed). */
   async reveal(): Promise<void> {
     if (this.view) this.view.show(true);
@@ -61,10 +77,12 @@ export class ChatWebviews implements vscode.WebviewViewProvider, vscode.WebviewP
   private setupPanel(panel: vscode.WebviewPanel): void {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "toolgate.svg");
     const { channel, cleanup } = this.setup(panel.webview, "editor");
+    this.panels.add(panel);
     const viewState = panel.onDidChangeViewState(() => {
       if (!panel.visible) channel.close();
     });
     panel.onDidDispose(() => {
+      this.panels.delete(panel);
       viewState.dispose();
       cleanup();
     });

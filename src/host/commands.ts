@@ -101,5 +101,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await webviews.reveal();
       controller.reveal("mcp");
     }),
+    reg(CommandId.showPendingAsk, () => webviews.reveal()),
+    reg(CommandId.approvePendingAsk, () => answerByKey("approve")),
+    reg(CommandId.rejectPendingAsk, () => answerByKey("reject")),
   ];
+
+  function answerByKey(kind: "approve" | "reject"): void {
+    const problem = controller.answerPending(kind);
+    if (problem) void vscode.window.showInformationMessage(vscode.l10n.t("Toolgate: {0}", problem));
+  }
 }

@@ -3,6 +3,8 @@
  * asked or was refused. The runtime calls `logDecision` once per decided call.
  */
 import type { Decision, ToolCall } from "../core/types";
+import type { AskResponse, TaskMessage } from "../shared/messages";
+import type { RuleScope } from "../shared/protocol";
 
 /** The slice of `vscode.LogOutputChannel` used here. */
 export interface LogSink {
@@ -24,6 +26,33 @@ export function formatDecision(call: ToolCall, decision: Decision, taskId?: stri
   );
   const task = taskId ? `[task ${taskId}] ` : "";
   return `${task}${decision.decision.toUpperCase()} ${call.tool} ${params} — ${decision.reason} (rule: ${decision.rule})`;
+}
+
+const ANSWER_WORD: Readonly<Record<AskResponse["kind"], string>> = {
+  approve: "APPROVED",
+  reject: "REJECTED",
+  message: "ANSWERED",
+  resetLimits: "RESET LIMITS",
+};
+
+/**
+ * The person's answer, logged next to the gate's decision for the same call: the audit trail says what was
+ * asked, why (the decision's rule), what the person answered, and which rule they granted with which scope.
+ */
+export function formatAnswer(
+  ask: TaskMessage,
+  response: AskResponse,
+  taskId: string,
+  granted?: { readonly scope: RuleScope; readonly list: string; readonly rule: string },
+  via: "panel" | "keyboard" = "panel",
+): string {
+  const tool = ask.tool ? `${ask.tool.name} ${JSON.stringify(ask.tool.params).slice(0, MAX_PARAM)}` : ask.kind;
+  const why = ask.tool?.decision
+    ? ` — asked because ${ask.tool.decision.reason} (rule: ${ask.tool.decision.rule})`
+    : "";
+  const feedback = response.text ? `; feedback ${JSON.stringify(response.text.slice(0, MAX_PARAM))}` : "";
+  const rule = granted ? `; granted ${granted.list} rule "${granted.rule}" for ${granted.scope}` : "";
+  return `[task ${taskId}] ${ANSWER_WORD[response.kind]} (${via}) ${tool}${why}${feedback}${rule}`;
 }
 
 export class DecisionLog {

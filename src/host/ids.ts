@@ -15,4 +15,7 @@ export const CommandId = {
   openInEditor: "toolgate.openInEditor",
   showAutoApproveMenu: "toolgate.showAutoApproveMenu",
   showMcpServers: "toolgate.showMcpServers",
+  showPendingAsk: "toolgate.showPendingAsk",
+  approvePendingAsk: "toolgate.approvePendingAsk",
+  rejectPendingAsk: "toolgate.rejectPendingAsk",
 } as const;

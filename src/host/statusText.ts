@@ -15,7 +15,19 @@ export interface StatusText {
   readonly warning: boolean;
 }
 
-export function statusText(s: SettingsView, t: Translate = untranslated): StatusText {
+/** With asks waiting, the count leads and the item is highlighted; the rest of the text is unchanged. */
+export function statusText(s: SettingsView, waiting = 0, t: Translate = untranslated): StatusText {
+  const base = settingsText(s, t);
+  if (waiting === 0) return base;
+  const what = waiting === 1 ? t("1 request waits for your answer") : t("{0} requests wait for your answer", waiting);
+  return {
+    text: `$(bell-dot) ${waiting} · ${base.text}`,
+    tooltip: `${what}: ${t("click to open the panel.")} ${base.tooltip}`,
+    warning: true,
+  };
+}
+
+function settingsText(s: SettingsView, t: Translate): StatusText {
   if (s.errors.length > 0) {
     return {
       text: `$(error) ${t("Toolgate: settings error")}`,

@@ -1,4 +1,5 @@
 /** Builds a ChatController over fakes, with webviews whose received messages feed the real webview Store. */
+import type { Attention } from "../../../src/host/askAttention";
 import { ChatController } from "../../../src/host/chatController";
 import { RuleStore } from "../../../src/host/rememberedRules";
 import { SettingsBridge } from "../../../src/host/settingsBridge";
@@ -28,6 +29,7 @@ export function makeHost(opts: { trusted?: boolean; withFactory?: boolean } = {}
   const logs: string[] = [];
   const diffs: TaskMessage[] = [];
   const opened: Array<string | undefined> = [];
+  const attentions: Attention[] = [];
   const controller = new ChatController({
     settings,
     rules,
@@ -36,6 +38,7 @@ export function makeHost(opts: { trusted?: boolean; withFactory?: boolean } = {}
     openSettings: (q) => void opened.push(q),
     addMcpServer: () => void opened.push("mcpServers"),
     log: (level, text) => void logs.push(`${level}: ${text}`),
+    attention: (a) => void attentions.push(a),
   });
   const factory = new FakeFactory();
   if (opts.withFactory !== false) controller.setTaskFactory(factory);
@@ -81,6 +84,7 @@ export function makeHost(opts: { trusted?: boolean; withFactory?: boolean } = {}
     logs,
     diffs,
     opened,
+    attentions,
     controller,
     factory,
     webview,
