@@ -29,7 +29,14 @@ export function findingsMarkdown(report: OracleReport, seed: number): string {
   }
   for (const [family, fs] of byFamily) {
     out.push("", `## ${family}`, "");
-    for (const f of fs) out.push("```", reproduction(f), "```");
+    const byLine = new Map<string, Finding[]>();
+    for (const f of fs) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f]);
+    for (const [line, group] of byLine) {
+      const profiles = group.map((f) => `${f.profile} (${[...new Set(f.violations.map((v) => v.kind))].join(", ")})`);
+      out.push(`- \`\` ${JSON.stringify(line)} \`\` — ${profiles.join("; ")}`, "", "  ```");
+      for (const l of reproduction(group[0]!).split("\n")) out.push(`  ${l}`);
+      out.push("  ```", "");
+    }
   }
   return out.join("\n") + "\n";
 }

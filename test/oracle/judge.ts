@@ -45,7 +45,6 @@ export interface Violation {
 
 /** Programs that run project code the line does not show: what they start is licensed by allowing them. */
 const PROJECT_RUNNERS = new Set(["npm", "npx", "pnpm", "yarn", "node", "make", "python3", "perl", "ruby"]);
-const SEP = "\u001f";
 /** Decisions that run what the analysis could not vouch for (the person chose so). */
 const ALLOW_ALL_RULES = new Set(["mode:auto", "autoApprove.all", "autoApprove.executeAllCommands"]);
 
@@ -53,17 +52,35 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function wordPattern(w: Word): string {
-  if (w.literal) return SEP + escape(w.value);
-  if (w.splits || w.glob) return `(?:${SEP}[^${SEP}]*)*`;
-  if (w.tilde !== undefined || w.pipe) return `${SEP}[^${SEP}]*`;
-  return SEP + w.value.split(UNKNOWN).map(escape).join(`[^${SEP}]*`);
+/** How one listed word may appear in argv: exactly, as one word of a shape, or as any number of words. */
+type WordMatcher = { readonly kind: "one"; readonly test: (arg: string) => boolean } | { readonly kind: "many" };
+
+function wordMatcher(w: Word): WordMatcher {
+  if (w.literal) return { kind: "one", test: (a) => a === w.value };
+  if (w.splits || w.glob) return { kind: "many" };
+  if (w.tilde !== undefined || w.pipe) return { kind: "one", test: () => true };
+  const re = new RegExp(`^${w.value.split(UNKNOWN).map(escape).join("[^]*?")}$`);
+  return { kind: "one", test: (a) => re.test(a) };
 }
 
-function listedPattern(l: Listed): RegExp {
-  const parts = l.words.slice(1).map(wordPattern);
-  if (l.extra) parts.push(`(?:${SEP}[^${SEP}]*)*`);
-  return new RegExp(`^${parts.join("")}$`);
+/** Whether `args` can be the words `matchers` expand to (memoised, linear in their product: no backtracking blow-up). */
+function fits(matchers: readonly WordMatcher[], args: readonly string[]): boolean {
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    if (i === matchers.length) return j === args.length;
+    const k = i * (args.length + 1) + j;
+    const hit = memo.get(k);
+    if (hit !== undefined) return hit;
+    const m = matchers[i]!;
+    let r: boolean;
+    if (m.kind === "many") {
+      r = false;
+      for (let n = j; n <= args.length && !r; n++) r = go(i + 1, n);
+    } else r = j < args.length && m.test(args[j]!) && go(i + 1, j + 1);
+    memo.set(k, r);
+    return r;
+  };
+  return go(0, 0);
 }
 
 export function matchesListed(r: ExecRecord, l: Listed): boolean {
@@ -71,12 +88,9 @@ export function matchesListed(r: ExecRecord, l: Listed): boolean {
   if (!p || !p.literal || path.basename(p.value) !== r.program) return false;
   // find substitutes each file for `{}`: the program is what it judged, the words are file names.
   if (l.via === "find") return true;
-  return listedPattern(l).test(
-    r.argv
-      .slice(1)
-      .map((a) => SEP + a)
-      .join(""),
-  );
+  const matchers = l.words.slice(1).map(wordMatcher);
+  if (l.extra) matchers.push({ kind: "many" });
+  return fits(matchers, r.argv.slice(1));
 }
 
 function deniedBy(r: ExecRecord, deny: readonly string[]): string | undefined {
