@@ -203,7 +203,9 @@ export function judge(input: JudgeInput): Violation[] {
   for (const c of exec.changes) {
     if (c.dir || c.change === "deleted") continue;
     try {
-      if (fs.statSync(c.host).size < 1 << 20) leaked(fs.readFileSync(c.host, "utf8"));
+      // Regular files only: opening a FIFO the line made would block.
+      const st = fs.lstatSync(c.host);
+      if (st.isFile() && st.size < 1 << 20) leaked(fs.readFileSync(c.host, "utf8"));
     } catch {
       /* gone again */
     }

@@ -52,21 +52,21 @@ export function parseLog(log: Buffer): ExecRecord[] {
       interpreter: false,
     });
   }
+  const lastOfPid = new Map<number, ExecRecord>();
   for (const r of out) {
-    const earlier = out.slice(0, r.index);
-    const same = earlier.filter((e) => e.pid === r.pid).pop();
+    const same = lastOfPid.get(r.pid);
     if (same) {
       r.parent = same;
       r.interpreter = r.argv.some((a) => a === "/.real" + same.exe);
-      continue;
-    }
-    for (const a of r.ancestors) {
-      const hit = earlier.filter((e) => e.pid === a).pop();
-      if (hit) {
-        r.parent = hit;
-        break;
+    } else
+      for (const a of r.ancestors) {
+        const hit = lastOfPid.get(a);
+        if (hit) {
+          r.parent = hit;
+          break;
+        }
       }
-    }
+    lastOfPid.set(r.pid, r);
   }
   return out;
 }
