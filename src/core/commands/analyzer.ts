@@ -25,6 +25,7 @@ import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
+import { scanSubstitutions } from "./substitutionScan";
 
 export interface BashAnalyzerOptions {
   /** Directory holding `tree-sitter.wasm` and `tree-sitter-bash.wasm` (default: the bundle's directory, `dist/`). */
@@ -159,6 +160,8 @@ export class BashAnalyzer implements CommandAnalyzer {
       if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
       script = parseWithTreeSitter(this.parser, command);
     }
+    const missed = unanalysedSubstitution(command, script);
+    if (missed) script = { ...script, unparseable: script.unparseable ?? missed };
     if (cache && command.length <= MAX_CACHED_LINE) {
       if (cache.size >= this.parseCacheSize) cache.delete(cache.keys().next().value!);
       cache.set(command, script);
@@ -187,7 +190,7 @@ export class BashAnalyzer implements CommandAnalyzer {
     const history = historyRisk(command);
     if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
-    if (!run.deny && run.unparseable) {
+    if (!run.deny && (run.unparseable || run.unknown)) {
       const denied = lexicalDeny(command, rules.deny);
       if (denied)
         run.deny = {
@@ -204,6 +207,8 @@ class Run {
   deny: Finding | undefined;
   ask: Finding | undefined;
   unparseable: Finding | undefined;
+  /** What runs is decided only at run time (`$x` as a program, `eval "$x"`, `$((x))`): a hard ask. */
+  unknown: Finding | undefined;
   unsafe: Finding | undefined;
   /** Something other than a missing allow rule stands in the way (no single rule would do). */
   blocked = false;
@@ -241,9 +246,17 @@ class Run {
     this.readOnly = false;
   }
 
+  /** The analysis cannot say what this runs: asked in every mode, like a parse error. */
+  flagUnknown(reason: string, rule: string): void {
+    this.unknown ??= { reason, rule };
+    this.blocked = true;
+    this.readOnly = false;
+  }
+
   script(s: Script, depth: number): void {
     if (s.unparseable) this.flagUnparseable(s.unparseable);
     for (const r of s.risks) this.flagUnsafe(r, "commands:risky-construct");
+    if (s.dynamic) for (const r of s.dynamic) this.flagUnknown(r, "commands:dynamic-code");
     // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
     if (
       s.commands.some(
@@ -390,7 +403,7 @@ class Run {
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
     if (word.literal) return this.script(this.analyzer.parse(word.value), depth + 1);
-    this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
+    this.flagUnknown(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
   }
@@ -430,7 +443,15 @@ class Run {
           return;
       }
       if (opts.guess) return;
-      return this.flagUnsafe(
+      if (program.tilde === "home" && !program.glob && !program.value.includes(UNKNOWN)) {
+        // `~/bin/tool`: a known file, just not one any rule or catalogue entry vouches for.
+        const base = baseName(program.value);
+        if (this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base)))
+          return;
+        this.notAllowed.push(argv);
+        return this.flagUnsafe(`\`${show(program)}\` is not in your allow list`, "commands:not-allowed", true);
+      }
+      return this.flagUnknown(
         `the program \`${show(program)}\` is known only when the command runs`,
         "commands:unknown-program",
       );
@@ -512,7 +533,7 @@ class Run {
       return true;
     }
     if (d.match === "maybe")
-      this.flagUnsafe(
+      this.flagUnknown(
         `\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`,
         `commands.deny: ${d.rule!.source}`,
       );
@@ -523,6 +544,7 @@ class Run {
     const deletes = this.deletes;
     if (this.deny) return { verdict: "deny", ...this.deny, readOnly: false, deletes };
     if (this.unparseable) return { verdict: "unparseable", ...this.unparseable, readOnly: false, deletes };
+    if (this.unknown) return { verdict: "unparseable", ...this.unknown, readOnly: false, deletes };
     if (this.ask) return { verdict: "ask-rule", ...this.ask, readOnly: false, deletes };
     if (this.unsafe) {
       const suggestion = this.blocked ? undefined : suggestFor(this.notAllowed);
@@ -590,6 +612,9 @@ class CommandEffects implements Effects {
   notReadOnly(reason: string): void {
     this.notReadOnlyReason ??= reason;
   }
+  unknown(reason: string): void {
+    if (!this.guess) this.run.flagUnknown(reason, label("catalogue: ", this.labelName || "?"));
+  }
   read(path: Word, kind: ReadKind, base?: Word): void {
     if (!this.guess) this.run.path(path, "read", kind, base);
   }
@@ -618,6 +643,20 @@ class CommandEffects implements Effects {
   label(name: string): void {
     this.labelName = name;
   }
+}
+
+/**
+ * A substitution the independent scan finds but the parser did not analyse (or a scan that gave up, or a
+ * brace expansion past its cap): the line cannot be vouched for.
+ */
+function unanalysedSubstitution(line: string, script: Script): string | undefined {
+  const scan = scanSubstitutions(line);
+  if (scan.problem) return scan.problem;
+  if (scan.openers.length === 0) return undefined;
+  const seen = new Set(script.substitutions);
+  for (const at of scan.openers)
+    if (!seen.has(at)) return "the command has a substitution in a place Toolgate cannot analyse";
+  return undefined;
 }
 
 function unknownWord(): Word {

@@ -687,6 +687,7 @@ class FastParser {
     if (next === undefined) fallback();
     if (next === "(") {
       if (s[this.i + 2] === "(") fallback(); // $(( arithmetic ))
+      (this.script.substitutions ??= []).push(this.i);
       this.i += 2;
       this.nested();
       return b.expansion(quoted);
@@ -748,6 +749,7 @@ class FastParser {
   }
 
   private processSubstitution(b: WordBuilder): void {
+    (this.script.substitutions ??= []).push(this.i);
     this.i += 2;
     this.nested();
     b.processSubstitution();

@@ -234,6 +234,11 @@ class Walker {
     this.script.unparseable ??= reason;
   }
 
+  /** Text known only at run time is evaluated as code here (see `Script.dynamic`). */
+  private dynamic(reason: string): void {
+    (this.script.dynamic ??= []).push(reason);
+  }
+
   private src(n: TNode): string {
     return this.text.slice(n.start, n.end);
   }
@@ -547,8 +552,7 @@ class Walker {
   private subscript(n: TNode): void {
     const index = n.children.filter((c) => c.named).slice(1);
     const text = index.map((c) => this.src(c)).join("");
-    if (!/^(\d+|@|\*)$/.test(text))
-      this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+    if (!/^(\d+|@|\*)$/.test(text)) this.dynamic("an array index is evaluated as arithmetic, which can run commands");
     for (const c of index) this.nested(c);
   }
 
@@ -588,12 +592,15 @@ class Walker {
     const visit = (e: TNode): void => {
       if (e.type === "test_operator") {
         const op = this.src(e);
-        if (op === "-v" || op === "-R")
-          this.script.risks.push(`\`${op}\` evaluates an array index, which can run commands`);
-        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op))
-          this.script.risks.push(
-            `\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`,
-          );
+        // Operands that are numbers or numeric specials (`$#`, `$?`) cannot hold code; anything else can.
+        const operands = this.src(n).replace(/^\[\[?|\]\]?$/g, "");
+        const numeric = /^(?:\s|\d|\$[#?$!]|-[a-zA-Z]+|&&|\|\||!)*$/.test(operands);
+        if (op === "-v" || op === "-R") {
+          if (/[[$`"'\\]/.test(operands)) this.dynamic(`\`${op}\` evaluates an array index, which can run commands`);
+          else this.script.risks.push(`\`${op}\` tests a variable`);
+        }
+        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op) && !numeric)
+          this.dynamic(`\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`);
         return;
       }
       if (e.type === "command_substitution" || e.type === "process_substitution") return this.substitution(e);
@@ -631,10 +638,8 @@ class Walker {
       for (const c of e.children) visit(c, inString || e.type === "string");
     };
     for (const c of n.children) if (c.named) visit(c, false);
-    if (unquoted)
-      this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
-    else if (computed && bracket)
-      this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
+    if (unquoted) this.dynamic("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
+    else if (computed && bracket) this.dynamic("`[ -v ... ]` evaluates an array index, which can run commands");
   }
 
   private loop(n: TNode): void {
@@ -701,6 +706,7 @@ class Walker {
   }
 
   private substitution(n: TNode): void {
+    (this.script.substitutions ??= []).push(n.start);
     for (const c of n.children) {
       if (!c.named) {
         if (c.missing) this.fail("the command is incomplete");
@@ -747,11 +753,11 @@ class Walker {
           break;
         case "command_substitution":
         case "process_substitution":
-          this.script.risks.push("arithmetic on the output of a command can run commands");
+          this.dynamic("arithmetic on the output of a command can run commands");
           return this.substitution(e);
         default:
           if (e.named) {
-            this.script.risks.push("arithmetic on a variable's value can run commands");
+            this.dynamic("arithmetic on a variable's value can run commands");
             return this.nested(e);
           }
       }
@@ -768,16 +774,17 @@ class Walker {
     const text = this.src(n);
     const m = /^\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!0-]?)(\[[^\]]*\])?/.exec(text);
     if (!m || (m[2] === "" && m[1] === "")) {
-      this.script.risks.push(`\`${text}\` is an unusual expansion`);
+      this.dynamic(`\`${text}\` is an unusual expansion`);
     } else {
       const [head, prefix, , index] = m;
       const rest = text.slice(head.length, -1);
-      if (prefix === "!") this.script.risks.push(`\`${text}\` is an indirect expansion`);
+      if (prefix === "!") this.dynamic(`\`${text}\` is an indirect expansion`);
       if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index))
-        this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
-      if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value (\`@P\` runs commands)`);
+        this.dynamic("an array index is evaluated as arithmetic, which can run commands");
+      if (rest.startsWith("@P")) this.dynamic(`\`${text}\` expands a value as a prompt, which can run commands`);
+      else if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value`);
       else if (rest.startsWith(":") && !/^:[-=?+]/.test(rest) && !/^:\s*-?\d+(:\s*-?\d+)?$/.test(rest)) {
-        this.script.risks.push("a substring offset is evaluated as arithmetic, which can run commands");
+        this.dynamic("a substring offset is evaluated as arithmetic, which can run commands");
       } else if (/^:?=/.test(rest) && prefix === "") {
         // `${NAME:=value}` assigns NAME.
         const b = new WordBuilder();
