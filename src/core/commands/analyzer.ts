@@ -62,6 +62,8 @@ const READABLE_DEVICES = new Set([
   "/dev/fd/0",
 ]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+/** Variables whose value bash runs or expands as code later in the same shell. */
+const PROMPT_CODE = /^(PS[0-4]|PROMPT_COMMAND)(\[|$)/;
 const INVISIBLE_OR_CONTROL = new RegExp(`${INVISIBLE.source}|[\\u0000-\\u001f\\u007f-\\u009f]`);
 
 interface Finding {
@@ -285,10 +287,24 @@ class Run {
     if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
   }
 
-  assignment(name: string, value: Word, _prefix: boolean): void {
+  assignment(name: string, value: Word, _prefix: boolean, depth = 0): void {
+    // A prompt or prompt command is shell code that runs later (`PS4` under `set -x`): denied programs in it
+    // are refused like any other nested command.
+    if (PROMPT_CODE.test(name)) this.guessPayload(value.value.replaceAll(UNKNOWN, " _ "), depth);
     if (this.blocked) return;
     const problem = assignmentProblem(name, value);
-    if (problem) this.flagUnsafe(problem, "commands:environment");
+    if (!problem) return;
+    // After these, the programs the line names are no longer the ones the analysis looked up: a `PATH` that
+    // does not start with the old one, a file every child bash runs, an exported function.
+    const bare = name.replace(/\[.*$/, "");
+    if (
+      (bare === "PATH" && !value.value.startsWith(UNKNOWN)) ||
+      bare === "BASH_ENV" ||
+      bare === "ENV" ||
+      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(bare)
+    )
+      return this.flagUnknown(problem, "commands:environment");
+    this.flagUnsafe(problem, "commands:environment");
   }
 
   private redirect(r: Redirect): void {
@@ -423,6 +439,7 @@ class Run {
     }
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
+    if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
