@@ -25,7 +25,7 @@ import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
-import { scanSubstitutions } from "./substitutionScan";
+import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
 
 export interface BashAnalyzerOptions {
   /** Directory holding `tree-sitter.wasm` and `tree-sitter-bash.wasm` (default: the bundle's directory, `dist/`). */
@@ -157,12 +157,16 @@ export class BashAnalyzer implements CommandAnalyzer {
     const problem = lineProblem(command);
     if (problem) return { commands: [], risks: [], unparseable: problem };
     let script = this.options.fastPath === false ? undefined : fastParse(command);
+    const scan = scanSubstitutions(command);
     if (!script) {
       // Not cached: once the grammar is loaded the answer would differ.
       if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
-      script = parseWithTreeSitter(this.parser, command);
+      // A line the scan already refuses is not worth a tree-sitter parse (deep nesting costs the most).
+      script = scan.problem
+        ? { commands: [], risks: [], unparseable: scan.problem }
+        : parseWithTreeSitter(this.parser, command);
     }
-    const missed = unanalysedSubstitution(command, script);
+    const missed = unanalysedSubstitution(scan, script);
     if (missed) script = { ...script, unparseable: script.unparseable ?? missed };
     if (cache && command.length <= MAX_CACHED_LINE) {
       if (cache.size >= this.parseCacheSize) cache.delete(cache.keys().next().value!);
@@ -666,8 +670,7 @@ class CommandEffects implements Effects {
  * A substitution the independent scan finds but the parser did not analyse (or a scan that gave up, or a
  * brace expansion past its cap): the line cannot be vouched for.
  */
-function unanalysedSubstitution(line: string, script: Script): string | undefined {
-  const scan = scanSubstitutions(line);
+function unanalysedSubstitution(scan: SubstitutionScan, script: Script): string | undefined {
   if (scan.problem) return scan.problem;
   if (scan.openers.length === 0) return undefined;
   const seen = new Set(script.substitutions);

@@ -22,6 +22,12 @@ import {
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 export const MAX_NODES = 20_000;
+/**
+ * Parser progress checks (tree-sitter calls back about every hundred parse operations) before a parse is
+ * cancelled: what a few kilobytes of dense shell cost, a few milliseconds. Counted, not timed, so the same
+ * line always gets the same answer. Here-document bodies and quoted text cost almost nothing.
+ */
+export const MAX_PARSE_CHECKS = 32;
 export const MAX_DEPTH = 64;
 export const MAX_COMMANDS = 500;
 
@@ -137,9 +143,13 @@ export function parseWithTreeSitter(parser: Parser, text: string): Script {
   const script = emptyScript();
   let tree: Tree | null = null;
   try {
-    tree = parser.parse(text);
+    let checks = 0;
+    tree = parser.parse(text, null, { progressCallback: () => ++checks > MAX_PARSE_CHECKS });
     if (!tree) {
-      script.unparseable = "the shell parser gave up on this command";
+      // A cancelled parse would otherwise be resumed by the next call, whatever text that call passes.
+      parser.reset();
+      script.unparseable =
+        checks > MAX_PARSE_CHECKS ? "the command is too large to analyse" : "the shell parser gave up on this command";
       return script;
     }
     // Any ERROR or MISSING node anywhere, whether or not the walk below visits it.

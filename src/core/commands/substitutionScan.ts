@@ -14,6 +14,8 @@
 
 /** Words one brace-expanded word may become before the line is refused. */
 export const MAX_BRACE_WORDS = 10_000;
+/** Nested quotes, substitutions, expansions and parentheses (the parsers' own cap is 64 statements). */
+export const MAX_SCAN_DEPTH = 128;
 
 export interface SubstitutionScan {
   /** Offsets of `$` of `$(`, of a backquote, of `<`/`>` of a process substitution. */
@@ -82,6 +84,7 @@ class Scanner {
     this.boundary = from;
     while (i < to) {
       const ctx = stack[stack.length - 1]!;
+      if (stack.length + ctx.depth > MAX_SCAN_DEPTH) this.giveUp("the command is nested too deeply to analyse");
       const c = s[i]!;
       const next = s[i + 1];
       switch (ctx.kind) {
