@@ -79,7 +79,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["expansion", "[[ $x -eq 1 ]] && ls", "unparseable"],
   ["expansion", "(( x )) && ls", "unparseable"],
   ["expansion", "[[ -v a ]] && ls", "unsafe"],
-  ["expansion", "test -v 'a[$(id)]'", "unsafe"],
+  ["expansion", "test -v 'a[$(id)]'", "unparseable"],
   ["expansion", "[ $x ]", "unparseable"],
   ["expansion", "declare -i x=y", "unparseable"],
   ["expansion", "printf -v x y", "unsafe"],

@@ -534,9 +534,13 @@ const printf: ProgramCheck = (argv, fx) => {
   if (argv[i]?.literal && argv[i]!.value === "--") i++;
   const format = argv[i];
   if (!format) return;
-  if (!format.literal)
-    unknown(fx, "`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
-  else if (format.value === "-v") {
+  if (!format.literal) {
+    // It could be `-v`: then the next word names the variable, and an indexed name runs its index.
+    const next = argv[i + 1];
+    if (next && (!next.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(next.value)))
+      unknown(fx, "`printf` gets a format computed at run time that could be `-v` before an indexed name");
+    else fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
+  } else if (format.value === "-v") {
     // `printf -v NAME`: a plain name is an assignment; an indexed one evaluates its index (runs commands).
     const target = argv[i + 1];
     if (!target?.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))
