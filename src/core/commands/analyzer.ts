@@ -50,6 +50,11 @@ const MAX_CACHED_LINE = 4096;
 export const MAX_PAYLOAD_DEPTH = 8;
 /** Working directories tracked at once (each `cd` may or may not have happened); beyond: unknown. */
 export const MAX_CWDS = 8;
+/**
+ * Guessed command starts (`strace a b c`: each of `a`, `b`, `c` may be the program) followed per line.
+ * Runners inside runners multiply them; past this the line is unknown rather than slow.
+ */
+export const MAX_GUESSES = 500;
 
 const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 const READABLE_DEVICES = new Set([
@@ -225,6 +230,8 @@ class Run {
   deletes = false;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
+  /** Guessed command starts followed so far (see `MAX_GUESSES`); shared with the runs that guess payloads. */
+  guesses = { count: 0 };
 
   constructor(
     private readonly analyzer: BashAnalyzer,
@@ -431,7 +438,11 @@ class Run {
   /** Parses `text` only to find denied or ask-rule commands in it. */
   guessPayload(text: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return;
+    // A parse costs about as much as a handful of guessed commands.
+    if ((this.guesses.count += 8) > MAX_GUESSES)
+      return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
     const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
+    guess.guesses = this.guesses;
     guess.script(this.analyzer.parse(text), depth + 1);
     if (!guess.deny && guess.unparseable) {
       const denied = lexicalDeny(text, this.rules.deny);
@@ -449,6 +460,8 @@ class Run {
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
   simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word }): void {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
+    if (opts.guess && ++this.guesses.count > MAX_GUESSES)
+      return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
     const program = words[0]!;
     let argv = words;
     if (opts.extraArgs) argv = [...words, unknownWord()];
@@ -673,9 +686,11 @@ class CommandEffects implements Effects {
 function unanalysedSubstitution(scan: SubstitutionScan, script: Script): string | undefined {
   if (scan.problem) return scan.problem;
   if (scan.openers.length === 0) return undefined;
-  const seen = new Set(script.substitutions);
+  const analysed = script.substitutions ?? [];
+  const seen = scan.openers.length > 16 ? new Set(analysed) : undefined;
   for (const at of scan.openers)
-    if (!seen.has(at)) return "the command has a substitution in a place Toolgate cannot analyse";
+    if (!(seen ? seen.has(at) : analysed.includes(at)))
+      return "the command has a substitution in a place Toolgate cannot analyse";
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { literalWord, UNKNOWN, type Word } from "../model";
 import { WordBuilder } from "../words";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
-import { unknown } from "./wrappers";
+import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INDEXED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[(\d+|@|\*)\])?$/;
@@ -269,7 +269,13 @@ const shell =
     if (command) {
       if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
       // `bash -c '$0 "$@"' rm x`: the words after the script are its `$0`, `$1`...: any could be run.
-      for (let j = i + 1; j < argv.length; j++) fx.nested(argv.slice(j), { prefix: j, guess: true });
+      for (let j = i + 1; j < argv.length; j++) {
+        if (j > i + GUESS_WINDOW) {
+          unknown(fx, `\`${name} -c\` gets more words than Toolgate searches for a program`);
+          break;
+        }
+        fx.nested(argv.slice(j, j + GUESS_WINDOW), { prefix: j, guess: true });
+      }
       return fx.payload(first, `\`${name} -c\``);
     }
     if (!first || stdinScript) {

@@ -137,6 +137,7 @@ const env: ProgramCheck = (argv, fx) => {
     // env takes any NAME=VALUE before the command, even names the shell would not (`BASH_FUNC_ls%%=...`).
     const eq = v.indexOf("=");
     if (eq > 0 && !v.startsWith("-")) {
+      if (assignments.length >= GUESS_WINDOW * 4) return unknown(fx, "`env` sets more variables than Toolgate checks");
       if (v.slice(0, eq).includes(UNKNOWN)) fx.dangerous("`env` sets a variable whose name is computed at run time");
       assignments.push({ name: v.slice(0, eq), value: sliceWord(w, eq + 1) });
       continue;
@@ -430,18 +431,27 @@ export const RUNNERS = new Set([
   "sem",
 ]);
 
+/** Words a guessed command start is followed with (deny rules and nested wrappers look no further). */
+export const GUESS_WINDOW = 64;
+
 export const runner =
   (program: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(program);
     fx.notReadOnly(`\`${program}\` runs other programs`);
     for (let i = 1; i < argv.length; i++) {
+      if (i > GUESS_WINDOW * 4) {
+        unknown(fx, `\`${program}\` has more arguments than Toolgate searches for the program it runs`);
+        break;
+      }
       const w = argv[i]!;
       if (!w.literal) {
         unknown(fx, `\`${program}\` gets an argument computed at run time, which could be the program it runs`);
         continue;
       }
-      if (!w.value.startsWith("-") && !w.value.includes("=")) fx.nested(argv.slice(i), { prefix: i, guess: true });
+      // A window is enough: a denied program further on is itself one of the guessed starts.
+      if (!w.value.startsWith("-") && !w.value.includes("="))
+        fx.nested(argv.slice(i, i + GUESS_WINDOW), { prefix: i, guess: true });
       // An argument that reads like shell text may be run by a shell (`runuser -c`, `ssh host '...'`).
       if (/[\s;&|`$()<>]/.test(w.value))
         fx.nested([literalWord("sh"), literalWord("-c"), w], { prefix: i, guess: true });
