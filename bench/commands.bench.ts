@@ -1,6 +1,8 @@
 // Command analysis benchmark: 5,000 lines (40% adversarial, 50% everyday developer commands, 10% lines of
 // 1-2 KB), each through one full `BashAnalyzer.analyze()`. Prints the one-time grammar load and p50/p99 per
-// decision (warm, after one pass over the same lines; no result cache exists). Figures only, no pass/fail.
+// decision (warm, after one pass over the same lines; no result cache exists), then a scaling table: one
+// decision for lines of 10 B to 200 KB of four shapes (chains, arguments, nesting, here-documents), where
+// lines past the 16 KB cap take the lexical deny scan. Figures only, no pass/fail.
 import { posix } from "node:path";
 import { BashAnalyzer } from "../src/core/commands/analyzer";
 import { fastParse } from "../src/core/commands/fastParse";
@@ -309,6 +311,56 @@ async function main(): Promise<void> {
   measure();
   summarise("parse cache on, warm", measure());
   summarise("parse cache on, least of 5", measureMin(5));
+
+  scalingTable(analyzer);
+}
+
+/** A line of about `size` characters of one shape. */
+function shaped(shape: string, size: number): string {
+  const fill = (unit: string, head = "", tail = ""): string =>
+    head + unit.repeat(Math.max(1, Math.ceil((size - head.length - tail.length) / unit.length))) + tail;
+  switch (shape) {
+    case "chain":
+      return fill("git status && ", "", "ls").slice(0, Math.max(size, 2));
+    case "arguments":
+      return fill(" a", "echo");
+    case "nesting": {
+      // `$(echo $(echo ... ))`: each level is 8 characters.
+      const depth = Math.max(1, Math.floor(size / 9));
+      return "echo " + "$(echo ".repeat(depth) + "x" + ")".repeat(depth);
+    }
+    default: {
+      const lineText = "- a line of notes about the change, with `code` and $HOME in it\n";
+      return fill(lineText, "cat > notes.md <<'EOF'\n", "EOF");
+    }
+  }
+}
+
+function scalingTable(analyzer: BashAnalyzer): void {
+  const sizes = [10, 100, 1024, 4096, 16 * 1024, 64 * 1024, 200 * 1024];
+  const shapes = ["chain", "arguments", "nesting", "heredoc"];
+  const label = (n: number): string => (n >= 1024 ? `${n / 1024} KB` : `${n} B`);
+  console.log(
+    `\nscaling: one decision, least of 3 (µs); verdict letter: s safe, u unsafe, ? unparseable, d deny\n${"shape".padEnd(10)}${sizes.map((n) => label(n).padStart(11)).join("")}`,
+  );
+  let worst = 0;
+  for (const shape of shapes) {
+    let row = shape.padEnd(10);
+    for (const size of sizes) {
+      const text = shaped(shape, size);
+      let best = Infinity;
+      let verdict = "";
+      for (let r = 0; r < 3; r++) {
+        const t = process.hrtime.bigint();
+        verdict = analyzer.analyze(text, ctx).verdict;
+        best = Math.min(best, Number(process.hrtime.bigint() - t) / 1000);
+      }
+      worst = Math.max(worst, best);
+      row += `${best.toFixed(0)} ${verdict === "unparseable" ? "?" : verdict[0]}`.padStart(11);
+    }
+    console.log(row);
+  }
+  console.log(`slowest decision in the table: ${(worst / 1000).toFixed(2)} ms`);
 }
 
 main().catch((e: unknown) => {

@@ -25,6 +25,7 @@ import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
+import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
 
 export interface BashAnalyzerOptions {
   /** Directory holding `tree-sitter.wasm` and `tree-sitter-bash.wasm` (default: the bundle's directory, `dist/`). */
@@ -49,6 +50,11 @@ const MAX_CACHED_LINE = 4096;
 export const MAX_PAYLOAD_DEPTH = 8;
 /** Working directories tracked at once (each `cd` may or may not have happened); beyond: unknown. */
 export const MAX_CWDS = 8;
+/**
+ * Guessed command starts (`strace a b c`: each of `a`, `b`, `c` may be the program) followed per line.
+ * Runners inside runners multiply them; past this the line is unknown rather than slow.
+ */
+export const MAX_GUESSES = 500;
 
 const WRITABLE_DEVICES = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2"]);
 const READABLE_DEVICES = new Set([
@@ -61,6 +67,8 @@ const READABLE_DEVICES = new Set([
   "/dev/fd/0",
 ]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
+/** Variables whose value bash runs or expands as code later in the same shell. */
+const PROMPT_CODE = /^(PS[0-4]|PROMPT_COMMAND)(\[|$)/;
 const INVISIBLE_OR_CONTROL = new RegExp(`${INVISIBLE.source}|[\\u0000-\\u001f\\u007f-\\u009f]`);
 
 interface Finding {
@@ -154,11 +162,17 @@ export class BashAnalyzer implements CommandAnalyzer {
     const problem = lineProblem(command);
     if (problem) return { commands: [], risks: [], unparseable: problem };
     let script = this.options.fastPath === false ? undefined : fastParse(command);
+    const scan = scanSubstitutions(command);
     if (!script) {
       // Not cached: once the grammar is loaded the answer would differ.
       if (!this.parser) return { commands: [], risks: [], unparseable: "the shell grammar is not loaded yet" };
-      script = parseWithTreeSitter(this.parser, command);
+      // A line the scan already refuses is not worth a tree-sitter parse (deep nesting costs the most).
+      script = scan.problem
+        ? { commands: [], risks: [], unparseable: scan.problem }
+        : parseWithTreeSitter(this.parser, command);
     }
+    const missed = unanalysedSubstitution(scan, script);
+    if (missed) script = { ...script, unparseable: script.unparseable ?? missed };
     if (cache && command.length <= MAX_CACHED_LINE) {
       if (cache.size >= this.parseCacheSize) cache.delete(cache.keys().next().value!);
       cache.set(command, script);
@@ -187,7 +201,7 @@ export class BashAnalyzer implements CommandAnalyzer {
     const history = historyRisk(command);
     if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
-    if (!run.deny && run.unparseable) {
+    if (!run.deny && (run.unparseable || run.unknown)) {
       const denied = lexicalDeny(command, rules.deny);
       if (denied)
         run.deny = {
@@ -204,6 +218,8 @@ class Run {
   deny: Finding | undefined;
   ask: Finding | undefined;
   unparseable: Finding | undefined;
+  /** What runs is decided only at run time (`$x` as a program, `eval "$x"`, `$((x))`): a hard ask. */
+  unknown: Finding | undefined;
   unsafe: Finding | undefined;
   /** Something other than a missing allow rule stands in the way (no single rule would do). */
   blocked = false;
@@ -214,6 +230,8 @@ class Run {
   deletes = false;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
+  /** Guessed command starts followed so far (see `MAX_GUESSES`); shared with the runs that guess payloads. */
+  guesses = { count: 0 };
 
   constructor(
     private readonly analyzer: BashAnalyzer,
@@ -241,9 +259,17 @@ class Run {
     this.readOnly = false;
   }
 
+  /** The analysis cannot say what this runs: asked in every mode, like a parse error. */
+  flagUnknown(reason: string, rule: string): void {
+    this.unknown ??= { reason, rule };
+    this.blocked = true;
+    this.readOnly = false;
+  }
+
   script(s: Script, depth: number): void {
     if (s.unparseable) this.flagUnparseable(s.unparseable);
     for (const r of s.risks) this.flagUnsafe(r, "commands:risky-construct");
+    if (s.dynamic) for (const r of s.dynamic) this.flagUnknown(r, "commands:dynamic-code");
     // A `cd` that may run repeatedly or later (loop, function) leaves the directory unknown from the start.
     if (
       s.commands.some(
@@ -272,10 +298,24 @@ class Run {
     if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
   }
 
-  assignment(name: string, value: Word, _prefix: boolean): void {
+  assignment(name: string, value: Word, _prefix: boolean, depth = 0): void {
+    // A prompt or prompt command is shell code that runs later (`PS4` under `set -x`): denied programs in it
+    // are refused like any other nested command.
+    if (PROMPT_CODE.test(name)) this.guessPayload(value.value.replaceAll(UNKNOWN, " _ "), depth);
     if (this.blocked) return;
     const problem = assignmentProblem(name, value);
-    if (problem) this.flagUnsafe(problem, "commands:environment");
+    if (!problem) return;
+    // After these, the programs the line names are no longer the ones the analysis looked up: a `PATH` that
+    // does not start with the old one, a file every child bash runs, an exported function.
+    const bare = name.replace(/\[.*$/, "");
+    if (
+      (bare === "PATH" && !value.value.startsWith(UNKNOWN)) ||
+      bare === "BASH_ENV" ||
+      bare === "ENV" ||
+      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(bare)
+    )
+      return this.flagUnknown(problem, "commands:environment");
+    this.flagUnsafe(problem, "commands:environment");
   }
 
   private redirect(r: Redirect): void {
@@ -390,7 +430,7 @@ class Run {
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
     if (word.literal) return this.script(this.analyzer.parse(word.value), depth + 1);
-    this.flagUnsafe(`${what} runs a command computed at run time`, "commands:dynamic-code");
+    this.flagUnknown(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
   }
@@ -398,7 +438,11 @@ class Run {
   /** Parses `text` only to find denied or ask-rule commands in it. */
   guessPayload(text: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return;
+    // A parse costs about as much as a handful of guessed commands.
+    if ((this.guesses.count += 8) > MAX_GUESSES)
+      return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
     const guess = new Run(this.analyzer, this.ctx, this.rules, this.home);
+    guess.guesses = this.guesses;
     guess.script(this.analyzer.parse(text), depth + 1);
     if (!guess.deny && guess.unparseable) {
       const denied = lexicalDeny(text, this.rules.deny);
@@ -410,11 +454,14 @@ class Run {
     }
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
+    if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
   simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word }): void {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
+    if (opts.guess && ++this.guesses.count > MAX_GUESSES)
+      return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
     const program = words[0]!;
     let argv = words;
     if (opts.extraArgs) argv = [...words, unknownWord()];
@@ -430,7 +477,15 @@ class Run {
           return;
       }
       if (opts.guess) return;
-      return this.flagUnsafe(
+      if (program.tilde === "home" && !program.glob && !program.value.includes(UNKNOWN)) {
+        // `~/bin/tool`: a known file, just not one any rule or catalogue entry vouches for.
+        const base = baseName(program.value);
+        if (this.checkDeny([{ ...program, value: base, literal: true }, ...argv.slice(1)], this.rules.deny.key(base)))
+          return;
+        this.notAllowed.push(argv);
+        return this.flagUnsafe(`\`${show(program)}\` is not in your allow list`, "commands:not-allowed", true);
+      }
+      return this.flagUnknown(
         `the program \`${show(program)}\` is known only when the command runs`,
         "commands:unknown-program",
       );
@@ -512,7 +567,7 @@ class Run {
       return true;
     }
     if (d.match === "maybe")
-      this.flagUnsafe(
+      this.flagUnknown(
         `\`${display(argv)}\` could turn out to be \`${d.rule!.source}\`, which is denied`,
         `commands.deny: ${d.rule!.source}`,
       );
@@ -523,6 +578,7 @@ class Run {
     const deletes = this.deletes;
     if (this.deny) return { verdict: "deny", ...this.deny, readOnly: false, deletes };
     if (this.unparseable) return { verdict: "unparseable", ...this.unparseable, readOnly: false, deletes };
+    if (this.unknown) return { verdict: "unparseable", ...this.unknown, readOnly: false, deletes };
     if (this.ask) return { verdict: "ask-rule", ...this.ask, readOnly: false, deletes };
     if (this.unsafe) {
       const suggestion = this.blocked ? undefined : suggestFor(this.notAllowed);
@@ -590,6 +646,9 @@ class CommandEffects implements Effects {
   notReadOnly(reason: string): void {
     this.notReadOnlyReason ??= reason;
   }
+  unknown(reason: string): void {
+    if (!this.guess) this.run.flagUnknown(reason, label("catalogue: ", this.labelName || "?"));
+  }
   read(path: Word, kind: ReadKind, base?: Word): void {
     if (!this.guess) this.run.path(path, "read", kind, base);
   }
@@ -618,6 +677,21 @@ class CommandEffects implements Effects {
   label(name: string): void {
     this.labelName = name;
   }
+}
+
+/**
+ * A substitution the independent scan finds but the parser did not analyse (or a scan that gave up, or a
+ * brace expansion past its cap): the line cannot be vouched for.
+ */
+function unanalysedSubstitution(scan: SubstitutionScan, script: Script): string | undefined {
+  if (scan.problem) return scan.problem;
+  if (scan.openers.length === 0) return undefined;
+  const analysed = script.substitutions ?? [];
+  const seen = scan.openers.length > 16 ? new Set(analysed) : undefined;
+  for (const at of scan.openers)
+    if (!(seen ? seen.has(at) : analysed.includes(at)))
+      return "the command has a substitution in a place Toolgate cannot analyse";
+  return undefined;
 }
 
 function unknownWord(): Word {

@@ -57,6 +57,11 @@ function fallback(): never {
   throw FALLBACK;
 }
 
+/** A cap reached: tree-sitter would reach it too (after costing far more), so the line is refused here. */
+class Cap {
+  constructor(readonly reason: string) {}
+}
+
 export function fastParse(line: string): Script | undefined {
   try {
     const p = new FastParser(line);
@@ -64,6 +69,7 @@ export function fastParse(line: string): Script | undefined {
     return p.script;
   } catch (e) {
     if (e === FALLBACK) return undefined;
+    if (e instanceof Cap) return { commands: [], risks: [], unparseable: e.reason };
     throw e;
   }
 }
@@ -119,7 +125,7 @@ class FastParser {
   }
 
   private emit(assignments: Assignment[], words: Word[], redirects: Redirect[]): void {
-    if (this.script.commands.length >= MAX_COMMANDS) fallback();
+    if (this.script.commands.length >= MAX_COMMANDS) throw new Cap(`the command has more than ${MAX_COMMANDS} parts`);
     this.script.commands.push({ assignments, words, redirects, repeated: this.repeated });
   }
 
@@ -213,7 +219,7 @@ class FastParser {
    * Returns the terminator ("" at the end of the text), not consumed.
    */
   private list(terms: ReadonlySet<string>, paren: boolean): string {
-    if (++this.depth > MAX_DEPTH) fallback();
+    if (++this.depth > MAX_DEPTH) throw new Cap("the command is nested too deeply to analyse");
     let statements = 0;
     for (;;) {
       this.separators();
@@ -687,6 +693,7 @@ class FastParser {
     if (next === undefined) fallback();
     if (next === "(") {
       if (s[this.i + 2] === "(") fallback(); // $(( arithmetic ))
+      (this.script.substitutions ??= []).push(this.i);
       this.i += 2;
       this.nested();
       return b.expansion(quoted);
@@ -748,6 +755,7 @@ class FastParser {
   }
 
   private processSubstitution(b: WordBuilder): void {
+    (this.script.substitutions ??= []).push(this.i);
     this.i += 2;
     this.nested();
     b.processSubstitution();

@@ -59,6 +59,16 @@ export interface Script {
   readonly risks: string[];
   /** Why the line could not be fully understood; commands may then be partial (still used for deny). */
   unparseable: string | undefined;
+  /**
+   * Constructs that evaluate text known only at run time as code (`$((x))`, `${!x}`, `${x@P}`, an array
+   * index): what they run cannot be resolved, so the line is a hard ask in every mode.
+   */
+  dynamic?: string[];
+  /**
+   * Offsets in the parsed text of every substitution the parser analysed (the `$` of `$(`, a backquote, the
+   * `<`/`>` of a process substitution). The analyzer checks them against an independent scan of the text.
+   */
+  substitutions?: number[];
 }
 
 export function emptyScript(): Script {

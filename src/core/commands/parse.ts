@@ -22,6 +22,12 @@ import {
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 export const MAX_NODES = 20_000;
+/**
+ * Parser progress checks (tree-sitter calls back about every hundred parse operations) before a parse is
+ * cancelled: what a few kilobytes of dense shell cost, a few milliseconds. Counted, not timed, so the same
+ * line always gets the same answer. Here-document bodies and quoted text cost almost nothing.
+ */
+export const MAX_PARSE_CHECKS = 32;
 export const MAX_DEPTH = 64;
 export const MAX_COMMANDS = 500;
 
@@ -137,9 +143,13 @@ export function parseWithTreeSitter(parser: Parser, text: string): Script {
   const script = emptyScript();
   let tree: Tree | null = null;
   try {
-    tree = parser.parse(text);
+    let checks = 0;
+    tree = parser.parse(text, null, { progressCallback: () => ++checks > MAX_PARSE_CHECKS });
     if (!tree) {
-      script.unparseable = "the shell parser gave up on this command";
+      // A cancelled parse would otherwise be resumed by the next call, whatever text that call passes.
+      parser.reset();
+      script.unparseable =
+        checks > MAX_PARSE_CHECKS ? "the command is too large to analyse" : "the shell parser gave up on this command";
       return script;
     }
     // Any ERROR or MISSING node anywhere, whether or not the walk below visits it.
@@ -232,6 +242,11 @@ class Walker {
 
   private fail(reason: string): void {
     this.script.unparseable ??= reason;
+  }
+
+  /** Text known only at run time is evaluated as code here (see `Script.dynamic`). */
+  private dynamic(reason: string): void {
+    (this.script.dynamic ??= []).push(reason);
   }
 
   private src(n: TNode): string {
@@ -547,8 +562,7 @@ class Walker {
   private subscript(n: TNode): void {
     const index = n.children.filter((c) => c.named).slice(1);
     const text = index.map((c) => this.src(c)).join("");
-    if (!/^(\d+|@|\*)$/.test(text))
-      this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
+    if (!/^(\d+|@|\*)$/.test(text)) this.dynamic("an array index is evaluated as arithmetic, which can run commands");
     for (const c of index) this.nested(c);
   }
 
@@ -588,12 +602,15 @@ class Walker {
     const visit = (e: TNode): void => {
       if (e.type === "test_operator") {
         const op = this.src(e);
-        if (op === "-v" || op === "-R")
-          this.script.risks.push(`\`${op}\` evaluates an array index, which can run commands`);
-        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op))
-          this.script.risks.push(
-            `\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`,
-          );
+        // Operands that are numbers or numeric specials (`$#`, `$?`) cannot hold code; anything else can.
+        const operands = this.src(n).replace(/^\[\[?|\]\]?$/g, "");
+        const numeric = /^(?:\s|\d|\$[#?$!]|-[a-zA-Z]+|&&|\|\||!)*$/.test(operands);
+        if (op === "-v" || op === "-R") {
+          if (/[[$`"'\\]/.test(operands)) this.dynamic(`\`${op}\` evaluates an array index, which can run commands`);
+          else this.script.risks.push(`\`${op}\` tests a variable`);
+        }
+        if (double && /^-(eq|ne|lt|le|gt|ge)$/.test(op) && !numeric)
+          this.dynamic(`\`[[ ... ${op} ... ]]\` evaluates its operands as arithmetic, which can run commands`);
         return;
       }
       if (e.type === "command_substitution" || e.type === "process_substitution") return this.substitution(e);
@@ -631,10 +648,8 @@ class Walker {
       for (const c of e.children) visit(c, inString || e.type === "string");
     };
     for (const c of n.children) if (c.named) visit(c, false);
-    if (unquoted)
-      this.script.risks.push("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
-    else if (computed && bracket)
-      this.script.risks.push("`[ -v ... ]` evaluates an array index, which can run commands");
+    if (unquoted) this.dynamic("an unquoted expansion in `[ ... ]` could become an operator that runs commands");
+    else if (computed && bracket) this.dynamic("`[ -v ... ]` evaluates an array index, which can run commands");
   }
 
   private loop(n: TNode): void {
@@ -701,6 +716,7 @@ class Walker {
   }
 
   private substitution(n: TNode): void {
+    (this.script.substitutions ??= []).push(n.start);
     for (const c of n.children) {
       if (!c.named) {
         if (c.missing) this.fail("the command is incomplete");
@@ -747,11 +763,11 @@ class Walker {
           break;
         case "command_substitution":
         case "process_substitution":
-          this.script.risks.push("arithmetic on the output of a command can run commands");
+          this.dynamic("arithmetic on the output of a command can run commands");
           return this.substitution(e);
         default:
           if (e.named) {
-            this.script.risks.push("arithmetic on a variable's value can run commands");
+            this.dynamic("arithmetic on a variable's value can run commands");
             return this.nested(e);
           }
       }
@@ -768,16 +784,17 @@ class Walker {
     const text = this.src(n);
     const m = /^\$\{([#!]?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!0-]?)(\[[^\]]*\])?/.exec(text);
     if (!m || (m[2] === "" && m[1] === "")) {
-      this.script.risks.push(`\`${text}\` is an unusual expansion`);
+      this.dynamic(`\`${text}\` is an unusual expansion`);
     } else {
       const [head, prefix, , index] = m;
       const rest = text.slice(head.length, -1);
-      if (prefix === "!") this.script.risks.push(`\`${text}\` is an indirect expansion`);
+      if (prefix === "!") this.dynamic(`\`${text}\` is an indirect expansion`);
       if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index))
-        this.script.risks.push("an array index is evaluated as arithmetic, which can run commands");
-      if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value (\`@P\` runs commands)`);
+        this.dynamic("an array index is evaluated as arithmetic, which can run commands");
+      if (rest.startsWith("@P")) this.dynamic(`\`${text}\` expands a value as a prompt, which can run commands`);
+      else if (rest.startsWith("@")) this.script.risks.push(`\`${text}\` transforms a value`);
       else if (rest.startsWith(":") && !/^:[-=?+]/.test(rest) && !/^:\s*-?\d+(:\s*-?\d+)?$/.test(rest)) {
-        this.script.risks.push("a substring offset is evaluated as arithmetic, which can run commands");
+        this.dynamic("a substring offset is evaluated as arithmetic, which can run commands");
       } else if (/^:?=/.test(rest) && prefix === "") {
         // `${NAME:=value}` assigns NAME.
         const b = new WordBuilder();

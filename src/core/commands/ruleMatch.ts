@@ -44,6 +44,8 @@ export class RuleSet {
   private readonly byProgram = new Map<string, CommandRule[]>();
   private readonly globbed: { rule: CommandRule; program: string }[] = [];
   readonly empty: boolean;
+  /** Words in the longest rule: a match never looks further into argv. */
+  readonly maxWords: number;
 
   /** `loose`: programs by lower-case base name (deny, ask); otherwise exactly (allow). */
   constructor(
@@ -60,6 +62,12 @@ export class RuleSet {
       }
     }
     this.empty = rules.length === 0;
+    this.maxWords = rules.reduce((n, r) => Math.max(n, r.words.length), 1);
+  }
+
+  /** The programs (as `key` gives them) some rule names; undefined when a rule's program is a glob. */
+  programs(): string[] | undefined {
+    return this.globbed.length > 0 ? undefined : [...this.byProgram.keys()];
   }
 
   /** The program as this set compares it. */

@@ -7,6 +7,7 @@
 import { literalWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
 import { parseArgs, type OptionSpec } from "./options";
+import { unknown } from "./wrappers";
 
 type Role = "content" | "names" | "data";
 
@@ -533,9 +534,22 @@ const printf: ProgramCheck = (argv, fx) => {
   if (argv[i]?.literal && argv[i]!.value === "--") i++;
   const format = argv[i];
   if (!format) return;
-  if (!format.literal)
-    fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
-  else if (format.value.startsWith("-") && format.value !== "-")
+  if (!format.literal) {
+    // It could be `-v`: then the next word names the variable, and an indexed name runs its index.
+    const next = argv[i + 1];
+    if (next && (!next.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(next.value)))
+      unknown(fx, "`printf` gets a format computed at run time that could be `-v` before an indexed name");
+    else fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
+  } else if (format.value === "-v") {
+    // `printf -v NAME`: a plain name is an assignment; an indexed one evaluates its index (runs commands).
+    const target = argv[i + 1];
+    if (!target?.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))
+      unknown(fx, "`printf -v` assigns a variable named at run time or with an index evaluated as arithmetic");
+    else {
+      fx.notReadOnly("`printf -v` assigns a variable");
+      fx.assign(target.value, { ...target, literal: false, value: "\u0000" });
+    }
+  } else if (format.value.startsWith("-") && format.value !== "-")
     fx.dangerous(`\`printf ${format.value}\` can assign variables`);
 };
 
@@ -570,12 +584,12 @@ const test =
     fx.label(name);
     const args = argv.slice(1, name === "[" && argv[argv.length - 1]?.value === "]" ? -1 : undefined);
     if (args.some((w) => w.splits))
-      return fx.dangerous(`an unquoted expansion in \`${name}\` could become an operator that runs commands`);
+      return unknown(fx, `an unquoted expansion in \`${name}\` could become an operator that runs commands`);
     const operator = args.some((w) => w.literal && (w.value === "-v" || w.value === "-R"));
     const suspicious = args.filter((w) => !w.literal || w.value.includes("[")).length;
     const computed = args.some((w) => !w.literal);
     if ((operator && suspicious >= 1) || (computed && suspicious >= 2))
-      fx.dangerous(`\`${name} -v\` evaluates an array index, which can run commands`);
+      unknown(fx, `\`${name} -v\` evaluates an array index, which can run commands`);
   };
 
 /** File-changing programs: never vouched for (they need an allow rule), but their paths are still checked. */

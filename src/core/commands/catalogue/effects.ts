@@ -19,6 +19,12 @@ export interface Effects {
   dangerous(reason: string): void;
   deletes(reason: string): void;
   notReadOnly(reason: string): void;
+  /**
+   * What the command runs is decided only at run time (a payload computed at run time, an option the
+   * catalogue does not know where it could change what runs): a hard ask in every mode. Optional, so that
+   * other implementations keep compiling; the analyzer implements it.
+   */
+  unknown?(reason: string): void;
   /** A path the command reads. `base` is a directory (as written) the path is relative to (`git -C dir`). */
   read(path: Word, kind: ReadKind, base?: Word): void;
   /** A path the command writes (created, truncated or changed). */

@@ -7,6 +7,7 @@ import { literalWord, UNKNOWN, type Word } from "../model";
 import { WordBuilder } from "../words";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
+import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INDEXED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[(\d+|@|\*)\])?$/;
@@ -55,22 +56,30 @@ const declaration =
       if (w.literal && (v.startsWith("-") || v.startsWith("+")) && v.length > 1) {
         for (const c of v.slice(1)) {
           if (c === "i" || c === "n")
-            fx.dangerous(
+            unknown(
+              fx,
               `\`${name} -${c}\` makes later values evaluate as ${c === "i" ? "arithmetic" : "variable names"}, which can run commands`,
             );
+          else if (c === "f" && (name === "export" || v.includes("x")))
+            // An exported function reaches every bash the line starts, under any program name.
+            fx.notReadOnly(`\`${name} ${v}\` exports a shell function`);
           else if (!"aAfFgGlprtuxIp".includes(c))
             fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
         }
         continue;
       }
+      if (!w.literal && mayBeOption(w)) {
+        unknown(fx, `\`${name}\` gets an argument computed at run time that could be an option`);
+        continue;
+      }
       const eq = v.indexOf("=");
       const rawName = eq >= 0 ? v.slice(0, v[eq - 1] === "+" ? eq - 1 : eq) : v;
       if (rawName.includes(UNKNOWN) || (w.splits && eq < 0)) {
-        fx.dangerous(`\`${name}\` gets a variable name computed at run time`);
+        unknown(fx, `\`${name}\` gets a variable name computed at run time`);
         continue;
       }
       if (!INDEXED_NAME.test(rawName)) {
-        fx.dangerous(`\`${name} ${rawName}\` names a variable with an index evaluated as arithmetic`);
+        unknown(fx, `\`${name} ${rawName}\` names a variable with an index evaluated as arithmetic`);
         continue;
       }
       fx.assign(rawName.replace(/\[.*$/, ""), eq >= 0 ? sliceWord(w, eq + 1) : unknownWord());
@@ -82,7 +91,7 @@ const unset: ProgramCheck = (argv, fx) => {
   for (const w of argv.slice(1)) {
     if (w.literal && /^-[fvn]+$/.test(w.value)) continue;
     if (!w.literal || !INDEXED_NAME.test(w.value))
-      fx.dangerous("`unset` of an array element evaluates its index, which can run commands");
+      unknown(fx, "`unset` of an array element evaluates its index, which can run commands");
   }
 };
 
@@ -93,22 +102,27 @@ const read: ProgramCheck = (argv, fx) => {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
     if (!w.literal) {
-      fx.dangerous("`read` gets a variable name computed at run time");
+      unknown(fx, "`read` gets a variable name computed at run time");
       continue;
     }
     if (w.value.startsWith("-") && w.value.length > 1) {
       for (let j = 1; j < w.value.length; j++) {
         const c = w.value[j]!;
         if (READ_ARGS.has(c)) {
-          const arg = j < w.value.length - 1 ? w.value.slice(j + 1) : argv[++i]?.value;
-          if (c === "a" && arg !== undefined) fx.assign(arg, unknownWord());
+          const argWord = j < w.value.length - 1 ? undefined : argv[++i];
+          const arg = argWord ? argWord.value : w.value.slice(j + 1);
+          if (c === "a") {
+            if ((argWord && !argWord.literal) || !NAME.test(arg))
+              unknown(fx, "`read -a` names an array computed at run time or with an index");
+            else fx.assign(arg, unknownWord());
+          }
           break;
         }
         if (!"ers".includes(c)) fx.notReadOnly(`\`-${c}\` is not a \`read\` option Toolgate knows`);
       }
       continue;
     }
-    if (!NAME.test(w.value)) fx.dangerous("`read` into an array element evaluates its index, which can run commands");
+    if (!NAME.test(w.value)) unknown(fx, "`read` into an array element evaluates its index, which can run commands");
     else fx.assign(w.value, unknownWord());
   }
 };
@@ -133,7 +147,7 @@ const set: ProgramCheck = (argv, fx) => {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
     const v = w.value;
-    if (!w.literal) return fx.dangerous("`set` gets an option computed at run time");
+    if (!w.literal) return unknown(fx, "`set` gets an option computed at run time");
     if (v === "--" || v === "-") return; // the rest are positional parameters (data)
     if (!/^[-+]/.test(v)) return;
     for (const c of v.slice(1)) {
@@ -155,7 +169,7 @@ const plain =
 
 const eval_: ProgramCheck = (argv, fx) => {
   fx.label("eval");
-  const args = argv.slice(1);
+  const args = argv.slice(argv[1]?.literal && argv[1].value === "--" ? 2 : 1);
   if (args.length === 0) return;
   const text = args.map((a) => a.value).join(" ");
   fx.payload(args.every((a) => a.literal) ? literalWord(text) : { ...literalWord(text), literal: false }, "`eval`");
@@ -165,9 +179,14 @@ const source =
   (name: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(name);
-    const file = argv[1];
+    const file = argv[argv[1]?.literal && argv[1].value === "--" ? 2 : 1];
     if (file?.literal && (file.value === "/dev/stdin" || file.value === "/dev/fd/0") && fx.stdin)
       return fx.payload(fx.stdin, `\`${name}\` reading its input`);
+    if (file && runtimeScript(file))
+      return unknown(
+        fx,
+        `\`${name}\` runs commands that exist only when the line runs (a pipe, a device or a computed name)`,
+      );
     fx.notReadOnly(
       `\`${name}\` runs the script ${file ? `\`${file.value.replaceAll(UNKNOWN, "…")}\`` : "named at run time"}`,
     );
@@ -208,7 +227,7 @@ const shell =
       const v = w.value;
       if (!mayBeOption(w) || v === "-") break;
       if (!w.literal) {
-        fx.dangerous(`\`${name}\` gets an option computed at run time`);
+        unknown(fx, `\`${name}\` gets an option computed at run time`);
         continue;
       }
       if (v === "--") {
@@ -249,15 +268,81 @@ const shell =
     const first = argv[i];
     if (command) {
       if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
+      // `bash -c '$0 "$@"' rm x`: the words after the script are its `$0`, `$1`...: any could be run.
+      for (let j = i + 1; j < argv.length; j++) {
+        if (j > i + GUESS_WINDOW) {
+          unknown(fx, `\`${name} -c\` gets more words than Toolgate searches for a program`);
+          break;
+        }
+        fx.nested(argv.slice(j, j + GUESS_WINDOW), { prefix: j, guess: true });
+      }
       return fx.payload(first, `\`${name} -c\``);
     }
     if (!first || stdinScript) {
       // Commands from standard input: known when it is a here-document or here-string of this line.
       if (fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
-      return fx.notReadOnly(`\`${name}\` runs the commands it reads from its input`);
+      return unknown(fx, `\`${name}\` runs the commands it reads from its input`);
     }
+    if (runtimeScript(first))
+      return unknown(
+        fx,
+        `\`${name}\` runs a script that exists only when the line runs (a pipe, a device or a computed name)`,
+      );
     fx.notReadOnly(`\`${name}\` runs the script \`${first.value.replaceAll(UNKNOWN, "…")}\``);
   };
+
+/** A script that is a pipe, a device, or named at run time: its commands cannot be known before it runs. */
+function runtimeScript(file: Word): boolean {
+  return !file.literal || file.pipe || /^\/(dev|proc)\//.test(file.value);
+}
+
+/** `let EXPR...` evaluates each argument as arithmetic: a name in it is a variable whose value is evaluated too. */
+const let_: ProgramCheck = (argv, fx) => {
+  fx.label("let");
+  for (const w of argv.slice(1))
+    if (!w.literal || /[A-Za-z_[$`]/.test(w.value))
+      return unknown(fx, "`let` evaluates variables as arithmetic, which can run commands");
+};
+
+/** `mapfile [-d D] [-n N] [-O I] [-s N] [-t] [-u FD] [-C CMD [-c N]] [ARRAY]` (also `readarray`). */
+const mapfile =
+  (name: string): ProgramCheck =>
+  (argv, fx) => {
+    fx.label(name);
+    let array = "MAPFILE";
+    for (let i = 1; i < argv.length; i++) {
+      const w = argv[i]!;
+      if (!w.literal) return unknown(fx, `\`${name}\` gets an argument computed at run time`);
+      const v = w.value;
+      if (v === "-t") continue;
+      if (/^-[dnOsuc]$/.test(v)) {
+        i++;
+        continue;
+      }
+      if (/^-[dnOsuc]./.test(v)) continue;
+      if (v === "-C" || v.startsWith("-C")) {
+        const cb = v === "-C" ? argv[++i] : sliceWord(w, 2);
+        fx.notReadOnly(`\`${name} -C\` runs a command for each line`);
+        if (cb) fx.payload(cb, `\`${name} -C\``);
+        continue;
+      }
+      if (v.startsWith("-")) return unknown(fx, `\`${v}\` is not a \`${name}\` option Toolgate knows`);
+      array = v;
+    }
+    if (!NAME.test(array))
+      return unknown(fx, `\`${name} ${array}\` names an array with an index evaluated as arithmetic`);
+    fx.assign(array, unknownWord());
+  };
+
+/** `getopts OPTSTRING NAME [ARGS]` assigns NAME (and OPTARG, OPTIND). */
+const getopts: ProgramCheck = (argv, fx) => {
+  fx.label("getopts");
+  const target = argv[2];
+  if (!target) return;
+  if (!target.literal || !NAME.test(target.value))
+    return unknown(fx, "`getopts` assigns a variable named at run time or with an index");
+  fx.assign(target.value, unknownWord());
+};
 
 /** `su [user] -c CMD`: runs CMD through the user's shell. */
 const su: ProgramCheck = (argv, fx) => {
@@ -272,11 +357,14 @@ const su: ProgramCheck = (argv, fx) => {
   });
 };
 
-/** `trap ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap` print. */
+/** `trap [--] ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap -P`/`trap` print. */
 const trap: ProgramCheck = (argv, fx) => {
   fx.label("trap");
-  const action = argv[1];
-  if (!action || (action.literal && /^-[lp]$/.test(action.value))) return;
+  let i = 1;
+  if (argv[i]?.literal && /^-[lpP]+$/.test(argv[i]!.value)) return;
+  if (argv[i]?.literal && argv[i]!.value === "--") i++;
+  const action = argv[i];
+  if (!action) return;
   fx.notReadOnly("`trap` sets a command to run later");
   if (!(action.literal && (action.value === "-" || action.value === ""))) fx.payload(action, "`trap`");
 };
@@ -328,4 +416,8 @@ export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   yash: shell("yash"),
   posh: shell("posh"),
   su,
+  let: let_,
+  mapfile: mapfile("mapfile"),
+  readarray: mapfile("readarray"),
+  getopts,
 };

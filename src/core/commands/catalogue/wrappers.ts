@@ -1,8 +1,11 @@
 /**
  * Programs that run another command given in their arguments. Known wrappers are unwrapped: their own
  * options are checked and the command they run is checked on its own (an allow rule for the wrapper is no
- * licence for what it runs). Unknown programs that run their arguments (`strace`, `npx`...) are not vouched
- * for, and every plausible start of their command is still checked against deny rules.
+ * licence for what it runs). An option a wrapper's table does not know, or one computed at run time, could
+ * take a value and so move where the command starts: the line is then unknown (a hard ask in every mode).
+ * Other programs that run their arguments (`strace`, `npx`...) are not vouched for, and every plausible
+ * start of their command, and every argument that looks like shell text, is still searched for denied
+ * programs; an argument computed at run time could be the program, so it makes the line unknown.
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import { WordBuilder } from "../words";
@@ -23,14 +26,22 @@ interface WrapperSpec {
   readonly privileged?: string;
 }
 
+type Fx = Parameters<ProgramCheck>[1];
+
+/** The command's boundary or program is known only at run time. */
+export function unknown(fx: Fx, reason: string): void {
+  if (fx.unknown) fx.unknown(reason);
+  else fx.dangerous(reason);
+}
+
 /** Splits a wrapper's argv into its own options and the command it runs. Returns the command's start index. */
-function unwrap(program: string, argv: readonly Word[], spec: WrapperSpec, fx: Parameters<ProgramCheck>[1]): number {
+function unwrap(program: string, argv: readonly Word[], spec: WrapperSpec, fx: Fx): number {
   let i = 1;
   for (; i < argv.length; i++) {
     const w = argv[i]!;
     if (!mayBeOption(w)) break;
     if (!w.literal) {
-      fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+      unknown(fx, `\`${program}\` gets an argument computed at run time that could be any option`);
       continue;
     }
     const v = w.value;
@@ -52,7 +63,9 @@ function unwrap(program: string, argv: readonly Word[], spec: WrapperSpec, fx: P
     // Attached value of a short option (`-n10`, `-s9`).
     if (/^-[A-Za-z]./.test(v) && spec.withValue?.includes(v.slice(0, 2))) continue;
     if (spec.numeric && /^-\d+$/.test(v)) continue;
-    fx.notReadOnly(`\`${v}\` is not a \`${program}\` option Toolgate knows`);
+    // Clustered short flags (`setsid -fw`).
+    if (/^-[A-Za-z]{2,}$/.test(v) && [...v.slice(1)].every((c) => spec.flags?.includes(`-${c}`))) continue;
+    unknown(fx, `\`${v}\` is not a \`${program}\` option Toolgate knows`);
   }
   for (let n = 0; n < (spec.leadingArgs ?? 0) && i < argv.length; n++) i++;
   return i;
@@ -103,10 +116,19 @@ const env: ProgramCheck = (argv, fx) => {
       continue;
     }
     if (w.literal && (v === "-S" || v === "--split-string" || /^-S./.test(v) || v.startsWith("--split-string="))) {
+      const at = i;
       const s =
         v === "-S" || v === "--split-string" ? argv[++i] : sliceWord(w, v.startsWith("-S") ? 2 : v.indexOf("=") + 1);
-      if (s) fx.payload(s, "`env -S`");
-      return;
+      if (!s) return;
+      // env splits the string at blanks into words that stand in its place, then goes on with the rest.
+      // Its own quoting, escapes and `${VAR}` are not modelled: such a string is unknown.
+      if (!s.literal || !/^[A-Za-z0-9_@%+=:,./ \t-]*$/.test(s.value))
+        return unknown(fx, "`env -S` splits a string with quotes, escapes or variables Toolgate does not model");
+      const split = s.value
+        .split(/[ \t]+/)
+        .filter((x) => x !== "")
+        .map(literalWord);
+      return env([...argv.slice(0, at), ...split, ...argv.slice(i + 1)], fx);
     }
     if (v === "--") {
       i++;
@@ -115,13 +137,14 @@ const env: ProgramCheck = (argv, fx) => {
     // env takes any NAME=VALUE before the command, even names the shell would not (`BASH_FUNC_ls%%=...`).
     const eq = v.indexOf("=");
     if (eq > 0 && !v.startsWith("-")) {
+      if (assignments.length >= GUESS_WINDOW * 4) return unknown(fx, "`env` sets more variables than Toolgate checks");
       if (v.slice(0, eq).includes(UNKNOWN)) fx.dangerous("`env` sets a variable whose name is computed at run time");
       assignments.push({ name: v.slice(0, eq), value: sliceWord(w, eq + 1) });
       continue;
     }
     if (mayBeOption(w)) {
-      if (!w.literal) fx.dangerous("`env` gets an argument computed at run time that could be any option");
-      else fx.notReadOnly(`\`${v}\` is not an \`env\` option Toolgate knows`);
+      if (!w.literal) unknown(fx, "`env` gets an argument computed at run time that could be any option");
+      else unknown(fx, `\`${v}\` is not an \`env\` option Toolgate knows`);
       continue;
     }
     break;
@@ -141,6 +164,8 @@ const command: ProgramCheck = (argv, fx) => {
   for (; i < argv.length && argv[i]!.literal && /^-[pvV]+$/.test(argv[i]!.value); i++)
     prints ||= /[vV]/.test(argv[i]!.value);
   if (argv[i]?.literal && argv[i]!.value === "--") i++;
+  else if (argv[i] && mayBeOption(argv[i]!))
+    return unknown(fx, `\`${argv[i]!.value.replaceAll(UNKNOWN, "…")}\` is not a \`command\` option Toolgate knows`);
   if (prints || i >= argv.length) return;
   fx.nested(argv.slice(i), { prefix: i });
 };
@@ -172,7 +197,7 @@ const xargs: ProgramCheck = (argv, fx) => {
     const w = argv[i]!;
     if (!mayBeOption(w)) break;
     if (!w.literal) {
-      fx.dangerous("`xargs` gets an argument computed at run time that could be any option");
+      unknown(fx, "`xargs` gets an argument computed at run time that could be any option");
       continue;
     }
     const v = w.value;
@@ -226,7 +251,7 @@ const xargs: ProgramCheck = (argv, fx) => {
       fx.notReadOnly("`xargs --process-slot-var` sets a variable");
       continue;
     }
-    fx.notReadOnly(`\`${v}\` is not an \`xargs\` option Toolgate knows`);
+    unknown(fx, `\`${v}\` is not an \`xargs\` option Toolgate knows`);
   }
   if (i >= argv.length) return; // runs echo
   let inner = argv.slice(i);
@@ -252,7 +277,7 @@ const watch: ProgramCheck = (argv, fx) => {
     const w = argv[i]!;
     if (!mayBeOption(w)) break;
     if (!w.literal) {
-      fx.dangerous("`watch` gets an argument computed at run time that could be any option");
+      unknown(fx, "`watch` gets an argument computed at run time that could be any option");
       continue;
     }
     const v = w.value;
@@ -268,7 +293,7 @@ const watch: ProgramCheck = (argv, fx) => {
       )
     )
       continue;
-    else fx.notReadOnly(`\`${v}\` is not a \`watch\` option Toolgate knows`);
+    else unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
   }
   const rest = argv.slice(i);
   if (rest.length === 0) return;
@@ -281,7 +306,13 @@ const watch: ProgramCheck = (argv, fx) => {
 const busybox: ProgramCheck = (argv, fx) => {
   fx.label("busybox");
   const applet = argv[1];
-  if (!applet || (applet.literal && applet.value.startsWith("-"))) return;
+  if (!applet) return;
+  if (applet.literal && applet.value.startsWith("-")) {
+    // `--list` prints; `--install` makes links, anything else is not modelled.
+    if (!["--list", "--list-full", "--help"].includes(applet.value))
+      unknown(fx, `\`busybox ${applet.value}\` is not an option Toolgate knows`);
+    return;
+  }
   fx.nested(argv.slice(1), { prefix: 1 });
 };
 
@@ -294,7 +325,7 @@ const time: ProgramCheck = (argv, fx) => {
     if (!mayBeOption(w)) break;
     const v = w.value;
     if (!w.literal) {
-      fx.dangerous("`time` gets an argument computed at run time that could be any option");
+      unknown(fx, "`time` gets an argument computed at run time that could be any option");
       continue;
     }
     if (v === "--") {
@@ -310,7 +341,7 @@ const time: ProgramCheck = (argv, fx) => {
       !["-p", "-a", "--append", "-v", "--verbose", "-q", "--quiet", "--portability"].includes(v) &&
       !v.startsWith("--format=")
     )
-      fx.notReadOnly(`\`${v}\` is not a \`time\` option Toolgate knows`);
+      unknown(fx, `\`${v}\` is not a \`time\` option Toolgate knows`);
   }
   if (i < argv.length) fx.nested(argv.slice(i), { prefix: i });
 };
@@ -320,6 +351,8 @@ const nohup: ProgramCheck = (argv, fx) => {
   fx.label("nohup");
   const start = argv[1]?.literal && argv[1].value === "--" ? 2 : 1;
   if (start >= argv.length) return;
+  if (start === 1 && mayBeOption(argv[1]!))
+    return unknown(fx, `\`${argv[1]!.value.replaceAll(UNKNOWN, "…")}\` is not a \`nohup\` option Toolgate knows`);
   fx.write(literalWord("nohup.out"));
   fx.nested(argv.slice(start), { prefix: start });
 };
@@ -398,15 +431,33 @@ export const RUNNERS = new Set([
   "sem",
 ]);
 
+/** Words a guessed command start is followed with (deny rules and nested wrappers look no further). */
+export const GUESS_WINDOW = 64;
+
 export const runner =
   (program: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(program);
     fx.notReadOnly(`\`${program}\` runs other programs`);
     for (let i = 1; i < argv.length; i++) {
+      if (i > GUESS_WINDOW * 4) {
+        unknown(fx, `\`${program}\` has more arguments than Toolgate searches for the program it runs`);
+        break;
+      }
       const w = argv[i]!;
-      if (w.literal && !w.value.startsWith("-") && !w.value.includes("="))
-        fx.nested(argv.slice(i), { prefix: i, guess: true });
+      if (!w.literal) {
+        unknown(fx, `\`${program}\` gets an argument computed at run time, which could be the program it runs`);
+        continue;
+      }
+      // A window is enough: a denied program further on is itself one of the guessed starts.
+      if (!w.value.startsWith("-") && !w.value.includes("="))
+        fx.nested(argv.slice(i, i + GUESS_WINDOW), { prefix: i, guess: true });
+      // An argument that reads like shell text may be run by a shell (`runuser -c`, `ssh host '...'`).
+      if (/[\s;&|`$()<>]/.test(w.value))
+        fx.nested([literalWord("sh"), literalWord("-c"), w], { prefix: i, guess: true });
+      // `--exec=CMD`-style values.
+      const eq = w.value.indexOf("=");
+      if (eq > 0 && w.value.startsWith("-")) fx.nested([sliceWord(w, eq + 1)], { prefix: i, guess: true });
     }
   };
 
