@@ -95,8 +95,14 @@ export const grep =
       if (pattern?.splits) fx.notReadOnly(`the \`${program}\` pattern may expand into several words`);
       files = positionals.slice(1);
     }
+    // `-d ACTION`/`--directories=ACTION` takes abbreviations (`-d rec`): any use of it may mean recursion.
     const recursive =
-      seen.has("-r") || seen.has("-R") || seen.has("--recursive") || seen.has("--dereference-recursive");
+      seen.has("-r") ||
+      seen.has("-R") ||
+      seen.has("--recursive") ||
+      seen.has("--dereference-recursive") ||
+      seen.has("-d") ||
+      seen.has("--directories");
     if (files.length === 0 && recursive) fx.read(literalWord("."), "content");
     for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, "content");
   };
