@@ -5,6 +5,7 @@ import { ruleMatches, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
 import type { ResolvedPath } from "./paths";
+import { gitCheck } from "./gitRepository";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -30,7 +31,12 @@ export class CommandPathGate implements PathGate {
     private readonly switches: FileSwitches,
   ) {}
 
-  check(path: string, cwd: string, access: PathAccess, kind: "content" | "names" = "content"): PathVerdict {
+  check(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind: "content" | "names" | "git-repository" | "git-history" = "content",
+  ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     const v = this.validator.checkPath(tool, path, cwd);
     if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
@@ -43,6 +49,7 @@ export class CommandPathGate implements PathGate {
         rule: `permissions.${rule.effect}: ${rule.source}`,
       };
     const local = p.realRoot !== undefined;
+    if (kind === "git-repository" || kind === "git-history") return gitCheck(p, path, kind, this.validator.ignore);
     if (access === "write") {
       const prot = this.protectedPaths.match(p);
       if (prot) return { ok: false, reason: `writes to a protected path: ${path}`, rule: `protected: ${prot}` };

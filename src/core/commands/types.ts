@@ -17,8 +17,15 @@ export interface PathGate {
   /**
    * `kind` of a read: "content" (the default) when the program reads what is inside — for a directory, that
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
+   * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
+   * the objects of the repository found there (see catalogue/effects.ts).
    */
-  check(path: string, cwd: string, access: PathAccess, kind?: "content" | "names"): PathVerdict;
+  check(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind?: "content" | "names" | "git-repository" | "git-history",
+  ): PathVerdict;
 }
 
 export interface CommandContext {
