@@ -8,6 +8,7 @@ import type { ProgramCheck } from "./effects";
 import { find } from "./find";
 import { git } from "./git";
 import { jq } from "./jq";
+import { PROJECT } from "./project";
 import { grep, rg } from "./search";
 import { sed } from "./sed";
 import { SHELL } from "./shell";
@@ -31,6 +32,7 @@ const entries: [string, ProgramCheck][] = [
   ["nawk", awk("nawk")],
   ["tar", tar],
   ["jq", jq],
+  ...Object.entries(PROJECT),
   ...[...RUNNERS].map((r): [string, ProgramCheck] => [r, runner(r)]),
 ];
 
