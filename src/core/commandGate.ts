@@ -22,6 +22,7 @@ export interface FileSwitches {
 export class CommandPathGate implements PathGate {
   /** Per task, like the other path caches: a directory's scan is done once. */
   private readonly below = new WeakMap<ResolvedPath, BelowResult>();
+  private readonly belowNoFollow = new WeakMap<ResolvedPath, BelowResult>();
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -35,7 +36,7 @@ export class CommandPathGate implements PathGate {
     path: string,
     cwd: string,
     access: PathAccess,
-    kind: "content" | "names" | "git-repository" | "git-history" = "content",
+    kind: "content" | "content-nofollow" | "names" | "git-repository" | "git-history" = "content",
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     const v = this.validator.checkPath(tool, path, cwd);
@@ -71,12 +72,14 @@ export class CommandPathGate implements PathGate {
         reason: `reads a file (${path}) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
-    if (kind === "content") {
+    if (kind === "content" || kind === "content-nofollow") {
       // A directory read for its content is read recursively: it must not reach what the ignore file excludes.
-      let below = this.below.get(p);
+      const follows = kind === "content";
+      const cache = follows ? this.below : this.belowNoFollow;
+      let below = cache.get(p);
       if (!below) {
-        below = ignoredBelow(p, this.validator.ignore);
-        this.below.set(p, below);
+        below = ignoredBelow(p, this.validator.ignore, follows);
+        cache.set(p, below);
       }
       const file = this.validator.ignore.fileName;
       if (below.kind === "ignored")

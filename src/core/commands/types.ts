@@ -17,6 +17,7 @@ export interface PathGate {
   /**
    * `kind` of a read: "content" (the default) when the program reads what is inside — for a directory, that
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
+   * "content-nofollow": a content read by a program that does not follow links below a directory.
    * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
    * the objects of the repository found there (see catalogue/effects.ts).
    */
@@ -24,7 +25,7 @@ export interface PathGate {
     path: string,
     cwd: string,
     access: PathAccess,
-    kind?: "content" | "names" | "git-repository" | "git-history",
+    kind?: "content" | "content-nofollow" | "names" | "git-repository" | "git-history",
   ): PathVerdict;
 }
 

@@ -408,11 +408,12 @@ function readRevOrPath(w: Word, fx: Effects, base: Word | undefined): void {
     const colon = w.value.indexOf(":");
     if (colon > 0 && !w.value.startsWith(":/")) {
       const path = w.value.slice(colon + 1);
-      if (path) fx.read(literalWord(path), "content", base);
+      if (path) fx.read(literalWord(path), "content-nofollow", base);
       return;
     }
   }
-  fx.read(w, "content", base);
+  // git reads a link in the work tree as the link itself, never what it points to.
+  fx.read(w, "content-nofollow", base);
 }
 
 function joinDirs(dirs: readonly Word[]): Word {

@@ -103,8 +103,11 @@ export const grep =
       seen.has("--dereference-recursive") ||
       seen.has("-d") ||
       seen.has("--directories");
-    if (files.length === 0 && recursive) fx.read(literalWord("."), "content");
-    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, "content");
+    // `-R`/`--dereference-recursive` follow every link; `-r` only links named on the command line (which the
+    // path gate resolves anyway).
+    const kind = seen.has("-R") || seen.has("--dereference-recursive") || !recursive ? "content" : "content-nofollow";
+    if (files.length === 0 && recursive) fx.read(literalWord("."), kind);
+    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, kind);
   };
 
 const RG_FLAGS = [
@@ -291,7 +294,7 @@ export const rg: ProgramCheck = (argv, fx) => {
     if (positionals[0]?.splits) fx.notReadOnly("the `rg` pattern may expand into several words");
     paths = positionals.slice(1);
   }
-  const kind = seen.has("--files") ? "names" : "content";
+  const kind = seen.has("--files") ? "names" : seen.has("-L") || seen.has("--follow") ? "content" : "content-nofollow";
   if (paths.length === 0) fx.read(literalWord("."), kind);
   for (const p of paths) if (!(p.literal && p.value === "-")) fx.read(p, kind);
 };
