@@ -32,8 +32,9 @@ const entries: [string, ProgramCheck][] = [
   ["nawk", awk("nawk")],
   ["tar", tar],
   ["jq", jq],
-  ...Object.entries(PROJECT),
   ...[...RUNNERS].map((r): [string, ProgramCheck] => [r, runner(r)]),
+  // Last: project commands replace the generic runner entry (`npx`) with their option checks.
+  ...Object.entries(PROJECT),
 ];
 
 const CATALOGUE = new Map<string, ProgramCheck>(entries);

@@ -128,7 +128,7 @@ const npmLike =
       {
         long: NPM_LONG,
         longArgs: NPM_LONG_ARGS,
-        flags: "sqydDgSEOBl",
+        flags: "sqydDSEOBl",
         shortArgs: "w",
         stopAtPositional: false,
         abbreviations: false,
@@ -153,6 +153,12 @@ const npx: ProgramCheck = (argv, fx) => {
     },
     fx,
   );
+  // What it runs is a program of a package: look for denied commands in it, as for any runner.
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (w.literal && !w.value.startsWith("-") && !w.value.includes("="))
+      fx.nested(argv.slice(i), { prefix: i, guess: true });
+  }
 };
 
 const PNPM: ProjectSpec = {
