@@ -6,6 +6,7 @@ import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
 import type { ResolvedPath } from "./paths";
 import { gitCheck } from "./gitRepository";
+import { checkGlobRead } from "./globIgnoreOverlap";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -102,6 +103,18 @@ export class CommandPathGate implements PathGate {
         };
     }
     return { ok: true };
+  }
+
+  checkPattern(pattern: string, cwd: string): PathVerdict {
+    return checkGlobRead(pattern, cwd, {
+      check: (p, c) => this.check(p, c, "read", "names"),
+      resolve: (p, c) => {
+        const v = this.validator.checkPath("read_file", p, c);
+        return v.ok ? v.path : undefined;
+      },
+      ignore: this.validator.ignore,
+      readRules: this.denyOrAsk.some((r) => r.tools.includes("read_file")),
+    });
   }
 }
 

@@ -27,6 +27,12 @@ export interface PathGate {
     access: PathAccess,
     kind?: "content" | "content-nofollow" | "names" | "git-repository" | "git-history",
   ): PathVerdict;
+  /**
+   * A glob (`src/*.ts`) whose matches are read for their content, one file each (not recursively): ok only
+   * when no name it can match is excluded by the ignore file or leads elsewhere. Optional: without it, such
+   * a read asks.
+   */
+  checkPattern?(pattern: string, cwd: string): PathVerdict;
 }
 
 export interface CommandContext {

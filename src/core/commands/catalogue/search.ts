@@ -105,7 +105,11 @@ export const grep =
       seen.has("--directories");
     // `-R`/`--dereference-recursive` follow every link; `-r` only links named on the command line (which the
     // path gate resolves anyway).
-    const kind = seen.has("-R") || seen.has("--dereference-recursive") || !recursive ? "content" : "content-nofollow";
+    const kind = !recursive
+      ? "file-content"
+      : seen.has("-R") || seen.has("--dereference-recursive")
+        ? "content"
+        : "content-nofollow";
     if (files.length === 0 && recursive) fx.read(literalWord("."), kind);
     for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, kind);
   };
