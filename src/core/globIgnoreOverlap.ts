@@ -55,8 +55,13 @@ export function globTokens(seg: string): Token[] {
   return out;
 }
 
-function accepts(t: Token, c: string, atStart: boolean, dotRule: boolean): boolean {
+/**
+ * `atStart`: `c` would be the name's first character. With `dotRule` (bash), a leading `.` is matched only by
+ * a literal `.` that is the glob's first token (`first`), never by a wildcard or after a `*` matched nothing.
+ */
+function accepts(t: Token, c: string, atStart: boolean, dotRule: boolean, first = true): boolean {
   if (c === "/") return false;
+  if (dotRule && atStart && c === "." && !first) return false;
   if (t.k === "star" || t.k === "any") return !(dotRule && atStart && c === ".");
   if (t.k === "lit") return t.c === c;
   if (dotRule && atStart && c === ".") return false;
@@ -77,7 +82,7 @@ function acceptsFolded(t: Token, c: string): boolean {
 const PROBES = ["a", "z", "A", "0", "_", "-", "~", "\u00e9", "\u4e00"];
 
 /** Is there a character the glob's token `a` and the rule's token `b` both accept? */
-function compatible(a: Token, b: Token, atStart: boolean): boolean {
+function compatible(a: Token, b: Token, atStart: boolean, first: boolean): boolean {
   const candidates = new Set<string>(PROBES);
   for (const t of [a, b]) {
     if (t.k === "lit") {
@@ -88,7 +93,7 @@ function compatible(a: Token, b: Token, atStart: boolean): boolean {
       for (const [lo, hi] of t.ranges)
         for (const code of [lo, lo + 1, lo + 2, hi + 1, hi + 2, hi + 3]) candidates.add(String.fromCodePoint(code));
   }
-  for (const c of candidates) if (accepts(a, c, atStart, true) && acceptsFolded(b, c)) return true;
+  for (const c of candidates) if (accepts(a, c, atStart, true, first) && acceptsFolded(b, c)) return true;
   // Two negated sets (or wildcards) exclude finitely many characters: some character fits both.
   const open = (t: Token) => t.k === "star" || t.k === "any" || (t.k === "set" && t.neg);
   return open(a) && open(b);
@@ -108,7 +113,7 @@ export function intersects(a: readonly Token[], b: readonly Token[]): boolean {
     const tb = b[j];
     if (ta?.k === "star") stack.push([i + 1, j, atStart]);
     if (tb?.k === "star") stack.push([i, j + 1, atStart]);
-    if (ta && tb && compatible(ta, tb, atStart))
+    if (ta && tb && compatible(ta, tb, atStart, i === 0))
       stack.push([ta.k === "star" ? i : i + 1, tb.k === "star" ? j : j + 1, false]);
   }
   return false;
@@ -197,8 +202,8 @@ export function globMatches(glob: string, name: string): boolean {
     const t = toks[i];
     if (!t) r = j === chars.length;
     else if (t.k === "star")
-      r = go(i + 1, j) || (j < chars.length && accepts(t, chars[j]!, j === 0, true) && go(i, j + 1));
-    else r = j < chars.length && accepts(t, chars[j]!, j === 0, true) && go(i + 1, j + 1);
+      r = go(i + 1, j) || (j < chars.length && accepts(t, chars[j]!, j === 0, true, i === 0) && go(i, j + 1));
+    else r = j < chars.length && accepts(t, chars[j]!, j === 0, true, i === 0) && go(i + 1, j + 1);
     memo.set(key, r);
     return r;
   };
