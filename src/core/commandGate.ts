@@ -5,6 +5,8 @@ import { ruleMatches, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
 import type { ResolvedPath } from "./paths";
+import { gitCheck } from "./gitRepository";
+import { checkGlobRead } from "./globIgnoreOverlap";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -21,6 +23,7 @@ export interface FileSwitches {
 export class CommandPathGate implements PathGate {
   /** Per task, like the other path caches: a directory's scan is done once. */
   private readonly below = new WeakMap<ResolvedPath, BelowResult>();
+  private readonly belowNoFollow = new WeakMap<ResolvedPath, BelowResult>();
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -30,7 +33,12 @@ export class CommandPathGate implements PathGate {
     private readonly switches: FileSwitches,
   ) {}
 
-  check(path: string, cwd: string, access: PathAccess, kind: "content" | "names" = "content"): PathVerdict {
+  check(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind: "content" | "content-nofollow" | "names" | "git-repository" | "git-history" = "content",
+  ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     const v = this.validator.checkPath(tool, path, cwd);
     if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
@@ -43,6 +51,7 @@ export class CommandPathGate implements PathGate {
         rule: `permissions.${rule.effect}: ${rule.source}`,
       };
     const local = p.realRoot !== undefined;
+    if (kind === "git-repository" || kind === "git-history") return gitCheck(p, path, kind, this.validator.ignore);
     if (access === "write") {
       const prot = this.protectedPaths.match(p);
       if (prot) return { ok: false, reason: `writes to a protected path: ${path}`, rule: `protected: ${prot}` };
@@ -64,12 +73,14 @@ export class CommandPathGate implements PathGate {
         reason: `reads a file (${path}) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
-    if (kind === "content") {
+    if (kind === "content" || kind === "content-nofollow") {
       // A directory read for its content is read recursively: it must not reach what the ignore file excludes.
-      let below = this.below.get(p);
+      const follows = kind === "content";
+      const cache = follows ? this.below : this.belowNoFollow;
+      let below = cache.get(p);
       if (!below) {
-        below = ignoredBelow(p, this.validator.ignore);
-        this.below.set(p, below);
+        below = ignoredBelow(p, this.validator.ignore, follows);
+        cache.set(p, below);
       }
       const file = this.validator.ignore.fileName;
       if (below.kind === "ignored")
@@ -92,6 +103,18 @@ export class CommandPathGate implements PathGate {
         };
     }
     return { ok: true };
+  }
+
+  checkPattern(pattern: string, cwd: string): PathVerdict {
+    return checkGlobRead(pattern, cwd, {
+      check: (p, c) => this.check(p, c, "read", "names"),
+      resolve: (p, c) => {
+        const v = this.validator.checkPath("read_file", p, c);
+        return v.ok ? v.path : undefined;
+      },
+      ignore: this.validator.ignore,
+      readRules: this.denyOrAsk.some((r) => r.tools.includes("read_file")),
+    });
   }
 }
 

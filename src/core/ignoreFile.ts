@@ -11,7 +11,10 @@ export class IgnoreRules {
   private readonly memo = new Map<string, boolean>();
 
   private constructor(
-    private readonly perRoot: ReadonlyMap<number, { readonly exact: Ignore; readonly maybe?: RegExp }>,
+    private readonly perRoot: ReadonlyMap<
+      number,
+      { readonly exact: Ignore; readonly maybe?: RegExp; readonly text: string }
+    >,
     readonly fileName: string,
   ) {}
 
@@ -21,11 +24,11 @@ export class IgnoreRules {
 
   /** Builds from file contents per root index (undefined = no file). */
   static fromContents(fileName: string, contents: readonly (string | undefined)[]): IgnoreRules {
-    const map = new Map<number, { exact: Ignore; maybe?: RegExp }>();
+    const map = new Map<number, { exact: Ignore; maybe?: RegExp; text: string }>();
     contents.forEach((text, i) => {
       if (text === undefined || text.trim() === "") return;
       const maybe = ignorePrefilter(text);
-      map.set(i, { exact: ignore().add(text), ...(maybe ? { maybe } : {}) });
+      map.set(i, { exact: ignore().add(text), text, ...(maybe ? { maybe } : {}) });
     });
     return new IgnoreRules(map, fileName);
   }
@@ -44,6 +47,11 @@ export class IgnoreRules {
       }
     });
     return IgnoreRules.fromContents(fileName, contents);
+  }
+
+  /** The ignore file's text for root `rootIndex` (undefined: no rules), for reasoning about patterns. */
+  text(rootIndex: number): string | undefined {
+    return this.perRoot.get(rootIndex)?.text;
   }
 
   /** Whether root `rootIndex` has an ignore file with any rule. */

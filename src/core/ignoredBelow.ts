@@ -19,7 +19,7 @@ export type BelowResult =
  * to a directory, or out of the workspace root, is reported as `link`. Any result but `clean` makes the caller
  * ask, never allow. Results are cached per directory by the caller.
  */
-export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResult {
+export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules, followsLinks = true): BelowResult {
   const root = dir.realRoot;
   if (!root || !ignore.hasRules(root.index)) return { kind: "clean" };
   let isDir = false;
@@ -51,7 +51,8 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules): BelowResul
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
       if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
       if (e.isDirectory()) stack.push(child);
-      else if (e.isSymbolicLink()) {
+      // A reader that does not follow links below its root (`grep -r`, `rg`) reads nothing through them.
+      else if (e.isSymbolicLink() && followsLinks) {
         const target = linkTarget(nodePath.join(root.root, child), realRoot);
         if (target === undefined) continue; // dangling: nothing to read
         if (target === "elsewhere") return { kind: "link", relative: child };

@@ -68,7 +68,8 @@ export interface ResolvedPath {
 export type CanonicalResult =
   { readonly ok: true; readonly path: ResolvedPath } | { readonly ok: false; readonly reason: string };
 
-const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
+/** Only `scheme://…` and `file:…` are URLs; `ab:c.txt` is a file name (a colon is a legal file-name character). */
+const URL_SCHEME = /^(?:[A-Za-z][A-Za-z0-9+.-]+:\/\/|file:)/i;
 const REALPATH_CACHE_LIMIT = 20_000;
 
 /**

@@ -368,6 +368,27 @@ class Run {
         segments.findIndex((s) => /[*?[{]/.test(s)),
       );
       path = fixed.length === 0 ? "." : fixed.join("/") || "/";
+    } else if (
+      word.glob &&
+      !word.value.includes(UNKNOWN) &&
+      word.tilde === undefined &&
+      access === "read" &&
+      kind === "file-content" &&
+      !base &&
+      this.ctx.paths.checkPattern
+    ) {
+      // Files read one by one: the path gate decides from the pattern whether it can match a protected one.
+      const cwds = word.value.startsWith("/") ? [this.ctx.cwd] : this.cwds;
+      if (!cwds)
+        return this.flagUnsafe(
+          `\`${show(word)}\` is relative to a directory Toolgate could not follow`,
+          "path:unknown-cwd",
+        );
+      for (const cwd of cwds) {
+        const v = this.ctx.paths.checkPattern(word.value, cwd);
+        if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
+      }
+      return;
     } else {
       const shown = show(word);
       if (word.glob && !word.value.includes(UNKNOWN))
@@ -391,7 +412,7 @@ class Run {
         "path:unknown-cwd",
       );
     for (const cwd of cwds) {
-      const v = this.ctx.paths.check(path, cwd, access, kind);
+      const v = this.ctx.paths.check(path, cwd, access, kind === "file-content" ? "content" : kind);
       if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
     }
   }

@@ -17,8 +17,22 @@ export interface PathGate {
   /**
    * `kind` of a read: "content" (the default) when the program reads what is inside — for a directory, that
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
+   * "content-nofollow": a content read by a program that does not follow links below a directory.
+   * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
+   * the objects of the repository found there (see catalogue/effects.ts).
    */
-  check(path: string, cwd: string, access: PathAccess, kind?: "content" | "names"): PathVerdict;
+  check(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind?: "content" | "content-nofollow" | "names" | "git-repository" | "git-history",
+  ): PathVerdict;
+  /**
+   * A glob (`src/*.ts`) whose matches are read for their content, one file each (not recursively): ok only
+   * when no name it can match is excluded by the ignore file or leads elsewhere. Optional: without it, such
+   * a read asks.
+   */
+  checkPattern?(pattern: string, cwd: string): PathVerdict;
 }
 
 export interface CommandContext {

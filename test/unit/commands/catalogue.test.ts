@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
-import { parseSedScript } from "../../../src/core/commands/catalogue/sed";
+import { sedScriptProblem } from "../../../src/core/commands/catalogue/sed";
 import { awkProgramProblem } from "../../../src/core/commands/catalogue/awk";
 import { context, loadedAnalyzer } from "./helpers";
 
@@ -19,33 +19,27 @@ function verdict(command: string, allow: string[] = []): string {
 
 describe("sed scripts", () => {
   it.each([
-    ["s/a/b/g", undefined, [], []],
-    ["1,5d; /x/p", undefined, [], []],
-    ["s|a|b|;s#x#y#", undefined, [], []],
-    ["/^#/d", undefined, [], []],
-    ["$!N;s/\\n/ /", undefined, [], []],
-    ["y/abc/xyz/", undefined, [], []],
-    ["/start/,/end/{ s/a/b/; p }", undefined, [], []],
-    ["a\\\nappended text", undefined, [], []],
-    [":a;N;$!ba;s/\\n/,/g", undefined, [], []],
-    ["w out.txt", undefined, ["out.txt"], []],
-    ["s/a/b/w out.txt", undefined, ["out.txt"], []],
-    ["1r header.txt", undefined, [], ["header.txt"]],
-    ["e id", "the sed `e` command runs a shell command", [], []],
-    ["s/a/b/e", "the sed `s///e` flag runs the result as a shell command", [], []],
-    ["s/a/b/ge", "the sed `s///e` flag runs the result as a shell command", [], []],
-    ["1e", "the sed `e` command runs a shell command", [], []],
-    ["/x/!e rm", "the sed `e` command runs a shell command", [], []],
-    ["s/a/b", "the sed `s` command is not terminated", [], []],
-    ["{ p", "the sed script has an unmatched `{`", [], []],
-    ["Z", "the sed command `Z` is not one Toolgate knows", [], []],
-  ] as [string, string | undefined, string[], string[]][])("%j", (script, problem, writes, reads) => {
-    const r = parseSedScript(script);
-    expect(r.problem).toBe(problem);
-    if (!problem) {
-      expect(r.writes).toEqual(writes);
-      expect(r.reads).toEqual(reads);
-    }
+    ["s/a/b/g", undefined],
+    ["1,5d; /x/p", undefined],
+    ["s|a|b|;s#x#y#", undefined],
+    ["/^#/d", undefined],
+    ["$!N;s/\\n/ /", undefined],
+    ["y/abc/xyz/", undefined],
+    ["/start/,/stop/{ s/a/b/; p }", undefined],
+    ["a\\\nappended text", undefined],
+    [":a;N;$!ba;s/\\n/,/g", undefined],
+    ["s/test/best/g", undefined],
+    ["s/foo/hello world/", undefined],
+    ["w out.txt", "the sed script may use `w`, which writes a file Toolgate does not check"],
+    ["s/a/b/w out.txt", "the sed script may use `w`, which writes a file Toolgate does not check"],
+    ["1r header.txt", "the sed script may use `r`, which reads a file Toolgate does not check"],
+    ["e id", "the sed script may use `e` (or `s///e`), which runs a shell command"],
+    ["s/a/b/e", "the sed script may use `e` (or `s///e`), which runs a shell command"],
+    ["s/a/b/ge", "the sed script may use `e` (or `s///e`), which runs a shell command"],
+    ["1e", "the sed script may use `e` (or `s///e`), which runs a shell command"],
+    ["/x/!e rm", "the sed script may use `e` (or `s///e`), which runs a shell command"],
+  ] as [string, string | undefined][])("%j", (script, problem) => {
+    expect(sedScriptProblem(script)).toBe(problem);
   });
 
   it("an allowed sed still may not run commands, and -i/w are writes through the path gate", () => {
@@ -57,7 +51,7 @@ describe("sed scripts", () => {
     });
     expect(verdict("sed -i s/a/b/ .git/config", ["sed"])).toBe("unsafe");
     expect(verdict("sed -ie s/a/b/ f")).toBe("unsafe");
-    expect(a.analyze("sed -n 'w out.txt' f", context())).toMatchObject({ verdict: "safe", readOnly: false });
+    expect(verdict("sed -n 'w out.txt' f", ["sed"])).toBe("unsafe");
     expect(verdict("sed -n 'w /tmp/out' f", ["sed"])).toBe("unsafe");
     expect(verdict("sed '1r .env' f")).toBe("unsafe");
     expect(verdict("sed --sandbox -n p f")).toBe("safe");
@@ -75,15 +69,15 @@ describe("awk programs", () => {
     ['$1 >= 3 || $2 == "x|y"', undefined],
     ['BEGIN { FS = ":" } { print $1 }', undefined],
     ['BEGIN{system("id")}', "the awk program calls `system`, which runs commands"],
-    ['{print | "sh"}', "the awk program pipes to or from a command with `|`"],
-    ['{ "date" | getline d }', "the awk program pipes to or from a command with `|`"],
-    ['{print > "/tmp/x"}', "the awk program redirects output to a file with `>`"],
-    ['{printf "%s", $1 >> "f"}', "the awk program redirects output to a file with `>`"],
+    ['{print | "sh"}', "the awk program may pipe output to a command with `|`"],
+    ['{ "date" | getline d }', "the awk program uses `getline`, which reads files or the output of commands"],
+    ['{print > "/tmp/x"}', "the awk program may redirect output to a file with `>`"],
+    ['{printf "%s", $1 >> "f"}', "the awk program may redirect output to a file with `>`"],
     [
       'BEGIN { while ((getline line < "/etc/passwd") > 0) print line }',
-      "the awk program reads a file with `getline <`",
+      "the awk program uses `getline`, which reads files or the output of commands",
     ],
-    ['@load "filefuncs"', "the awk program uses a gawk directive (`@load`, `@include`) that loads code"],
+    ['@load "filefuncs"', "the awk program uses a gawk directive or indirect call (`@load`, `@include`, `@f()`)"],
     ['BEGIN { x = 4; x++ / 2; system("id") }', "the awk program calls `system`, which runs commands"],
   ])("%j", (program, problem) => {
     expect(awkProgramProblem(program)).toBe(problem);
@@ -167,7 +161,7 @@ describe("find", () => {
     ["find . -delete", "unsafe"],
     ["find . -fls out", "safe"],
     ["find . -fprint /tmp/x", "unsafe"],
-    ["find . -exec sh -c 'echo {}' \\;", "safe"],
+    ["find . -exec sh -c 'echo {}' \\;", "unsafe"],
     ["find . -exec sh -c 'wget {}' \\;", "unsafe"],
     ["find . -exec", "unsafe"],
     ["find . -regextype posix-egrep -regex '.*'", "safe"],

@@ -45,7 +45,10 @@ describe("path effects", () => {
   });
 
   it("resolves git -C against the working directory", () => {
+    // The directory (names), the repository git finds there, its history, then the file.
     expect(gateCalls("git -C pkg show HEAD:a.ts")).toEqual([
+      { path: "pkg", cwd: "/ws", access: "read" },
+      { path: "pkg", cwd: "/ws", access: "read" },
       { path: "pkg", cwd: "/ws", access: "read" },
       { path: "pkg/a.ts", cwd: "/ws", access: "read" },
     ]);

@@ -1,124 +1,58 @@
 /**
- * awk: the program text is scanned (strings, regular expressions and comments skipped). `system(...)`, a
- * `|` (pipe to or from a command), `>`/`>>` outside parentheses inside an action (output redirection),
- * `getline <file` and gawk's `@load`/`@include` make it dangerous; the rest only reads its input files.
- * Conservative by design: `x = a > b` in an action counts as a redirection.
+ * awk: the program text is judged by text tests that over-approximate, never by a parse of it (awk's
+ * regex-versus-division ambiguity lets a parser and awk disagree about what is a comment, a string or a
+ * redirection). Any occurrence of a dangerous name, anywhere (in a string, a regex or a comment too), makes
+ * the program dangerous; a `|` or `>` is a pipe or a redirection only inside `print`/`printf`, whose keyword
+ * comes first in the text, so one that follows the text `print` is dangerous. Program files (`-f`,
+ * `--include`, `--load`...) cannot be checked: dangerous. Any option the table does not know: dangerous.
  */
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
 
+/** Names that run commands, read files or the environment, change the input files, or load code. */
+const DANGEROUS_NAMES: readonly [string, string][] = [
+  ["system", "calls `system`, which runs commands"],
+  ["getline", "uses `getline`, which reads files or the output of commands"],
+  ["close", "closes pipes to or from commands"],
+  ["ENVIRON", "reads the environment"],
+  ["ARGV", "changes which files it reads (`ARGV`)"],
+  ["ARGC", "changes which files it reads (`ARGC`)"],
+  ["PROCINFO", "reads or changes interpreter state (`PROCINFO`)"],
+  ["SYMTAB", "reaches variables indirectly (`SYMTAB`)"],
+  ["FUNCTAB", "calls functions indirectly (`FUNCTAB`)"],
+  ["extension", "loads a compiled extension"],
+  ["@", "uses a gawk directive or indirect call (`@load`, `@include`, `@f()`)"],
+];
+
+/**
+ * Why an awk program could do more than read its input files and print, or undefined. Sound by
+ * over-approximation: a program this accepts cannot run a command, write or read a file other than its
+ * operands, or read the environment, whatever awk takes for strings, regexes or comments.
+ */
 export function awkProgramProblem(src: string): string | undefined {
-  let paren = 0;
-  let brace = 0;
-  // Whether the previous significant token ends an operand (then `/` divides instead of starting a regex).
-  let afterOperand = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === " " || c === "\t" || c === "\r") continue;
-    if (c === "\\" && src[i + 1] === "\n") {
-      i++;
-      continue;
-    }
-    if (c === "#") {
-      while (i < src.length && src[i] !== "\n") i++;
-      afterOperand = false;
-      continue;
-    }
-    if (c === '"') {
-      for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === "\\") i++;
-      if (i >= src.length) return "the awk program has an unterminated string";
-      afterOperand = true;
-      continue;
-    }
-    if (c === "/" && !afterOperand) {
-      let bracket = false;
-      for (i++; i < src.length; i++) {
-        const r = src[i];
-        if (r === "\\") i++;
-        else if (r === "[") bracket = true;
-        else if (r === "]") bracket = false;
-        else if (r === "/" && !bracket) break;
-        else if (r === "\n") return "the awk program has an unterminated regular expression";
-      }
-      if (i >= src.length) return "the awk program has an unterminated regular expression";
-      afterOperand = true;
-      continue;
-    }
-    if (/[A-Za-z_]/.test(c)) {
-      let j = i;
-      while (j < src.length && /[A-Za-z0-9_]/.test(src[j]!)) j++;
-      const word = src.slice(i, j);
-      i = j - 1;
-      if (word === "system") return "the awk program calls `system`, which runs commands";
-      if (word === "getline") {
-        let k = j;
-        while (src[k] === " " || src[k] === "\t") k++;
-        // `getline var < file`: skip an optional variable name.
-        if (/[A-Za-z_$]/.test(src[k] ?? "")) {
-          while (k < src.length && /[A-Za-z0-9_$]/.test(src[k]!)) k++;
-          while (src[k] === " " || src[k] === "\t") k++;
-        }
-        if (src[k] === "<") return "the awk program reads a file with `getline <`";
-      }
-      afterOperand = true;
-      continue;
-    }
-    if (/[0-9.]/.test(c)) {
-      afterOperand = true;
-      continue;
-    }
-    switch (c) {
-      case "@":
-        return "the awk program uses a gawk directive (`@load`, `@include`) that loads code";
-      case "|":
-        if (src[i + 1] === "|") {
-          i++;
-          afterOperand = false;
-          continue;
-        }
-        return "the awk program pipes to or from a command with `|`";
-      case ">":
-        if (src[i + 1] === "=") {
-          i++;
-        } else if (brace > 0 && paren === 0) return "the awk program redirects output to a file with `>`";
-        afterOperand = false;
-        continue;
-      case "(":
-        paren++;
-        afterOperand = false;
-        continue;
-      case ")":
-        paren = Math.max(0, paren - 1);
-        afterOperand = true;
-        continue;
-      case "{":
-        brace++;
-        afterOperand = false;
-        continue;
-      case "}":
-        brace = Math.max(0, brace - 1);
-        afterOperand = false;
-        continue;
-      case "]":
-      case "$":
-        afterOperand = c === "]";
-        continue;
-      case "\n":
-      case ";":
-        paren = 0;
-        afterOperand = false;
-        continue;
-      default:
-        // Only where awk's grammar requires an operand can `/` start a regex. Elsewhere (after `++`, `+`,
-        // `<`...) it is read as division, so the text after it is still scanned: the conservative side.
-        afterOperand = !"!~&=?:,".includes(c);
-    }
-  }
+  // A backslash-newline joins lines; removing it only makes more names appear.
+  const text = src.replace(/\\\r?\n/g, "");
+  for (const [name, why] of DANGEROUS_NAMES) if (text.includes(name)) return `the awk program ${why}`;
+  const print = text.indexOf("print");
+  if (print < 0) return undefined;
+  const after = text.slice(print);
+  if (after.includes("|")) return "the awk program may pipe output to a command with `|`";
+  // `>=` is one token, never a redirection; any other `>` after `print` may be one.
+  if (/>(?!=)/.test(after)) return "the awk program may redirect output to a file with `>`";
   return undefined;
 }
 
-const AWK_FLAGS = new Set(["b", "c", "P", "r", "n", "N", "M", "O", "s", "t", "S", "V", "h", "g"]);
+/** Assignment names (`-v NAME=`, `NAME=value` operands) that are dangerous. */
+function assignmentProblem(text: string): string | undefined {
+  const eq = text.indexOf("=");
+  const name = eq >= 0 ? text.slice(0, eq) : text;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return "an awk assignment has a name Toolgate cannot read";
+  for (const [n] of DANGEROUS_NAMES) if (name.includes(n)) return `an awk assignment sets \`${name}\``;
+  return undefined;
+}
+
+const AWK_FLAGS = new Set(["b", "c", "C", "P", "r", "n", "N", "M", "O", "s", "t", "S", "V", "h", "g"]);
 const AWK_LONG = new Set([
   "sandbox",
   "characters-as-bytes",
@@ -130,10 +64,8 @@ const AWK_LONG = new Set([
   "bignum",
   "optimize",
   "no-optimize",
-  "lint-old",
   "version",
   "help",
-  "gen-pot",
   "csv",
 ]);
 
@@ -143,6 +75,12 @@ export const awk =
     fx.label(program);
     const programs: Word[] = [];
     let fromFile = false;
+    const unknown = (v: string): void => fx.dangerous(`\`${v}\` is not an \`${program}\` option Toolgate knows`);
+    const assign = (w: Word | undefined): void => {
+      if (!w) return;
+      const problem = assignmentProblem(w.value);
+      if (problem || !w.literal) fx.dangerous(problem ?? "an awk assignment is computed at run time");
+    };
     let i = 1;
     for (; i < argv.length; i++) {
       const w = argv[i]!;
@@ -160,23 +98,27 @@ export const awk =
         const eq = v.indexOf("=");
         const name = v.slice(2, eq >= 0 ? eq : undefined);
         const value = (): Word | undefined => (eq >= 0 ? sliceWord(w, eq + 1) : argv[++i]);
+        // Exact names only: getopt accepts abbreviations, and an unknown one is dangerous below.
         if (name === "source") {
           const p = value();
           if (p) programs.push(p);
-        } else if (name === "field-separator" || name === "assign") value();
+        } else if (name === "field-separator") value();
+        else if (name === "assign") assign(value());
         else if (name === "file" || name === "include" || name === "load" || name === "exec") {
           const f = value();
           if (f) fx.read(f, "content");
           fromFile = true;
           fx.dangerous(`\`${program} --${name}\` runs awk code Toolgate cannot check`);
-        } else if (!AWK_LONG.has(name)) fx.notReadOnly(`\`--${name}\` is not an \`${program}\` option Toolgate knows`);
+        } else if (!AWK_LONG.has(name) || eq >= 0) unknown(`--${name}`);
         continue;
       }
       const c = v[1]!;
       if (c === "F" || c === "v" || c === "e" || c === "f" || c === "i" || c === "l" || c === "E") {
         const p = v.length > 2 ? sliceWord(w, 2) : argv[++i];
-        if (c === "e" && p) programs.push(p);
-        else if (c !== "F" && c !== "v") {
+        if (c === "e") {
+          if (p) programs.push(p);
+        } else if (c === "v") assign(p);
+        else if (c !== "F") {
           if (p) fx.read(p, "content");
           fromFile = true;
           fx.dangerous(`\`${program} -${c}\` runs awk code Toolgate cannot check`);
@@ -184,7 +126,7 @@ export const awk =
         continue;
       }
       if (v.length === 2 && AWK_FLAGS.has(c)) continue;
-      fx.notReadOnly(`\`${v}\` is not an \`${program}\` option Toolgate knows`);
+      unknown(v);
     }
     if (programs.length === 0 && !fromFile) {
       const p = argv[i++];
@@ -201,7 +143,10 @@ export const awk =
     for (; i < argv.length; i++) {
       const f = argv[i]!;
       // `name=value` operands assign variables; anything else is an input file.
-      if (f.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value)) continue;
+      if (f.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value)) {
+        assign(f);
+        continue;
+      }
       if (f.literal && f.value === "-") continue;
       fx.read(f, "content");
     }

@@ -13,7 +13,8 @@ type Role = "content" | "names" | "data";
 
 function readPositional(w: Word, role: Role, fx: Effects): void {
   if (role === "data" || (w.literal && w.value === "-")) return;
-  fx.read(w, role);
+  // These readers read each named file; none reads the files of a directory it is given.
+  fx.read(w, role === "content" ? "file-content" : role);
 }
 
 /**
@@ -83,6 +84,7 @@ const LS: OptionSpec = {
 };
 
 const CAT: OptionSpec = {
+  optionsHarmless: true,
   flags: "AbeEnstTuv",
   long: [
     ...HELP,
@@ -97,6 +99,7 @@ const CAT: OptionSpec = {
 };
 
 const HEAD: OptionSpec = {
+  optionsHarmless: true,
   flags: "qvz",
   shortArgs: { c: "data", n: "data" },
   long: [...HELP, "quiet", "silent", "verbose", "zero-terminated"],
@@ -748,7 +751,12 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   nl: reader("nl", NL, "content"),
   sort: reader("sort", SORT, "content"),
   uniq,
-  diff: reader("diff", DIFF, "content"),
+  diff: (argv, fx) => {
+    // `diff -r` reads directories recursively: its paths are content reads of everything below.
+    fx.label("diff");
+    const { positionals } = parseArgs(argv, 1, DIFF, fx, "diff");
+    for (const p of positionals) if (!(p.literal && p.value === "-")) fx.read(p, "content");
+  },
   cmp,
   file: reader("file", FILE, "names"),
   stat: reader("stat", STAT, "names"),

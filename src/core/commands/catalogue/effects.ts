@@ -10,8 +10,17 @@
  */
 import type { Word } from "../model";
 
-/** How a path argument is used. `names`: only names/metadata come out (ls, wc, du), so globs are fine. */
-export type ReadKind = "content" | "names";
+/**
+ * How a path argument is used. `names`: only names/metadata come out (ls, wc, du), so globs are fine.
+ * `file-content`: like `content`, by a reader that reads each named file and never a directory's files (`cat`,
+ * `head`, `grep` without `-r`): a glob it is given can be decided from the pattern.
+ * `content-nofollow`: like `content`, by a reader that does not follow links below a directory (`grep -r`).
+ * `git-repository`: git finds its repository from this directory and reads that repository's configuration
+ * (which can run programs); the path gate accepts only the workspace's own top-level repositories.
+ * `git-history`: git prints contents from the repository's objects or index (`git show`, `log -p`, `grep`);
+ * the path gate asks when the repository tracks a file the ignore file excludes.
+ */
+export type ReadKind = "content" | "file-content" | "content-nofollow" | "names" | "git-repository" | "git-history";
 
 export interface Effects {
   /** The text on the command's standard input when the line gives it (a here-document or here-string). */

@@ -4,7 +4,7 @@
  * start points), `-delete` deletes, `-fprint*`/`-fls` write files. Tokens it does not know make the use not
  * read-only; a token computed at run time could be any action, so it is dangerous.
  */
-import { literalWord, type Word } from "../model";
+import { literalWord, UNKNOWN, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 
 const TESTS_WITH_ARG = new Set([
@@ -81,6 +81,55 @@ const NO_ARG = new Set([
   "--help",
   "-version",
   "--version",
+]);
+/**
+ * Programs whose arguments are only options, files and plain data (patterns, counts): a file name given to
+ * them is never run as code. A shell, awk, sed, jq, a wrapper or anything unknown is not among them.
+ */
+const PATHS_ONLY = new Set([
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "ls",
+  "stat",
+  "file",
+  "du",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "cut",
+  "sort",
+  "uniq",
+  "nl",
+  "diff",
+  "cmp",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "b2sum",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "tac",
+  "rev",
+  "paste",
+  "fold",
+  "comm",
+  "expand",
+  "cp",
+  "mv",
+  "rm",
+  "rmdir",
+  "touch",
+  "chmod",
+  "chown",
+  "chgrp",
+  "mkdir",
+  "ln",
 ]);
 const WRITES_ONE = new Set(["-fprint", "-fprint0", "-fls"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -168,11 +217,19 @@ export const find: ProgramCheck = (argv, fx) => {
       )
         end++;
       const inner = argv.slice(i + 1, end);
-      if (inner.length === 0) fx.dangerous(`\`find ${v}\` without a command`);
+      const program = inner[0];
+      if (!program) fx.dangerous(`\`find ${v}\` without a command`);
+      else if (program.value.includes("{}")) fx.dangerous(`\`find ${v}\` runs the files it finds as programs`);
       else {
-        // `{}` stands for each file found under the start points: check the command once per start point.
+        // `{}` stands for each file found under the start points, and a file name can be any text (`$(x)`).
+        // For a program that takes its arguments only as files or data it is checked as the start point
+        // (everything found lies below it); for any other program (a shell's `-c` script, an awk program, a
+        // wrapper) it is text known only at run time.
+        const pathsOnly = program.literal && PATHS_ONLY.has(baseName(program.value));
         for (const s of starts) {
-          const substituted = inner.map((x) => (x.value.includes("{}") ? substitute(x, s) : x));
+          const substituted = inner.map((x) =>
+            !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),
+          );
           fx.nested(substituted, { prefix: i + 1 });
         }
       }
@@ -188,6 +245,14 @@ export const find: ProgramCheck = (argv, fx) => {
 function joinPath(dir: Word, name: string): Word {
   if (!dir.literal) return dir;
   return literalWord(dir.value.endsWith("/") ? dir.value + name : `${dir.value}/${name}`);
+}
+
+function computedAtRunTime(w: Word): Word {
+  return { ...w, value: w.value.split("{}").join(UNKNOWN), literal: false, tilde: undefined };
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function substitute(w: Word, start: Word): Word {

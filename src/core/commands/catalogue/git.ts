@@ -116,15 +116,18 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
       fx?.dangerous("`git --config-env` sets configuration, which can run programs");
     else if (v.startsWith("--exec-path=")) fx?.dangerous("`git --exec-path=` runs git programs from another directory");
     else if (v === "--git-dir" || v === "--work-tree") {
-      const d = argv[++i];
-      if (d) fx?.read(d, "content");
+      i++;
+      fx?.dangerous(`\`git ${v}\` points git at a repository whose configuration can run programs`);
     } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree="))
-      fx?.read(sliceWord(w, v.indexOf("=") + 1), "content");
+      fx?.dangerous(
+        `\`git ${v.slice(0, v.indexOf("="))}\` points git at a repository whose configuration can run programs`,
+      );
+    else if (v === "--bare")
+      fx?.dangerous("`git --bare` takes the working directory as a repository, whose configuration can run programs");
     else if (v === "--namespace" || v === "--attr-source" || v === "--list-cmds") i++;
     else if (/^--(namespace|attr-source|list-cmds)=/.test(v)) continue;
     else if (
       [
-        "--bare",
         "--no-replace-objects",
         "--literal-pathspecs",
         "--glob-pathspecs",
@@ -147,7 +150,7 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
       continue;
     else if (v === "--super-prefix" || v.startsWith("--super-prefix="))
       fx?.dangerous("`git --super-prefix` is internal");
-    else fx?.notReadOnly(`\`${v}\` is not a \`git\` option Toolgate knows`);
+    else fx?.dangerous(`\`${v}\` is not a \`git\` option Toolgate knows`);
   }
   return { sub: i, dirs };
 }
@@ -172,6 +175,9 @@ export const git: ProgramCheck = (argv, fx) => {
   const { sub, dirs } = gitGlobals(argv, fx);
   const base = dirs.length > 0 ? joinDirs(dirs) : undefined;
   if (base) fx.read(base, "names");
+  // Whatever runs, git reads the configuration of the repository it finds from there (which can run
+  // programs: core.fsmonitor, core.pager...): it must be one of the workspace's own.
+  fx.read(literalWord("."), "git-repository", base);
   const subWord = argv[sub];
   if (!subWord) {
     fx.label("git");
@@ -189,12 +195,16 @@ export const git: ProgramCheck = (argv, fx) => {
   const readPaths = (positionals: readonly Word[]): void => {
     for (const p of positionals) readRevOrPath(p, fx, base);
   };
+  // Contents that come out of git's objects (commits, the index) include files the ignore file excludes
+  // when the repository tracks them; the path gate asks then.
+  const readsHistory = (): void => fx.read(literalWord("."), "git-history", base);
   switch (name) {
     case "branch":
       return listingOnly(args, fx, BRANCH_LIST, "git branch", ["-l", "--list"]);
     case "tag":
       return listingOnly(args, fx, TAG_LIST, "git tag", ["-l", "--list"]);
     case "stash":
+      if (args[0]?.value === "show" && showsPatch(args.slice(1), false)) readsHistory();
       if (args[0]?.value === "list" || args[0]?.value === "show") return readPaths(positionalsOf(args.slice(1)));
       return fx.notReadOnly("`git stash` changes the working tree");
     case "remote":
@@ -238,6 +248,7 @@ export const git: ProgramCheck = (argv, fx) => {
     case "grep": {
       const { positionals, seen } = parseArgs(args, 0, GREP_OPTIONS, fx, "git grep");
       const hasPattern = seen.has("-e") || seen.has("-f");
+      readsHistory();
       readPaths(hasPattern ? positionals : positionals.slice(1));
       return;
     }
@@ -270,6 +281,11 @@ export const git: ProgramCheck = (argv, fx) => {
       return fx.notReadOnly("`git help` opens a manual page viewer");
     default:
       if (READ_ONLY.has(name)) {
+        if (
+          HISTORY_BY_DEFAULT.has(name) ? showsPatch(args, true) : PATCH_ON_REQUEST.has(name) && showsPatch(args, false)
+        )
+          readsHistory();
+        if (name === "cat-file" && !args.some((a) => /^-[tse]$/.test(a.value))) readsHistory();
         if (name === "diff" || name === "log" || name === "show") {
           args.forEach((a) => {
             if (a.literal && /^-O./.test(a.value)) fx.read(sliceWord(a, 2), "content", base);
@@ -280,6 +296,27 @@ export const git: ProgramCheck = (argv, fx) => {
       return fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
   }
 };
+
+/** Subcommands that print file contents unless told to print only names or statistics. */
+const HISTORY_BY_DEFAULT = new Set(["show", "diff", "range-diff", "diff-files", "diff-index"]);
+/** Subcommands that print file contents when asked for a patch. */
+const PATCH_ON_REQUEST = new Set(["log", "whatchanged", "diff-tree", "reflog", "shortlog"]);
+const PATCH_FLAG =
+  /^(-p|-u|-U\d*|--patch|--patch-with-stat|--patch-with-raw|--unified(=.*)?|-c|--cc|-m|--diff-merges(=.*)?|--remerge-diff|--dd|--word-diff(=.*)?|--word-diff-regex(=.*)?|--color-words(=.*)?|-L.*|--full-diff|--binary|--function-context|-W)$/;
+const NAMES_ONLY_FLAG =
+  /^(-s|--no-patch|--stat(=.*)?|--shortstat|--numstat|--name-only|--name-status|--summary|--dirstat(=.*)?|--raw|--compact-summary|--check)$/;
+
+/** Whether the arguments make git print file contents (a patch). */
+function showsPatch(args: readonly Word[], byDefault: boolean): boolean {
+  let patch = false;
+  let namesOnly = false;
+  for (const a of args) {
+    if (a.literal && a.value === "--") break;
+    if (PATCH_FLAG.test(a.value)) patch = true;
+    else if (NAMES_ONLY_FLAG.test(a.value)) namesOnly = true;
+  }
+  return patch || (byDefault && !namesOnly);
+}
 
 /** Options (of log/diff/show...) whose value is a separate word. */
 const VALUE_OPTIONS = [
@@ -371,11 +408,12 @@ function readRevOrPath(w: Word, fx: Effects, base: Word | undefined): void {
     const colon = w.value.indexOf(":");
     if (colon > 0 && !w.value.startsWith(":/")) {
       const path = w.value.slice(colon + 1);
-      if (path) fx.read(literalWord(path), "content", base);
+      if (path) fx.read(literalWord(path), "content-nofollow", base);
       return;
     }
   }
-  fx.read(w, "content", base);
+  // git reads a link in the work tree as the link itself, never what it points to.
+  fx.read(w, "content-nofollow", base);
 }
 
 function joinDirs(dirs: readonly Word[]): Word {
@@ -504,6 +542,7 @@ function remote(args: readonly Word[], fx: Effects): void {
   fx.notReadOnly(`\`git remote ${first}\` changes or contacts remotes`);
 }
 
+/** Old-style `git config` actions that only read. */
 const CONFIG_READ = new Set([
   "--get",
   "--get-all",
@@ -511,11 +550,19 @@ const CONFIG_READ = new Set([
   "--get-urlmatch",
   "--list",
   "-l",
-  "get",
-  "list",
   "--get-color",
   "--get-colorbool",
 ]);
+/** Old-style actions that change a configuration file. */
+const CONFIG_WRITE = new Set([
+  "--add",
+  "--replace-all",
+  "--unset",
+  "--unset-all",
+  "--rename-section",
+  "--remove-section",
+]);
+/** Options that only change how values are read or shown, or which file is meant. */
 const CONFIG_MODIFIERS = new Set([
   "--global",
   "--system",
@@ -526,7 +573,6 @@ const CONFIG_MODIFIERS = new Set([
   "--name-only",
   "--null",
   "-z",
-  "--includes",
   "--no-includes",
   "--bool",
   "--int",
@@ -536,34 +582,78 @@ const CONFIG_MODIFIERS = new Set([
   "--all",
   "--show-names",
   "--no-show-names",
+  "--fixed-value",
+  "--regexp",
+  "--no-type",
 ]);
+/** Options whose value follows (`--file F` or `--file=F`). */
+const CONFIG_VALUED = new Set(["--file", "-f", "--blob", "--type", "-t", "--default", "--comment", "--value", "--url"]);
 
-/** `git config` reads only with a read action; setting writes a protected file (`.git/config`) or `~/.gitconfig`. */
+/**
+ * `git config`: reading (an action that reads, `get`/`list`, or a single name) is read-only; setting writes
+ * the configuration file (`.git/config` is protected, `~/.gitconfig` lies outside) and `--edit` runs an
+ * editor. A file named with `--file`/`--blob` is read through the path gate; `--includes` with one follows
+ * include directives to files the gate never sees. Any option not listed here is dangerous.
+ */
 function config(args: readonly Word[], fx: Effects, base: Word | undefined): void {
-  let reading = false;
+  let action: "read" | "write" | undefined;
+  let fromFile = false;
+  let includes = false;
+  const names: Word[] = [];
+  let fileWord: Word | undefined;
+  const useValue = (option: string, value: Word | undefined): void => {
+    if (!value) return;
+    if (option === "--file" || option === "-f") {
+      fromFile = true;
+      fileWord = value;
+      if (!(value.literal && value.value === "-")) fx.read(value, "content", base);
+    } else if (option === "--blob") {
+      fromFile = true;
+      readRevOrPath(value, fx, base);
+    }
+  };
   for (let i = 0; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (CONFIG_READ.has(v)) reading = true;
-    else if (v === "--file" || v === "-f" || v === "--blob") {
-      const f = args[++i];
-      if (f && v !== "--blob") fx.read(f, "content", base);
-    } else if (
-      v.startsWith("--type=") ||
-      v.startsWith("--default=") ||
-      v.startsWith("--file=") ||
-      CONFIG_MODIFIERS.has(v)
-    )
+    const a = args[i]!;
+    const v = a.value;
+    if (!a.literal && (v.startsWith("-") || v.startsWith(UNKNOWN))) {
+      fx.dangerous("`git config` gets an argument computed at run time that could be any option");
       continue;
+    }
+    if (!v.startsWith("-") || v === "-") {
+      names.push(a);
+      continue;
+    }
+    if (CONFIG_READ.has(v)) action ??= "read";
+    else if (CONFIG_WRITE.has(v)) action = "write";
+    else if (v === "--edit" || v === "-e") fx.dangerous("`git config --edit` runs an editor");
+    else if (v === "--includes") includes = true;
+    else if (CONFIG_MODIFIERS.has(v)) continue;
+    else if (CONFIG_VALUED.has(v)) useValue(v, args[++i]);
+    else if (v.includes("=") && CONFIG_VALUED.has(v.slice(0, v.indexOf("="))))
+      useValue(v.slice(0, v.indexOf("=")), sliceWord(a, v.indexOf("=") + 1));
+    else fx.dangerous(`\`git config ${v}\` is not an option Toolgate knows`);
   }
-  if (reading) {
-    // Listing or reading global or system configuration reads files outside the workspace.
+  if (includes && fromFile) fx.dangerous("`git config --includes` with a file follows its include directives");
+  // New-style subcommands (`git config get NAME`, `git config set NAME VALUE`).
+  const first = names[0];
+  if (action === undefined && first?.literal && /^(get|list)$/.test(first.value)) action = "read";
+  else if (action === undefined && first?.literal && /^(set|unset|rename-section|remove-section)$/.test(first.value))
+    action = "write";
+  else if (action === undefined && first?.literal && first.value === "edit")
+    fx.dangerous("`git config edit` runs an editor");
+  else if (action === undefined) action = names.length <= 1 ? "read" : "write";
+  if (action === "read") {
+    // Reading global or system configuration by name reads files outside the workspace.
     if (args.some((a) => a.value === "--global"))
       fx.read({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" }, "content");
     if (args.some((a) => a.value === "--system")) fx.read(literalWord("/etc/gitconfig"), "content");
     return;
   }
-  fx.notReadOnly("`git config` without a read action changes configuration");
-  if (args.some((a) => a.value === "--global"))
+  fx.notReadOnly("`git config` changes configuration");
+  if (fileWord) fx.write(fileWord, base);
+  else if (args.some((a) => a.value === "--global"))
     fx.write({ ...literalWord("~/.gitconfig"), literal: false, tilde: "home" });
+  else if (args.some((a) => a.value === "--blob")) fx.dangerous("`git config --blob` cannot be written");
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);
+  else fx.write(literalWord("/etc/gitconfig"));
 }

@@ -8,6 +8,7 @@ import type { ProgramCheck } from "./effects";
 import { find } from "./find";
 import { git } from "./git";
 import { jq } from "./jq";
+import { PROJECT } from "./project";
 import { grep, rg } from "./search";
 import { sed } from "./sed";
 import { SHELL } from "./shell";
@@ -32,6 +33,8 @@ const entries: [string, ProgramCheck][] = [
   ["tar", tar],
   ["jq", jq],
   ...[...RUNNERS].map((r): [string, ProgramCheck] => [r, runner(r)]),
+  // Last: project commands replace the generic runner entry (`npx`) with their option checks.
+  ...Object.entries(PROJECT),
 ];
 
 const CATALOGUE = new Map<string, ProgramCheck>(entries);

@@ -1,11 +1,16 @@
 /**
- * jq: `jq [options] FILTER [FILES...]`. It writes nothing and runs nothing; options that name files
- * (`-f`, `--slurpfile`, `--rawfile`, `-L`) are reads. After `--args`/`--jsonargs` positionals are values.
+ * jq: `jq [options] FILTER [FILES...]`. It writes nothing and runs nothing, but a filter can read files
+ * (`import`/`include` with a `search` path of its choosing), the environment (`env`, `$ENV`) and names of
+ * files (`input_filename`, `$__loc__`). The filter is judged by a text test that over-approximates: any
+ * occurrence of those names, anywhere (in a string or a comment too), makes it dangerous. A filter read
+ * from a file (`-f`) cannot be checked, and `-L` changes where modules come from: dangerous. Options that
+ * name data files (`--slurpfile`, `--rawfile`) are reads; after `--args`/`--jsonargs` positionals are values.
+ * jq matches long options exactly (no abbreviations); any option the table does not know is dangerous.
  */
 import type { ProgramCheck } from "./effects";
 import { mayBeOption } from "./options";
 
-const FLAGS = new Set(["c", "n", "r", "j", "a", "s", "S", "C", "M", "e", "h", "V", "0", "R"]);
+const FLAGS = new Set(["c", "n", "r", "j", "a", "s", "S", "C", "M", "e", "h", "V", "0", "R", "b"]);
 const LONG = new Set([
   "compact-output",
   "null-input",
@@ -27,7 +32,27 @@ const LONG = new Set([
   "version",
   "build-configuration",
   "unbuffered",
+  "binary",
 ]);
+
+const DANGEROUS_NAMES: readonly [string, string][] = [
+  ["import", "imports a module, which reads files"],
+  ["include", "includes a module, which reads files"],
+  ["modulemeta", "reads module files"],
+  ["env", "reads the environment"],
+  ["ENV", "reads the environment"],
+  ["input_filename", "reads the names of its input files"],
+  ["$__", "reads interpreter internals (`$__loc__`, `$__prog_args`)"],
+  ["get_search_list", "reads the module search path"],
+  ["get_jq_origin", "reads where jq is installed"],
+  ["get_prog_origin", "reads where the filter comes from"],
+];
+
+/** Why a jq filter could read files or the environment, or undefined. */
+export function jqFilterProblem(filter: string): string | undefined {
+  for (const [name, why] of DANGEROUS_NAMES) if (filter.includes(name)) return `the jq filter ${why}`;
+  return undefined;
+}
 
 export const jq: ProgramCheck = (argv, fx) => {
   fx.label("jq");
@@ -59,20 +84,30 @@ export const jq: ProgramCheck = (argv, fx) => {
         i++;
         continue;
       }
-      if (v === "-f" || v === "--from-file" || v === "-L") {
+      if (v === "-f" || v === "--from-file") {
         const f = argv[++i];
         if (f) fx.read(f, "content");
-        if (v !== "-L") filterSeen = true;
+        filterSeen = true;
+        fx.dangerous("`jq -f` runs a filter from a file Toolgate cannot check");
         continue;
       }
-      if (v.startsWith("-L") && v.length > 2) continue;
+      if (v.startsWith("-L") || v === "--library-path" || v.startsWith("--library-path=")) {
+        if (v === "-L" || v === "--library-path") i++;
+        fx.dangerous("`jq -L` changes where jq loads modules from");
+        continue;
+      }
       if (v.startsWith("--") ? LONG.has(v.slice(2)) : [...v.slice(1)].every((c) => FLAGS.has(c))) continue;
-      fx.notReadOnly(`\`${v}\` is not a \`jq\` option Toolgate knows`);
+      fx.dangerous(`\`${v}\` is not a \`jq\` option Toolgate knows`);
       continue;
     }
     if (!filterSeen) {
       filterSeen = true;
       if (w.splits) fx.notReadOnly("the `jq` filter may expand into several words");
+      if (!w.literal) fx.dangerous("the `jq` filter is computed at run time");
+      else {
+        const problem = jqFilterProblem(v);
+        if (problem) fx.dangerous(problem);
+      }
       continue;
     }
     if (valuesMode) continue;

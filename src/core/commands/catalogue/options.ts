@@ -1,7 +1,8 @@
 /**
  * A getopt-style reader of argv against a per-program option table. Options are whitelisted: an option the
- * table does not know makes the use "not read-only" (an allow rule may still license it), and a long option
- * that GNU getopt would accept as an abbreviation of a dangerous one (`--outp` for `--output`) is dangerous.
+ * table does not know is dangerous (it could run, write or read anything, so no allow rule licenses it), and
+ * a long option that GNU getopt would accept as an abbreviation of a dangerous one (`--outp` for `--output`)
+ * is dangerous.
  */
 import { UNKNOWN, type Word } from "../model";
 import type { Effects } from "./effects";
@@ -117,12 +118,12 @@ export function parseArgs(
         continue;
       }
       if (resolved.kind === "unknown") {
-        fx.notReadOnly(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
+        fx.dangerous(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
         continue;
       }
       seen.add(`--${resolved.name}`);
       if (resolved.kind === "flag") {
-        if (inline) fx.notReadOnly(`\`--${name}\` takes no value`);
+        if (inline) fx.dangerous(`\`--${name}\` takes no value`);
       } else if (resolved.kind === "optional") takeValue(resolved.arg, inline);
       else if (resolved.kind === "arg") takeValue(resolved.arg, inline ?? argv[++i]);
       continue;
@@ -152,7 +153,7 @@ export function parseArgs(
       }
       if (c === UNKNOWN) {
         if (!spec.optionsHarmless) fx.dangerous(`\`${program}\` gets an option computed at run time`);
-      } else fx.notReadOnly(`\`-${c}\` is not an option Toolgate knows for \`${program}\``);
+      } else fx.dangerous(`\`-${c}\` is not an option Toolgate knows for \`${program}\``);
       break;
     }
   }
@@ -201,4 +202,20 @@ function lookup(name: string, spec: OptionSpec): Resolved | undefined {
   const opt = spec.longOptional?.[name];
   if (opt !== undefined) return { kind: "optional", name, arg: opt };
   return undefined;
+}
+
+/**
+ * The long option `written` names, as GNU getopt reads it: an exact name, or an abbreviation of exactly one
+ * name. Undefined when it names none or is ambiguous (the caller treats that as an unknown option).
+ */
+export function longName(written: string, names: readonly string[]): string | undefined {
+  if (names.includes(written)) return written;
+  if (written === "") return undefined;
+  let found: string | undefined;
+  for (const n of names) {
+    if (!n.startsWith(written)) continue;
+    if (found !== undefined) return undefined;
+    found = n;
+  }
+  return found;
 }

@@ -95,10 +95,23 @@ export const grep =
       if (pattern?.splits) fx.notReadOnly(`the \`${program}\` pattern may expand into several words`);
       files = positionals.slice(1);
     }
+    // `-d ACTION`/`--directories=ACTION` takes abbreviations (`-d rec`): any use of it may mean recursion.
     const recursive =
-      seen.has("-r") || seen.has("-R") || seen.has("--recursive") || seen.has("--dereference-recursive");
-    if (files.length === 0 && recursive) fx.read(literalWord("."), "content");
-    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, "content");
+      seen.has("-r") ||
+      seen.has("-R") ||
+      seen.has("--recursive") ||
+      seen.has("--dereference-recursive") ||
+      seen.has("-d") ||
+      seen.has("--directories");
+    // `-R`/`--dereference-recursive` follow every link; `-r` only links named on the command line (which the
+    // path gate resolves anyway).
+    const kind = !recursive
+      ? "file-content"
+      : seen.has("-R") || seen.has("--dereference-recursive")
+        ? "content"
+        : "content-nofollow";
+    if (files.length === 0 && recursive) fx.read(literalWord("."), kind);
+    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, kind);
   };
 
 const RG_FLAGS = [
@@ -285,7 +298,7 @@ export const rg: ProgramCheck = (argv, fx) => {
     if (positionals[0]?.splits) fx.notReadOnly("the `rg` pattern may expand into several words");
     paths = positionals.slice(1);
   }
-  const kind = seen.has("--files") ? "names" : "content";
+  const kind = seen.has("--files") ? "names" : seen.has("-L") || seen.has("--follow") ? "content" : "content-nofollow";
   if (paths.length === 0) fx.read(literalWord("."), kind);
   for (const p of paths) if (!(p.literal && p.value === "-")) fx.read(p, kind);
 };

@@ -1,181 +1,74 @@
 /**
- * sed: the script is parsed (GNU syntax). `e` and `s///e` run commands (dangerous); `w`, `W` and `s///w`
- * write files; `r`/`R` read files; `-i` edits its input files in place (a write the catalogue does not vouch
- * for). A script read from a file (`-f`) or computed at run time cannot be checked: dangerous.
+ * sed: the script is judged by a text test that over-approximates, never by a parse of it (bracket
+ * expressions, labels and custom delimiters let a parser and GNU sed disagree about where a command starts).
+ * The commands and flags that run a shell command (`e`, `s///e`), write (`w`, `W`, `s///w`) or read a file
+ * (`r`, `R`) are letters that follow a separator, an address, a flag or a delimiter: any such letter in a
+ * position where it could be one makes the script dangerous. `-i` edits its input files in place (a write
+ * the catalogue does not vouch for). A script read from a file or computed at run time cannot be checked.
  */
-import { literalWord, type Word } from "../model";
+import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
-import { mayBeOption, sliceWord } from "./options";
+import { longName, mayBeOption, sliceWord } from "./options";
 
-export interface SedScript {
-  /** Why it is dangerous or could not be checked. */
-  readonly problem?: string;
-  readonly writes: string[];
-  readonly reads: string[];
-}
+const LETTER = /[A-Za-z]/;
 
-const SIMPLE = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F"]);
-const NUMBER_ARG = new Set(["l", "L", "q", "Q"]);
-
-export function parseSedScript(s: string): SedScript {
-  const writes: string[] = [];
-  const reads: string[] = [];
-  let i = 0;
-  const fail = (problem: string): SedScript => ({ problem, writes, reads });
-  const skipBlank = (): void => {
-    while (i < s.length && (s[i] === " " || s[i] === "\t")) i++;
-  };
-  const toEol = (): string => {
-    const start = i;
-    while (i < s.length && s[i] !== "\n") i++;
-    return s.slice(start, i);
-  };
-  /** Reads up to an unescaped `delim`; returns false at the end of the script. */
-  const until = (delim: string): boolean => {
-    for (; i < s.length; i++) {
-      if (s[i] === "\\") {
-        i++;
-        continue;
-      }
-      if (s[i] === delim) {
-        i++;
-        return true;
-      }
-      if (s[i] === "\n" && delim !== "\n") return false;
-    }
-    return false;
-  };
-  const address = (second: boolean): boolean => {
-    const c = s[i];
-    if (c === undefined) return false;
-    if (/[0-9]/.test(c)) {
-      while (/[0-9]/.test(s[i] ?? "")) i++;
-      if (s[i] === "~") {
-        i++;
-        while (/[0-9]/.test(s[i] ?? "")) i++;
-      }
-      return true;
-    }
-    if (c === "$") {
-      i++;
-      return true;
-    }
-    if (second && (c === "+" || c === "~")) {
-      i++;
-      while (/[0-9]/.test(s[i] ?? "")) i++;
-      return true;
-    }
-    if (c === "/" || c === "\\") {
-      let delim = "/";
-      if (c === "\\") {
-        delim = s[i + 1] ?? "";
-        if (!delim || delim === "\n") return false;
-        i++;
-      }
-      i++;
-      if (!until(delim)) return false;
-      while (s[i] === "I" || s[i] === "M") i++;
-      return true;
-    }
-    return false;
-  };
-  let depth = 0;
-  while (i < s.length) {
-    const c0 = s[i]!;
-    if (c0 === " " || c0 === "\t" || c0 === "\n" || c0 === ";") {
-      i++;
-      continue;
-    }
-    if (c0 === "#") {
-      toEol();
-      continue;
-    }
-    if (address(false)) {
-      skipBlank();
-      if (s[i] === ",") {
-        i++;
-        skipBlank();
-        if (!address(true)) return fail("the sed script has an address Toolgate cannot read");
-      }
-    }
-    skipBlank();
-    while (s[i] === "!") {
-      i++;
-      skipBlank();
-    }
-    const cmd = s[i++];
-    if (cmd === undefined) return fail("the sed script ends after an address");
-    if (cmd === "{") {
-      depth++;
-      continue;
-    }
-    if (cmd === "}") {
-      if (--depth < 0) return fail("the sed script has an unmatched `}`");
-    } else if (SIMPLE.has(cmd)) {
-      // no argument
-    } else if (NUMBER_ARG.has(cmd)) {
-      skipBlank();
-      while (/[0-9]/.test(s[i] ?? "")) i++;
-    } else if (cmd === "a" || cmd === "i" || cmd === "c") {
-      // Text to the end of the line; a trailing backslash continues it.
-      for (; i < s.length; i++) {
-        if (s[i] === "\\") i++;
-        else if (s[i] === "\n") break;
-      }
-    } else if (cmd === ":") {
-      skipBlank();
-      const label = toEol();
-      if (!label.trim()) return fail("the sed script has an empty label");
-    } else if (cmd === "b" || cmd === "t" || cmd === "T") {
-      while (i < s.length && s[i] !== "\n" && s[i] !== ";" && s[i] !== "}") i++;
-    } else if (cmd === "r" || cmd === "R" || cmd === "w" || cmd === "W") {
-      skipBlank();
-      const file = toEol();
-      if (!file) return fail(`the sed \`${cmd}\` command has no file`);
-      (cmd === "r" || cmd === "R" ? reads : writes).push(file);
-    } else if (cmd === "e") {
-      return fail("the sed `e` command runs a shell command");
-    } else if (cmd === "v") {
-      while (i < s.length && s[i] !== "\n" && s[i] !== ";" && s[i] !== "}") i++;
-    } else if (cmd === "s" || cmd === "y") {
-      const delim = s[i++];
-      if (delim === undefined || delim === "\n" || delim === "\\")
-        return fail(`the sed \`${cmd}\` command has a delimiter Toolgate cannot read`);
-      if (!until(delim) || !until(delim)) return fail(`the sed \`${cmd}\` command is not terminated`);
-      if (cmd === "s") {
-        while (i < s.length) {
-          const f = s[i]!;
-          if (/[gpiImM0-9]/.test(f)) i++;
-          else if (f === "e") return fail("the sed `s///e` flag runs the result as a shell command");
-          else if (f === "w") {
-            i++;
-            skipBlank();
-            const file = toEol();
-            if (!file) return fail("the sed `s///w` flag has no file");
-            writes.push(file);
-          } else break;
-        }
-      }
-    } else {
-      return fail(`the sed command \`${cmd}\` is not one Toolgate knows`);
-    }
-    skipBlank();
-    const next = s[i];
-    if (next !== undefined && next !== ";" && next !== "\n" && next !== "}" && next !== "#")
-      return fail("the sed script has text Toolgate cannot read after a command");
+/**
+ * Why a sed script could run a command or touch a file other than its input, or undefined.
+ *
+ * A command letter stands after a separator (`;`, newline, `{`, `}`, `!`), an address (digits, `$`, the
+ * closing delimiter of a regex, its `I`/`M` flags), or, after blanks, a label (`:a e cmd`); an `s` flag
+ * stands after the closing delimiter and other flags. Walking back from each `e`, `w`, `W`, `r`, `R` over
+ * blanks and flag letters, the letter is harmless only when it lands on a letter that cannot end a label or
+ * be a delimiter: a script with `:` makes blanks separators; a letter used as a delimiter (`\cREc`,
+ * `scacbc`) makes that letter a separator.
+ */
+export function sedScriptProblem(s: string): string | undefined {
+  const labels = s.includes(":");
+  // Letters that may be delimiters: `\\c` starts a custom address delimiter; `s`/`y` standing where a
+  // command may (after a non-letter, or a letter already a delimiter) takes the next character as one.
+  const delimiters = new Set<string>();
+  for (let k = 0; k + 1 < s.length; k++) if (s[k] === "\\" && LETTER.test(s[k + 1]!)) delimiters.add(s[k + 1]!);
+  for (let k = 0; k + 1 < s.length; k++) {
+    const c = s[k]!;
+    const next = s[k + 1]!;
+    if ((c !== "s" && c !== "y") || !LETTER.test(next)) continue;
+    let j = k - 1;
+    while (j >= 0 && /[ \tIM]/.test(s[j]!)) j--;
+    const before = j >= 0 ? s[j]! : "";
+    if (before === "" || !LETTER.test(before) || delimiters.has(before) || labels) delimiters.add(next);
   }
-  if (depth !== 0) return fail("the sed script has an unmatched `{`");
-  return { writes, reads };
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k]!;
+    if (!"ewWrR".includes(c)) continue;
+    const skip = c === "e" || c === "w" ? /[ \t gpiImM]/ : /[ \t IM]/;
+    let j = k - 1;
+    let blank = false;
+    while (j >= 0 && skip.test(s[j]!)) {
+      if (s[j] === " " || s[j] === "\t") blank = true;
+      j--;
+    }
+    const before = j >= 0 ? s[j]! : "";
+    if (before === "" || !LETTER.test(before) || delimiters.has(before) || (blank && labels))
+      return c === "e"
+        ? "the sed script may use `e` (or `s///e`), which runs a shell command"
+        : `the sed script may use \`${c}\`, which ${c === "r" || c === "R" ? "reads" : "writes"} a file Toolgate does not check`;
+  }
+  return undefined;
 }
 
 const SED_FLAGS = new Set(["n", "E", "r", "s", "u", "z", "b"]);
-const SED_LONG = new Set([
+const SED_LONG = [
+  "expression",
+  "file",
+  "line-length",
+  "in-place",
   "quiet",
   "silent",
   "regexp-extended",
   "separate",
   "unbuffered",
   "null-data",
+  "zero-terminated",
   "posix",
   "debug",
   "sandbox",
@@ -183,7 +76,8 @@ const SED_LONG = new Set([
   "binary",
   "help",
   "version",
-]);
+];
+const SED_LONG_ARGS = new Set(["expression", "file", "line-length"]);
 
 export const sed: ProgramCheck = (argv, fx) => {
   fx.label("sed");
@@ -191,6 +85,7 @@ export const sed: ProgramCheck = (argv, fx) => {
   const files: Word[] = [];
   let inPlace = false;
   let optionsDone = false;
+  let fromFile = false;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
     const v = w.value;
@@ -209,17 +104,24 @@ export const sed: ProgramCheck = (argv, fx) => {
     }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
-      const name = v.slice(2, eq >= 0 ? eq : undefined);
-      if (name === "expression" || name === "file" || name === "line-length") {
+      const written = v.slice(2, eq >= 0 ? eq : undefined);
+      // GNU getopt takes any unambiguous abbreviation (`--expr`, `--fil`).
+      const name = longName(written, SED_LONG);
+      if (name === undefined) {
+        fx.dangerous(`\`--${written}\` is not a \`sed\` option Toolgate knows`);
+        continue;
+      }
+      if (SED_LONG_ARGS.has(name)) {
         const value = eq >= 0 ? sliceWord(w, eq + 1) : argv[++i];
         if (!value) continue;
         if (name === "expression") scripts.push(value);
         else if (name === "file") {
+          fromFile = true;
           fx.read(value, "content");
           fx.dangerous("`sed --file` runs a script Toolgate cannot check");
         }
-      } else if ("in-place".startsWith(name) && name.length >= 2) inPlace = true;
-      else if (!SED_LONG.has(name)) fx.notReadOnly(`\`--${name}\` is not a \`sed\` option Toolgate knows`);
+      } else if (name === "in-place") inPlace = true;
+      else if (eq >= 0) fx.dangerous(`\`--${written}\` takes no value`);
       continue;
     }
     for (let j = 1; j < v.length; j++) {
@@ -233,17 +135,18 @@ export const sed: ProgramCheck = (argv, fx) => {
       if (c === "e" || c === "f" || c === "l") {
         const value = j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i];
         if (value && c === "e") scripts.push(value);
+        if (c === "f") fromFile = true;
         if (value && c === "f") {
           fx.read(value, "content");
           fx.dangerous("`sed -f` runs a script Toolgate cannot check");
         }
         break;
       }
-      fx.notReadOnly(`\`-${c}\` is not a \`sed\` option Toolgate knows`);
+      fx.dangerous(`\`-${c}\` is not a \`sed\` option Toolgate knows`);
       break;
     }
   }
-  if (scripts.length === 0 && !argv.slice(1).some((w) => /^(-[a-z]*f|--file)/.test(w.value))) {
+  if (scripts.length === 0 && !fromFile) {
     const first = files.shift();
     if (first) scripts.push(first);
   }
@@ -252,10 +155,8 @@ export const sed: ProgramCheck = (argv, fx) => {
       fx.dangerous("the sed script is computed at run time");
       continue;
     }
-    const parsed = parseSedScript(script.value);
-    if (parsed.problem) fx.dangerous(parsed.problem);
-    for (const f of parsed.writes) if (f !== "/dev/stdout" && f !== "/dev/stderr") fx.write(literalWord(f));
-    for (const f of parsed.reads) if (f !== "/dev/stdin") fx.read(literalWord(f), "content");
+    const problem = sedScriptProblem(script.value);
+    if (problem) fx.dangerous(problem);
   }
   for (const f of files) {
     if (f.literal && f.value === "-") continue;

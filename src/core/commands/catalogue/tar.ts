@@ -6,9 +6,11 @@
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
-import { sliceWord } from "./options";
+import { longName, sliceWord } from "./options";
 
 const SHORT_ARGS = new Set(["f", "C", "T", "X", "b", "g", "H", "K", "L", "N", "V", "I", "F"]);
+/** Long names tar takes (an abbreviation of exactly one of them counts as it); any other is dangerous. */
+const ALL_LONG = (): readonly string[] => [...Object.keys(LONG_MODES), ...LONG_WITH_VALUE];
 const SHORT_FLAGS = new Set([
   "t",
   "v",
@@ -72,6 +74,9 @@ const DANGEROUS_LONG: Record<string, string> = {
   "rsh-command": "runs a remote shell program",
   "rmt-command": "runs a remote tape program",
   "index-file": "writes its listing to a file",
+  "volno-file": "writes the volume number to a file",
+  "listed-incremental": "reads and writes a snapshot file",
+  "remove-files": "deletes the files it archives",
 };
 const LONG_WITH_VALUE = new Set([
   "file",
@@ -161,7 +166,6 @@ const LONG_WITH_VALUE = new Set([
   "unquote",
   "no-unquote",
   "level",
-  "listed-incremental",
   "incremental",
   "verify",
   "restrict",
@@ -171,6 +175,7 @@ const LONG_WITH_VALUE = new Set([
   "acls",
   "no-selinux",
   "selinux",
+  "absolute-names",
 ]);
 const TAKES_VALUE = new Set([
   "file",
@@ -200,13 +205,13 @@ const TAKES_VALUE = new Set([
   "no-quote-chars",
   "warning",
   "level",
-  "listed-incremental",
 ]);
 
 export const tar: ProgramCheck = (argv, fx) => {
   fx.label("tar");
   let mode: string | undefined;
   let forceLocal = false;
+  let absoluteNames = false;
   const archives: Word[] = [];
   let directory: Word | undefined;
   const setMode = (m: string): void => {
@@ -221,6 +226,11 @@ export const tar: ProgramCheck = (argv, fx) => {
     } else if (c === "F") {
       value();
       fx.dangerous("`tar -F` runs a script at the end of each volume");
+    } else if (c === "g") {
+      value();
+      fx.dangerous("`tar -g` reads and writes a snapshot file");
+    } else if (c === "P") {
+      absoluteNames = true;
     } else if (c === "f") {
       const a = value();
       if (a) archives.push(a);
@@ -230,7 +240,7 @@ export const tar: ProgramCheck = (argv, fx) => {
       const f = value();
       if (f) fx.read(f, "content");
     } else if (SHORT_ARGS.has(c)) value();
-    else if (!SHORT_FLAGS.has(c)) fx.notReadOnly(`\`-${c}\` is not a \`tar\` option Toolgate knows`);
+    else if (!SHORT_FLAGS.has(c)) fx.dangerous(`\`-${c}\` is not a \`tar\` option Toolgate knows`);
   };
   let i = 1;
   // Old style: the first word is a bundle of letters whose arguments follow in order.
@@ -251,11 +261,20 @@ export const tar: ProgramCheck = (argv, fx) => {
     if (!v.startsWith("-") || v === "-") continue;
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
-      const name = v.slice(2, eq >= 0 ? eq : undefined);
-      const danger = Object.keys(DANGEROUS_LONG).find((k) => name.length >= 3 && k.startsWith(name));
+      const written = v.slice(2, eq >= 0 ? eq : undefined);
+      const exact = ALL_LONG().includes(written);
+      const danger = exact
+        ? undefined
+        : Object.keys(DANGEROUS_LONG).find((k) => written.length >= 2 && k.startsWith(written));
       if (danger) {
         fx.dangerous(`\`tar --${danger}\` ${DANGEROUS_LONG[danger]}`);
         if (eq < 0) i++;
+        continue;
+      }
+      // GNU tar takes any unambiguous abbreviation; a name it does not know could be any of its options.
+      const name = longName(written, ALL_LONG());
+      if (name === undefined) {
+        fx.dangerous(`\`--${written}\` is not a \`tar\` option Toolgate knows`);
         continue;
       }
       const value = (): Word | undefined => (eq >= 0 ? sliceWord(w, eq + 1) : argv[++i]);
@@ -269,9 +288,10 @@ export const tar: ProgramCheck = (argv, fx) => {
         const f = value();
         if (f) fx.read(f, "content");
       } else if (name === "force-local") forceLocal = true;
+      else if (name === "absolute-names") absoluteNames = true;
       else if (TAKES_VALUE.has(name)) {
         if (eq < 0) value();
-      } else if (!LONG_WITH_VALUE.has(name)) fx.notReadOnly(`\`--${name}\` is not a \`tar\` option Toolgate knows`);
+      }
       continue;
     }
     for (let j = 1; j < v.length; j++) {
@@ -295,6 +315,7 @@ export const tar: ProgramCheck = (argv, fx) => {
   }
   // Extraction writes the members under the target directory (their names are inside the archive).
   if (mode === "extract") fx.write(directory ?? literalWord("."));
+  if (absoluteNames && mode !== "list") fx.dangerous("`tar -P` keeps absolute member names, which can write anywhere");
   if (mode !== "list")
     fx.notReadOnly(
       mode

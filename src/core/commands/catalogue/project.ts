@@ -1,0 +1,362 @@
+/**
+ * Project commands (`npm test`, `node scripts/x.js`, `make`, `pnpm`, `yarn`, `npx`): never read-only (they
+ * run the project's own code), so only an allow rule lets them run. The allow rule names what runs; these
+ * checks make sure no flag changes *what* runs or *where*: another directory or configuration (`--prefix`,
+ * `-C`, `--userconfig`, `--cwd`), another shell or interpreter options (`--script-shell`,
+ * `--node-options`), code given on the line or preloaded (`node -e`, `--require`, `--import`, `--loader`),
+ * another makefile or overridden variables (`make -f`, `make CC=...`). Options are whitelisted: any other is
+ * dangerous. The working directory itself must lie in the workspace (a `cd` elsewhere before `npm test`
+ * runs another project): it is checked as a read.
+ */
+import { literalWord, UNKNOWN, type Word } from "../model";
+import type { Effects, ProgramCheck } from "./effects";
+import { longName, mayBeOption } from "./options";
+
+interface ProjectSpec {
+  /** Long options without a value. */
+  readonly long: readonly string[];
+  /** Long options with a value (`--name=v` or `--name v`). */
+  readonly longArgs: readonly string[];
+  /** Short flags without a value. */
+  readonly flags: string;
+  /** Short options with a value. */
+  readonly shortArgs: string;
+  /** Options ending at the first positional (node, npx): the rest belongs to what runs. */
+  readonly stopAtPositional: boolean;
+  /** GNU-style abbreviations of long options are accepted (make). */
+  readonly abbreviations: boolean;
+}
+
+/** Reads argv against `spec`; returns the positionals seen before the options ended. */
+function projectArgs(argv: readonly Word[], program: string, spec: ProjectSpec, fx: Effects): Word[] {
+  const positionals: Word[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    const v = w.value;
+    if (w.literal && v === "--") break;
+    if (!mayBeOption(w)) {
+      positionals.push(w);
+      if (spec.stopAtPositional) break;
+      continue;
+    }
+    if (!w.literal || v.includes(UNKNOWN)) {
+      fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+      continue;
+    }
+    if (v === "-") {
+      positionals.push(w);
+      if (spec.stopAtPositional) break;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const written = v.slice(2, eq >= 0 ? eq : undefined);
+      const all = [...spec.long, ...spec.longArgs];
+      const name = spec.abbreviations ? longName(written, all) : all.includes(written) ? written : undefined;
+      if (name === undefined) {
+        fx.dangerous(`\`${program} --${written}\` is not an option Toolgate knows; it could change what runs`);
+        continue;
+      }
+      if (spec.longArgs.includes(name) && eq < 0) i++;
+      continue;
+    }
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j]!;
+      if (spec.flags.includes(c)) continue;
+      if (spec.shortArgs.includes(c)) {
+        if (j === v.length - 1) i++;
+        break;
+      }
+      fx.dangerous(`\`${program} -${c}\` is not an option Toolgate knows; it could change what runs`);
+      break;
+    }
+  }
+  return positionals;
+}
+
+function projectCommand(program: string, fx: Effects): void {
+  fx.label(program);
+  fx.notReadOnly(`\`${program}\` runs the project's code`);
+  // The project is the working directory's: it must be in the workspace.
+  fx.read(literalWord("."), "names");
+}
+
+const NPM_LONG = [
+  "silent",
+  "quiet",
+  "verbose",
+  "json",
+  "color",
+  "no-color",
+  "if-present",
+  "ignore-scripts",
+  "foreground-scripts",
+  "workspaces",
+  "ws",
+  "include-workspace-root",
+  "no-workspaces",
+  "offline",
+  "prefer-offline",
+  "prefer-online",
+  "no-audit",
+  "no-fund",
+  "no-progress",
+  "progress",
+  "parseable",
+  "long",
+  "yes",
+  "no",
+  "help",
+  "version",
+  "dry-run",
+  "save-dev",
+  "save-exact",
+  "no-save",
+  "legacy-peer-deps",
+  "global-style",
+];
+const NPM_LONG_ARGS = ["workspace", "loglevel", "tag", "omit", "include"];
+
+/** npm: subcommand and script come from the allow rule; options anywhere before `--` are npm's. */
+const npmLike =
+  (program: string): ProgramCheck =>
+  (argv, fx) => {
+    projectCommand(program, fx);
+    projectArgs(
+      argv,
+      program,
+      {
+        long: NPM_LONG,
+        longArgs: NPM_LONG_ARGS,
+        flags: "sqydDSEOBl",
+        shortArgs: "w",
+        stopAtPositional: false,
+        abbreviations: false,
+      },
+      fx,
+    );
+  };
+
+/** npx: options, then the package's command and its own arguments. `-c` runs a shell string. */
+const npx: ProgramCheck = (argv, fx) => {
+  projectCommand("npx", fx);
+  projectArgs(
+    argv,
+    "npx",
+    {
+      long: [...NPM_LONG, "no-install", "ignore-existing"],
+      longArgs: [...NPM_LONG_ARGS, "package"],
+      flags: "sqy",
+      shortArgs: "wp",
+      stopAtPositional: true,
+      abbreviations: false,
+    },
+    fx,
+  );
+  // What it runs is a program of a package: look for denied commands in it, as for any runner.
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (w.literal && !w.value.startsWith("-") && !w.value.includes("="))
+      fx.nested(argv.slice(i), { prefix: i, guess: true });
+  }
+};
+
+const PNPM: ProjectSpec = {
+  long: [
+    "silent",
+    "recursive",
+    "workspace-root",
+    "if-present",
+    "parallel",
+    "stream",
+    "aggregate-output",
+    "no-bail",
+    "bail",
+    "sort",
+    "no-sort",
+    "reverse",
+    "color",
+    "no-color",
+    "offline",
+    "prefer-offline",
+    "frozen-lockfile",
+    "help",
+    "version",
+    "report-summary",
+    "resume-from",
+  ],
+  longArgs: ["filter", "filter-prod", "reporter", "loglevel", "workspace-concurrency", "test-pattern"],
+  flags: "srw",
+  shortArgs: "F",
+  stopAtPositional: false,
+  abbreviations: false,
+};
+
+const YARN: ProjectSpec = {
+  long: [
+    "silent",
+    "verbose",
+    "json",
+    "offline",
+    "prefer-offline",
+    "frozen-lockfile",
+    "immutable",
+    "ignore-engines",
+    "no-progress",
+    "non-interactive",
+    "help",
+    "version",
+    "top-level",
+    "all",
+    "parallel",
+    "topological",
+    "topological-dev",
+    "interlaced",
+  ],
+  longArgs: ["include", "exclude", "jobs"],
+  flags: "sApti",
+  shortArgs: "j",
+  stopAtPositional: false,
+  abbreviations: false,
+};
+
+const NODE: ProjectSpec = {
+  long: [
+    "test",
+    "watch",
+    "check",
+    "enable-source-maps",
+    "no-warnings",
+    "no-deprecation",
+    "trace-warnings",
+    "trace-deprecation",
+    "trace-uncaught",
+    "throw-deprecation",
+    "pending-deprecation",
+    "expose-gc",
+    "preserve-symlinks",
+    "preserve-symlinks-main",
+    "abort-on-uncaught-exception",
+    "experimental-vm-modules",
+    "experimental-strip-types",
+    "experimental-transform-types",
+    "experimental-detect-module",
+    "no-experimental-detect-module",
+    "experimental-require-module",
+    "experimental-test-coverage",
+    "test-only",
+    "frozen-intrinsics",
+    "disallow-code-generation-from-strings",
+    "version",
+    "help",
+    "zero-fill-buffers",
+  ],
+  longArgs: [
+    "max-old-space-size",
+    "stack-size",
+    "unhandled-rejections",
+    "title",
+    "conditions",
+    "test-reporter",
+    "test-name-pattern",
+    "test-skip-pattern",
+    "test-concurrency",
+    "test-timeout",
+    "watch-path",
+    "input-type",
+    "run",
+    "stack-trace-limit",
+  ],
+  flags: "cvh",
+  shortArgs: "C",
+  stopAtPositional: true,
+  abbreviations: false,
+};
+
+/** node: options, then a script (read through the path gate) and its arguments. */
+const node: ProgramCheck = (argv, fx) => {
+  projectCommand("node", fx);
+  const [script] = projectArgs(argv, "node", NODE, fx);
+  const run = argv.some((w) => w.literal && (w.value === "--run" || w.value.startsWith("--run=")));
+  const test = argv.some((w) => w.literal && w.value === "--test");
+  const info = argv.some((w) => w.literal && /^(-v|--version|-h|--help)$/.test(w.value));
+  if (script && !(script.literal && script.value === "-")) fx.read(script, "content");
+  else if (!run && !test && !info) fx.dangerous("`node` without a script runs code from its standard input");
+};
+
+const MAKE: ProjectSpec = {
+  long: [
+    "always-make",
+    "ignore-errors",
+    "keep-going",
+    "no-keep-going",
+    "stop",
+    "just-print",
+    "dry-run",
+    "recon",
+    "question",
+    "no-builtin-rules",
+    "no-builtin-variables",
+    "silent",
+    "quiet",
+    "no-silent",
+    "touch",
+    "trace",
+    "print-directory",
+    "no-print-directory",
+    "warn-undefined-variables",
+    "environment-overrides",
+    "check-symlink-times",
+    "version",
+    "help",
+    "print-data-base",
+  ],
+  longArgs: [
+    "jobs",
+    "load-average",
+    "max-load",
+    "output-sync",
+    "debug",
+    "old-file",
+    "assume-old",
+    "what-if",
+    "new-file",
+    "assume-new",
+  ],
+  flags: "BiknqrRsStwLpeh",
+  shortArgs: "jlOoWd",
+  stopAtPositional: false,
+  abbreviations: true,
+};
+
+/** make: targets are data; `NAME=value` overrides a makefile variable, which can change what recipes run. */
+const make =
+  (program: string): ProgramCheck =>
+  (argv, fx) => {
+    projectCommand(program, fx);
+    const positionals = projectArgs(argv, program, MAKE, fx);
+    for (const p of positionals) {
+      const eq = p.value.indexOf("=");
+      if (!p.literal) fx.dangerous(`\`${program}\` gets a target computed at run time (it could override a variable)`);
+      else if (eq > 0 && !/^[A-Za-z_][A-Za-z0-9_]*=\d*$/.test(p.value))
+        fx.dangerous(`\`${program} ${p.value}\` overrides a makefile variable, which can change what the recipes run`);
+      else if (eq > 0 && /^(SHELL|MAKESHELL|MAKEFLAGS|MFLAGS|MAKEFILES|MAKE)=/.test(p.value))
+        fx.dangerous(`\`${program} ${p.value}\` changes how make runs recipes`);
+    }
+  };
+
+export const PROJECT: Readonly<Record<string, ProgramCheck>> = {
+  npm: npmLike("npm"),
+  pnpm: (argv, fx) => {
+    projectCommand("pnpm", fx);
+    projectArgs(argv, "pnpm", PNPM, fx);
+  },
+  yarn: (argv, fx) => {
+    projectCommand("yarn", fx);
+    projectArgs(argv, "yarn", YARN, fx);
+  },
+  npx,
+  node,
+  make: make("make"),
+  gmake: make("gmake"),
+};
