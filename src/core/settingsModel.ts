@@ -1,3 +1,4 @@
+import { CHECKPOINT_SETTING_KEYS } from "./checkpointSettings";
 import type { Mode } from "./types";
 
 /**
@@ -205,7 +206,11 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
 export function parseSettings(flat: unknown, source = "settings"): ParseResult<ToolgateSettings> {
   if (!isRecord(flat)) return { ok: false, errors: [`${source}: expected a JSON object of settings`] };
   const r = new Reader(source);
-  const known = new Set<string>([...Object.values(SETTING_KEYS), ...Object.values(AGENT_SETTING_KEYS)]);
+  const known = new Set<string>([
+    ...Object.values(SETTING_KEYS),
+    ...Object.values(AGENT_SETTING_KEYS),
+    ...Object.values(CHECKPOINT_SETTING_KEYS),
+  ]);
   for (const k of Object.keys(flat)) {
     if (k.startsWith("toolgate.") && !known.has(k)) r.errors.push(`${source}: unknown setting \`${k}\``);
   }

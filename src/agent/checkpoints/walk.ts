@@ -1,0 +1,123 @@
+/**
+ * Which files of one root a checkpoint covers. The walk only lists directories and stats entries; the file
+ * list it returns is the only thing git is allowed to read, so anything skipped here is never read into the
+ * store.
+ *
+ * Invariants:
+ * - `.git` (directory or gitfile) is skipped at every depth, so a nested repository or submodule is recorded
+ *   as its plain files and its git data is never read or written.
+ * - Links are recorded as links (lstat); the walk never follows one.
+ * - A skipped directory is never entered: its contents are neither listed nor counted.
+ * - `skippedPaths` lists every skipped entry (directories with a trailing `/`) unless `truncated`; restore
+ *   relies on it to never delete a file the checkpoint did not cover.
+ */
+import { lstat, readdir, readFile } from "node:fs/promises";
+import * as nodePath from "node:path";
+import type { IgnoreRules } from "../../core/ignoreFile";
+import { GitignoreStack } from "./gitignoreStack";
+import type { SkipReason } from "./types";
+
+/** Dependency, environment and cache folders: large, regenerated, and never what an undo is for. */
+export const HEAVY_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules",
+  "bower_components",
+  "jspm_packages",
+  ".venv",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".tox",
+  ".gradle",
+  ".next",
+  ".nuxt",
+  ".turbo",
+  ".parcel-cache",
+  ".yarn/cache",
+]);
+
+export interface WalkOptions {
+  readonly root: string;
+  readonly rootIndex: number;
+  readonly ignore: IgnoreRules;
+  readonly includeGitignored: boolean;
+  readonly maxFileBytes: number;
+  readonly maxFiles: number;
+  /** Cap on `skippedPaths` (the summary counts everything). */
+  readonly maxSkippedPaths?: number;
+}
+
+export interface WalkResult {
+  /** Root-relative, `/`-separated, sorted. */
+  readonly files: string[];
+  readonly counts: Partial<Record<SkipReason, number>>;
+  readonly skippedPaths: { readonly path: string; readonly reason: SkipReason }[];
+  /** More entries were skipped than `skippedPaths` holds. */
+  readonly truncated: boolean;
+}
+
+export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
+  const files: string[] = [];
+  const counts: Partial<Record<SkipReason, number>> = {};
+  const skippedPaths: { path: string; reason: SkipReason }[] = [];
+  const maxSkipped = o.maxSkippedPaths ?? 10_000;
+  let truncated = false;
+  const skip = (path: string, reason: SkipReason): void => {
+    counts[reason] = (counts[reason] ?? 0) + 1;
+    if (skippedPaths.length < maxSkipped) skippedPaths.push({ path, reason });
+    else truncated = true;
+  };
+
+  const visit = async (dirRel: string, stack: GitignoreStack): Promise<void> => {
+    const abs = dirRel === "" ? o.root : nodePath.join(o.root, dirRel);
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      // Vanished or unreadable since it was listed: nothing below it can be recorded.
+      return;
+    }
+    if (!o.includeGitignored && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
+      const text = await readFile(nodePath.join(abs, ".gitignore"), "utf8").catch(() => undefined);
+      stack = stack.enter(dirRel, text);
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const candidates: string[] = [];
+    const dirs: string[] = [];
+    for (const e of entries) {
+      if (e.name === ".git") continue;
+      const rel = dirRel + e.name;
+      const isDir = e.isDirectory();
+      if (o.ignore.ignores(o.rootIndex, rel)) skip(isDir ? rel + "/" : rel, "ignoreFile");
+      else if (isDir && (HEAVY_FOLDERS.has(e.name) || HEAVY_FOLDERS.has(rel)))
+        skip(rel + "/", "heavyFolder");
+      else if (!o.includeGitignored && stack.ignores(rel, isDir)) skip(isDir ? rel + "/" : rel, "gitignored");
+      else if (isDir) dirs.push(rel + "/");
+      else if (e.isFile() || e.isSymbolicLink()) candidates.push(rel);
+      else skip(rel, "special");
+    }
+    const sizes = await Promise.all(
+      candidates.map((rel) =>
+        lstat(nodePath.join(o.root, rel)).then(
+          (st) => (st.isFile() || st.isSymbolicLink() ? st.size : -1),
+          () => -1,
+        ),
+      ),
+    );
+    candidates.forEach((rel, i) => {
+      const size = sizes[i]!;
+      if (size < 0) return;
+      if (size > o.maxFileBytes) skip(rel, "tooLarge");
+      else if (files.length >= o.maxFiles) skip(rel, "fileCap");
+      else files.push(rel);
+    });
+    for (const d of dirs) {
+      if (files.length >= o.maxFiles) skip(d, "fileCap");
+      else await visit(d, stack);
+    }
+  };
+
+  await visit("", GitignoreStack.empty());
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, counts, skippedPaths, truncated };
+}
