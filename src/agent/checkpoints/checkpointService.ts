@@ -99,7 +99,8 @@ export class GitCheckpointService implements CheckpointService {
   private async gitProblem(): Promise<string | undefined> {
     const v = await this.git.version();
     if (v === undefined) return `git was not found; checkpoints need git ${MIN_GIT_VERSION} or later.`;
-    if (!versionAtLeast(v, MIN_GIT_VERSION)) return `git ${v} is too old; checkpoints need ${MIN_GIT_VERSION} or later.`;
+    if (!versionAtLeast(v, MIN_GIT_VERSION))
+      return `git ${v} is too old; checkpoints need ${MIN_GIT_VERSION} or later.`;
     return undefined;
   }
 
@@ -324,7 +325,9 @@ export class GitCheckpointService implements CheckpointService {
         const root = this.o.roots[i]!;
         const a = record.steps[from]!.roots[root]?.before;
         const b =
-          toIndex !== undefined ? record.steps[toIndex]!.roots[root]?.before : (now?.[i]?.tree ?? last.roots[root]?.after);
+          toIndex !== undefined
+            ? record.steps[toIndex]!.roots[root]?.before
+            : (now?.[i]?.tree ?? last.roots[root]?.after);
         if (a === undefined || b === undefined) continue;
         const repo = this.repos[i]!;
         for (const c of await repo.changes(a, b))

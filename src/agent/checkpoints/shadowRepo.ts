@@ -138,11 +138,11 @@ export class ShadowRepo {
   async edit(base: string, set: ReadonlyMap<string, TreeEntry>, remove: readonly string[]): Promise<string> {
     if (set.size === 0 && remove.length === 0) return base;
     return this.withTempIndex(base, async (indexFile) => {
-      const lines = [
-        ...remove.map((p) => `0 ${ZERO}\t${p}`),
-        ...[...set].map(([p, e]) => `${e.mode} ${e.sha}\t${p}`),
-      ];
-      await this.run(["update-index", "--replace", "-z", "--index-info"], { indexFile, input: lines.join("\0") + "\0" });
+      const lines = [...remove.map((p) => `0 ${ZERO}\t${p}`), ...[...set].map(([p, e]) => `${e.mode} ${e.sha}\t${p}`)];
+      await this.run(["update-index", "--replace", "-z", "--index-info"], {
+        indexFile,
+        input: lines.join("\0") + "\0",
+      });
       return (await this.run(["write-tree"], { indexFile })).toString("utf8").trim();
     });
   }

@@ -27,7 +27,11 @@ export function workspaceKey(roots: readonly string[]): string {
 }
 
 export function rootKey(root: string): string {
-  const base = nodePath.basename(root).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "root";
+  const base =
+    nodePath
+      .basename(root)
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .slice(0, 40) || "root";
   return `${base}-${sha(root).slice(0, 12)}`;
 }
 

@@ -56,8 +56,7 @@ export type BeforeResult =
   | { readonly recorded: false; readonly reason: string };
 
 export type AfterResult =
-  | { readonly recorded: true; readonly changedFiles: number }
-  | { readonly recorded: false; readonly reason: string };
+  { readonly recorded: true; readonly changedFiles: number } | { readonly recorded: false; readonly reason: string };
 
 export interface StepInfo {
   /** 1, 2, 3 … in the order the steps were recorded (the CLI accepts it in place of the step id). */

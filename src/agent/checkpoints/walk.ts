@@ -89,8 +89,7 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
       const rel = dirRel + e.name;
       const isDir = e.isDirectory();
       if (o.ignore.ignores(o.rootIndex, rel)) skip(isDir ? rel + "/" : rel, "ignoreFile");
-      else if (isDir && (HEAVY_FOLDERS.has(e.name) || HEAVY_FOLDERS.has(rel)))
-        skip(rel + "/", "heavyFolder");
+      else if (isDir && (HEAVY_FOLDERS.has(e.name) || HEAVY_FOLDERS.has(rel))) skip(rel + "/", "heavyFolder");
       else if (!o.includeGitignored && stack.ignores(rel, isDir)) skip(isDir ? rel + "/" : rel, "gitignored");
       else if (isDir) dirs.push(rel + "/");
       else if (e.isFile() || e.isSymbolicLink()) candidates.push(rel);
