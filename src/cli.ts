@@ -1,4 +1,5 @@
 import { parseArgs, USAGE, UsageError } from "./cli/args";
+import { checkpointsCli } from "./cli/checkpoints";
 import { ConfigError, loadGate } from "./cli/loadGate";
 import { runLines } from "./cli/run";
 
@@ -8,6 +9,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE + "\n");
     return 0;
   }
+  if (argv[0] === "checkpoints" || argv[0] === "restore") return checkpointsCli(argv, process.stdout, process.stderr);
   try {
     const args = parseArgs(argv);
     const gate = await loadGate(args);
