@@ -77,23 +77,25 @@ export async function planRoot(args: {
   const { repo, root, steps, current, options } = args;
   const target = steps[0]?.roots[root]?.before;
   if (target === undefined) return undefined;
-  const agent = new Set<string>();
-  const person = new Set<string>();
-  const add = async (into: Set<string>, from: string, to: string) => {
-    for (const c of await repo.changes(from, to)) into.add(c.path);
-  };
+  const agentPairs: [string, string][] = [];
+  const personPairs: [string, string][] = [];
   for (let i = 0; i < steps.length; i++) {
     const s = steps[i]!.roots[root];
     if (!s) continue;
     const next = steps[i + 1]?.roots[root]?.before ?? current;
     if (s.after !== undefined) {
-      await add(agent, s.before, s.after);
-      await add(person, s.after, next);
-    } else await add(agent, s.before, next);
+      agentPairs.push([s.before, s.after]);
+      personPairs.push([s.after, next]);
+    } else agentPairs.push([s.before, next]);
   }
+  const diffs = await repo.changesMany([...agentPairs, ...personPairs, [target, current]]);
+  const pathsOf = (pairs: readonly [string, string][]) =>
+    new Set(pairs.flatMap(([a, b]) => (diffs.get(`${a} ${b}`) ?? []).map((c) => c.path)));
+  const agent = pathsOf(agentPairs);
+  const person = pathsOf(personPairs);
 
   const overwrite = new Set(options.overwrite ?? []);
-  const changes = await repo.changes(target, current);
+  const changes = diffs.get(`${target} ${current}`) ?? [];
   const files: PlannedFile[] = [];
   const deletes: string[] = [];
   const pendingWrites: { path: string; action: RestoreAction; editedByPerson: boolean }[] = [];

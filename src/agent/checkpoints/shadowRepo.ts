@@ -11,7 +11,7 @@
  * - The private index is the only index touched; it lets `update-index` skip files whose stat data did not
  *   change, which keeps checkpoints incremental.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";
 import { splitNul, type Git } from "./git";
@@ -34,10 +34,17 @@ export interface NameStatus {
 
 let tmpSeq = 0;
 
+/** Changes whenever any process rewrites the index (git replaces it by rename: new inode, new mtime). */
+function indexSignature(file: string): string {
+  const st = statSync(file, { throwIfNoEntry: false, bigint: true });
+  return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : "";
+}
+
 export class ShadowRepo {
   readonly gitDir: string;
   private readonly indexFile: string;
   private initialized = false;
+  private indexed: { readonly files: readonly string[]; readonly signature: string } | undefined;
 
   constructor(
     private readonly git: Git,
@@ -66,9 +73,7 @@ export class ShadowRepo {
   /** Records exactly `files` (root-relative) as the private index's content; returns the tree. */
   async snapshot(files: readonly string[]): Promise<string> {
     await this.init();
-    const inIndex = existsSync(this.indexFile)
-      ? splitNul(await this.run(["ls-files", "-z", "--cached"], { workTree: this.root, indexFile: this.indexFile }))
-      : [];
+    const inIndex = await this.indexedFiles();
     const wanted = new Set(files);
     const stale = inIndex.filter((p) => !wanted.has(p));
     const common = { workTree: this.root, indexFile: this.indexFile };
@@ -86,7 +91,17 @@ export class ShadowRepo {
         config: [["core.bigFileThreshold", "1"]],
       });
     if (files.length === 0 && inIndex.length === 0) return EMPTY_TREE;
-    return (await this.run(["write-tree"], common)).toString("utf8").trim();
+    const tree = (await this.run(["write-tree"], common)).toString("utf8").trim();
+    this.indexed = { files: [...files], signature: indexSignature(this.indexFile) };
+    return tree;
+  }
+
+  /** The paths in the private index: remembered from the last snapshot while the index file is unchanged. */
+  private async indexedFiles(): Promise<readonly string[]> {
+    if (!existsSync(this.indexFile)) return [];
+    const known = this.indexed;
+    if (known && known.signature === indexSignature(this.indexFile)) return known.files;
+    return splitNul(await this.run(["ls-files", "-z", "--cached"], { workTree: this.root, indexFile: this.indexFile }));
   }
 
   /** Every file of a tree. */
@@ -111,6 +126,41 @@ export class ShadowRepo {
     for (let i = 0; i + 1 < f.length; i += 2) {
       const s = f[i]!.charAt(0);
       out.push({ status: s === "A" ? "A" : s === "D" ? "D" : "M", path: f[i + 1]! });
+    }
+    return out;
+  }
+
+  /**
+   * The changes of many tree pairs in one git run (`diff-tree --stdin`), keyed by `"from to"`. Its output is
+   * a `from to` header line per pair that differs, then `STATUS NUL PATH NUL` records; a status is an upper
+   * case letter and a header starts with a lower case hex digit, which tells them apart.
+   */
+  async changesMany(pairs: readonly (readonly [string, string])[]): Promise<Map<string, NameStatus[]>> {
+    const out = new Map<string, NameStatus[]>();
+    const todo = [...new Set(pairs.filter(([a, b]) => a !== b).map(([a, b]) => `${a} ${b}`))];
+    for (const [a, b] of pairs) out.set(`${a} ${b}`, []);
+    if (todo.length === 0) return out;
+    const buf = await this.run(["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--name-status", "--no-ext-diff"], {
+      input: todo.join("\n") + "\n",
+    });
+    const s = buf.toString("utf8");
+    let i = 0;
+    let current: NameStatus[] | undefined;
+    while (i < s.length) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x41 && c <= 0x5a) {
+        const z1 = s.indexOf("\0", i);
+        const z2 = s.indexOf("\0", z1 + 1);
+        if (z1 < 0 || z2 < 0) break;
+        const st = s.charAt(i);
+        current?.push({ status: st === "A" ? "A" : st === "D" ? "D" : "M", path: s.slice(z1 + 1, z2) });
+        i = z2 + 1;
+      } else {
+        const nl = s.indexOf("\n", i);
+        if (nl < 0) break;
+        current = out.get(s.slice(i, nl).trim());
+        i = nl + 1;
+      }
     }
     return out;
   }

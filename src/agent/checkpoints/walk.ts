@@ -11,7 +11,7 @@
  * - `skippedPaths` lists every skipped entry (directories with a trailing `/`) unless `truncated`; restore
  *   relies on it to never delete a file the checkpoint did not cover.
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { lstatSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 import type { IgnoreRules } from "../../core/ignoreFile";
 import { GitignoreStack } from "./gitignoreStack";
@@ -35,6 +35,8 @@ export const HEAVY_FOLDERS: ReadonlySet<string> = new Set([
   ".parcel-cache",
   ".yarn/cache",
 ]);
+
+const YIELD_EVERY = 2000;
 
 export interface WalkOptions {
   readonly root: string;
@@ -68,21 +70,35 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
     else truncated = true;
   };
 
+  // Synchronous calls are several times cheaper than promise-based ones per entry; yielding between slices
+  // keeps the event loop (the extension host) responsive while a large tree is walked.
+  let sinceYield = 0;
+  const maybeYield = async (n: number): Promise<void> => {
+    sinceYield += n;
+    if (sinceYield < YIELD_EVERY) return;
+    sinceYield = 0;
+    await new Promise<void>((r) => setImmediate(r));
+  };
+
   const visit = async (dirRel: string, stack: GitignoreStack): Promise<void> => {
     const abs = dirRel === "" ? o.root : nodePath.join(o.root, dirRel);
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch {
       // Vanished or unreadable since it was listed: nothing below it can be recorded.
       return;
     }
     if (!o.includeGitignored && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
-      const text = await readFile(nodePath.join(abs, ".gitignore"), "utf8").catch(() => undefined);
+      let text: string | undefined;
+      try {
+        text = readFileSync(nodePath.join(abs, ".gitignore"), "utf8");
+      } catch {
+        text = undefined;
+      }
       stack = stack.enter(dirRel, text);
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const candidates: string[] = [];
     const dirs: string[] = [];
     for (const e of entries) {
       if (e.name === ".git") continue;
@@ -92,24 +108,15 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
       else if (isDir && (HEAVY_FOLDERS.has(e.name) || HEAVY_FOLDERS.has(rel))) skip(rel + "/", "heavyFolder");
       else if (!o.includeGitignored && stack.ignores(rel, isDir)) skip(isDir ? rel + "/" : rel, "gitignored");
       else if (isDir) dirs.push(rel + "/");
-      else if (e.isFile() || e.isSymbolicLink()) candidates.push(rel);
-      else skip(rel, "special");
+      else if (e.isFile() || e.isSymbolicLink()) {
+        const st = lstatSync(nodePath.join(o.root, rel), { throwIfNoEntry: false });
+        if (!st || (!st.isFile() && !st.isSymbolicLink())) continue;
+        if (st.size > o.maxFileBytes) skip(rel, "tooLarge");
+        else if (files.length >= o.maxFiles) skip(rel, "fileCap");
+        else files.push(rel);
+      } else skip(rel, "special");
     }
-    const sizes = await Promise.all(
-      candidates.map((rel) =>
-        lstat(nodePath.join(o.root, rel)).then(
-          (st) => (st.isFile() || st.isSymbolicLink() ? st.size : -1),
-          () => -1,
-        ),
-      ),
-    );
-    candidates.forEach((rel, i) => {
-      const size = sizes[i]!;
-      if (size < 0) return;
-      if (size > o.maxFileBytes) skip(rel, "tooLarge");
-      else if (files.length >= o.maxFiles) skip(rel, "fileCap");
-      else files.push(rel);
-    });
+    await maybeYield(entries.length);
     for (const d of dirs) {
       if (files.length >= o.maxFiles) skip(d, "fileCap");
       else await visit(d, stack);
