@@ -78,7 +78,7 @@ function parse(argv: readonly string[]): Args {
 }
 
 function shellWord(s: string): string {
-  return /^[A-Za-z0-9._\/:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9._/:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

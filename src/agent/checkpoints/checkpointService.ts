@@ -189,9 +189,10 @@ export class GitCheckpointService implements CheckpointService {
     taskId: string,
     step: { stepId: string; tool: string; label: string; kind: StepRecord["kind"] },
     snaps: readonly Snapshot[],
+    known?: TaskRecord,
   ): Promise<StepRecord> {
     const at = this.now();
-    const record: TaskRecord = (await this.log.read(taskId)) ?? {
+    const record: TaskRecord = known ?? (await this.log.read(taskId)) ?? {
       version: 1,
       taskId,
       createdAt: at,
@@ -405,6 +406,7 @@ export class GitCheckpointService implements CheckpointService {
           kind: "restore",
         },
         current,
+        record,
       );
       const changed: string[] = [];
       const kept: { abs: string; reason: NonNullable<RestorePlan["files"][number]["kept"]> }[] = [];
@@ -425,8 +427,9 @@ export class GitCheckpointService implements CheckpointService {
   }
 
   prune(): Promise<PruneResult> {
-    return this.serial(() =>
+    return this.serial(async () =>
       pruneStore({
+        geometricRepack: versionAtLeast((await this.git.version()) ?? "0", "2.33"),
         log: this.log,
         repos: this.repos,
         skippedLists: this.skippedLists,

@@ -1,7 +1,7 @@
 /**
  * Keeps a workspace's store under its size cap: the least recently used tasks go first (never the most
  * recent one), then the shadow repositories keep only the trees the remaining tasks name and compact.
- * Compacting also runs when many small packs or loose objects piled up, cap or not.
+ * Under the cap, many small packs or loose objects are only merged (nothing is dropped, which is cheap).
  */
 import { readdir, stat } from "node:fs/promises";
 import * as nodePath from "node:path";
@@ -12,8 +12,8 @@ import type { PruneResult } from "./types";
 
 /** Tasks kept per workspace at most, whatever their size. */
 export const MAX_TASKS = 200;
-const COMPACT_PACKS = 40;
-const COMPACT_LOOSE = 5000;
+const TIDY_PACKS = 20;
+const TIDY_LOOSE = 2000;
 
 async function dirBytes(dir: string): Promise<number> {
   let total = 0;
@@ -31,6 +31,8 @@ export async function pruneStore(o: {
   readonly roots: readonly string[];
   readonly workspaceDir: string;
   readonly maxBytes: number;
+  /** git can merge packs geometrically (2.33+). */
+  readonly geometricRepack: boolean;
 }): Promise<PruneResult> {
   const tasks = (await o.log.all()).sort((a, b) => a.updatedAt - b.updatedAt);
   const size = async () => {
@@ -74,15 +76,13 @@ export async function pruneStore(o: {
     await compact(tasks);
     bytes = await size();
   }
-  if (!compacted) {
-    let needed = dropped.length > 0;
+  if (!compacted && dropped.length > 0) {
+    await compact(tasks);
+    bytes = await size();
+  } else if (!compacted) {
     for (const r of o.repos) {
       const c = await r.objectCounts();
-      if (c.packs > COMPACT_PACKS || c.loose > COMPACT_LOOSE) needed = true;
-    }
-    if (needed) {
-      await compact(tasks);
-      bytes = await size();
+      if (c.packs > TIDY_PACKS || c.loose > TIDY_LOOSE) await r.tidy(o.geometricRepack);
     }
   }
   return { droppedTasks: dropped, sizeBytes: bytes, gc: compacted };

@@ -240,6 +240,15 @@ export class ShadowRepo {
     return { loose: num("count"), packs: num("packs") };
   }
 
+  /**
+   * Merges the small packs each checkpoint writes (and packs loose trees) without dropping anything: cheap
+   * enough to run between tool calls. `--geometric` (git 2.33+) rewrites only the smallest packs.
+   */
+  async tidy(geometric: boolean): Promise<void> {
+    if (!existsSync(this.gitDir)) return;
+    await this.run(["repack", "-d", "-q", ...(geometric ? ["--geometric=2"] : [])]);
+  }
+
   /** Keeps only the trees in `live` (and what they reference): rewrites the refs, then compacts. */
   async keepOnly(live: ReadonlySet<string>): Promise<void> {
     if (!existsSync(this.gitDir)) return;

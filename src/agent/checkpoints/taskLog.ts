@@ -56,9 +56,11 @@ export function findStep(record: TaskRecord, step: string): number {
   return record.steps.findIndex((s) => s.seq === Number(step));
 }
 
+/**
+ * Records are read from disk on every use (under the workspace lock), never cached: another process (the CLI
+ * restoring while the editor runs the task) may have added steps since.
+ */
 export class TaskLog {
-  private readonly cache = new Map<string, TaskRecord>();
-
   constructor(private readonly dir: string) {}
 
   private file(taskId: string): string {
@@ -66,8 +68,6 @@ export class TaskLog {
   }
 
   async read(taskId: string): Promise<TaskRecord | undefined> {
-    const cached = this.cache.get(taskId);
-    if (cached) return cached;
     let v: TaskRecord;
     try {
       v = JSON.parse(await readFile(this.file(taskId), "utf8")) as TaskRecord;
@@ -75,23 +75,19 @@ export class TaskLog {
       return undefined;
     }
     if (v.version !== 1 || v.taskId !== taskId || !Array.isArray(v.steps)) return undefined;
-    this.cache.set(taskId, v);
     return v;
   }
 
   async write(record: TaskRecord): Promise<void> {
-    this.cache.set(record.taskId, record);
     await writeFileAtomic(this.file(record.taskId), JSON.stringify(record));
   }
 
   async remove(taskId: string): Promise<void> {
-    this.cache.delete(taskId);
     await rm(this.file(taskId), { force: true });
   }
 
-  /** Every record in the folder (for pruning); the cache is dropped, since another process may have written. */
+  /** Every record in the folder (for pruning). */
   async all(): Promise<TaskRecord[]> {
-    this.cache.clear();
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const out: TaskRecord[] = [];
     for (const n of names) {

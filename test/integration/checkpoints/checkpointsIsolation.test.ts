@@ -135,6 +135,27 @@ describe("checkpoints: when nothing is recorded", () => {
   });
 });
 
+describe("checkpoints: two processes on one store", () => {
+  it("a restore made elsewhere (the CLI) is not lost when the editor records the next step", async () => {
+    const root = dir();
+    write(root, "a.txt", "a\n");
+    const editor = service([root]);
+    const cli = makeService([root], { store: editor.store });
+    await editor.service.before({ taskId: "t", stepId: "s1", tool: "write_to_file", mayChange: true });
+    write(root, "a.txt", "agent\n");
+    await editor.service.after({ taskId: "t", stepId: "s1" });
+    await cli.service.restore("t", "1");
+    await editor.service.before({ taskId: "t", stepId: "s2", tool: "write_to_file", mayChange: true });
+    const steps = (await cli.service.list("t"))!.steps;
+    expect(steps.map((s) => [s.seq, s.kind])).toEqual([
+      [1, "tool"],
+      [2, "restore"],
+      [3, "tool"],
+    ]);
+    expect(readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a\n");
+  });
+});
+
 describe("checkpoints: pruning", () => {
   it("drops the oldest tasks past the size cap, compacts, and keeps the newest task restorable", async () => {
     const root = dir();
