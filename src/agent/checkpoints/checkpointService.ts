@@ -192,13 +192,14 @@ export class GitCheckpointService implements CheckpointService {
     known?: TaskRecord,
   ): Promise<StepRecord> {
     const at = this.now();
-    const record: TaskRecord = known ?? (await this.log.read(taskId)) ?? {
-      version: 1,
-      taskId,
-      createdAt: at,
-      updatedAt: at,
-      steps: [],
-    };
+    const record: TaskRecord = known ??
+      (await this.log.read(taskId)) ?? {
+        version: 1,
+        taskId,
+        createdAt: at,
+        updatedAt: at,
+        steps: [],
+      };
     const roots: Record<string, RootState> = {};
     snaps.forEach((s, i) => (roots[this.o.roots[i]!] = { before: s.tree, skipped: s.skipped }));
     const skipped = this.summary(snaps);
