@@ -120,8 +120,9 @@ export async function planRoot(args: {
         deletes.push(c.path);
         keep(c.path, action, editedByPerson);
       }
-    } else if (action === "recreate" && (await kind(nodePath.join(root, c.path))) !== "none") {
+    } else if (action === "recreate" && !["none", "dir"].includes(await kind(nodePath.join(root, c.path)))) {
       // On disk but not in the current checkpoint: excluded now (ignored, too large, a heavy folder).
+      // A folder in its place is judged with the writes below (it may be emptied by this restore).
       keep(c.path, action, editedByPerson, "excludedNow");
     } else pendingWrites.push({ path: c.path, action, editedByPerson });
   }

@@ -145,4 +145,29 @@ describe("checkpoints: coverage", () => {
     expect(entries).not.toContain("160000");
     expect(entries).not.toMatch(/\t(\S+\/)?\.git(\/|\n)/);
   });
+
+  it("never replaces a file that is excluded now, nor a folder holding files it does not cover", async () => {
+    const root = dir();
+    write(root, "x.txt", "x at the checkpoint\n");
+    write(root, "p", "p was a file\n");
+    const { service: s } = service([root]);
+    await s.before({ taskId: "t", stepId: "s1", tool: "execute_command", mayChange: true });
+    // The agent deletes x.txt and turns the file p into a folder holding an ignored file.
+    bash(
+      root,
+      "rm x.txt p && mkdir p && printf secret > p/creds.env && printf 'p/creds.env\\nx.txt\\n' > .toolgateignore",
+    );
+    await s.after({ taskId: "t", stepId: "s1" });
+    // x.txt comes back, now ignored.
+    write(root, "x.txt", "ignored now\n");
+    const plan = await s.plan("t", "s1", { force: true });
+    const byPath = new Map(plan.files.map((f) => [f.path, f]));
+    expect(byPath.get("x.txt")).toMatchObject({ action: "recreate", kept: "excludedNow" });
+    expect(byPath.get("p")).toMatchObject({ action: "recreate", kept: "blocked" });
+    const r = await s.restore("t", "s1", { force: true });
+    expect(readFileSync(path.join(root, "x.txt"), "utf8")).toBe("ignored now\n");
+    expect(readFileSync(path.join(root, "p/creds.env"), "utf8")).toBe("secret");
+    expect(existsSync(path.join(root, ".toolgateignore"))).toBe(false);
+    expect(r.kept.map((k) => k.reason).sort()).toEqual(["blocked", "excludedNow"]);
+  });
 });

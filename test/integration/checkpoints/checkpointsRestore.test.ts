@@ -198,4 +198,16 @@ describe("checkpoints: record and restore", () => {
     expect(readFileSync(path.join(root, "src/b.ts"), "utf8")).toContain("export const b = 1;");
     expect(r.kept).toEqual([]);
   });
+
+  it("a file the agent turned into a folder (and a folder into a file) comes back as it was", async () => {
+    const root = workspace();
+    const { service } = fixture([root]);
+    const before = fileState(root);
+    await service.before({ taskId: "t", stepId: "s1", tool: "execute_command", mayChange: true });
+    bash(root, "rm a.txt && mkdir -p a.txt/inner && printf x > a.txt/inner/f && rm -r src && printf file > src");
+    await service.after({ taskId: "t", stepId: "s1" });
+    const r = await service.restore("t", "s1");
+    expect(r.kept).toEqual([]);
+    expect(fileState(root)).toEqual(before);
+  });
 });
