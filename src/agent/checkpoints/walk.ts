@@ -73,12 +73,7 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
   // Synchronous calls are several times cheaper than promise-based ones per entry; yielding between slices
   // keeps the event loop (the extension host) responsive while a large tree is walked.
   let sinceYield = 0;
-  const maybeYield = async (n: number): Promise<void> => {
-    sinceYield += n;
-    if (sinceYield < YIELD_EVERY) return;
-    sinceYield = 0;
-    await new Promise<void>((r) => setImmediate(r));
-  };
+  const breather = () => new Promise<void>((r) => setImmediate(r));
 
   const visit = async (dirRel: string, stack: GitignoreStack): Promise<void> => {
     const abs = dirRel === "" ? o.root : nodePath.join(o.root, dirRel);
@@ -101,6 +96,10 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const dirs: string[] = [];
     for (const e of entries) {
+      if (++sinceYield >= YIELD_EVERY) {
+        sinceYield = 0;
+        await breather();
+      }
       if (e.name === ".git") continue;
       const rel = dirRel + e.name;
       const isDir = e.isDirectory();
@@ -116,7 +115,6 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
         else files.push(rel);
       } else skip(rel, "special");
     }
-    await maybeYield(entries.length);
     for (const d of dirs) {
       if (files.length >= o.maxFiles) skip(d, "fileCap");
       else await visit(d, stack);
