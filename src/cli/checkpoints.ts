@@ -136,6 +136,26 @@ function readSettings(file: string | undefined, err: Writable): { settings: Chec
   return { settings: r.value, ignoreFile };
 }
 
+/**
+ * The checkpoint service of a headless run: the CLI's store (or `storageDir`), the roots and ignore file name
+ * the run's gate uses, and trust as the run was given it.
+ */
+export function cliCheckpointService(o: {
+  readonly roots: readonly string[];
+  readonly settings: CheckpointSettings;
+  readonly ignoreFile: string;
+  readonly trusted: boolean;
+  readonly storageDir?: string;
+}): GitCheckpointService {
+  return new GitCheckpointService({
+    storageDir: o.storageDir ?? defaultCliStorageDir(),
+    roots: o.roots,
+    trusted: () => o.trusted,
+    settings: () => o.settings,
+    ignore: () => IgnoreRules.load(o.roots, o.ignoreFile),
+  });
+}
+
 async function findWorkspace(store: string, args: Args): Promise<WorkspaceInfo> {
   const found = await workspacesWithTask(store, args.taskId);
   const same = (w: WorkspaceInfo) =>
@@ -161,13 +181,7 @@ export async function checkpointsCli(argv: readonly string[], out: Writable, err
     const store = args.store ?? defaultCliStorageDir();
     const ws = await findWorkspace(store, args);
     const { settings, ignoreFile } = readSettings(args.settingsFile, err);
-    const service = new GitCheckpointService({
-      storageDir: store,
-      roots: ws.roots,
-      trusted: () => true,
-      settings: () => settings,
-      ignore: () => IgnoreRules.load(ws.roots, ignoreFile),
-    });
+    const service = cliCheckpointService({ roots: ws.roots, settings, ignoreFile, trusted: true, storageDir: store });
     if (args.command === "checkpoints") {
       const list = await service.list(args.taskId);
       if (!list) throw new CheckpointError(`No checkpoints of task ${args.taskId}.`);
