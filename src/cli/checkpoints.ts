@@ -98,6 +98,7 @@ function skippedText(s: SkipSummary): string {
     tooLarge: "too large",
     fileCap: "past the file cap",
     special: "not regular files",
+    unreadable: "unreadable",
   };
   const parts = Object.entries(s.counts).map(([k, n]) => `${n} ${names[k] ?? k}`);
   return parts.length ? `not recorded: ${parts.join(", ")}` : "";

@@ -36,7 +36,9 @@ export type SkipReason =
   /** Past the per-root file count cap. */
   | "fileCap"
   /** Sockets, FIFOs, devices. */
-  | "special";
+  | "special"
+  /** A folder or file that could not be read at the time (permissions, or it vanished). */
+  | "unreadable";
 
 /** What a checkpoint left out, for the panel ("3 files over 5 MB and node_modules were not recorded"). */
 export interface SkipSummary {

@@ -81,7 +81,10 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
     try {
       entries = readdirSync(abs, { withFileTypes: true });
     } catch {
-      // Vanished or unreadable since it was listed: nothing below it can be recorded.
+      // Unreadable (or vanished since it was listed): nothing below it is recorded, and saying so keeps a
+      // later restore from taking its files for ones created after this checkpoint.
+      if (dirRel !== "") skip(dirRel, "unreadable");
+      else truncated = true;
       return;
     }
     if (!o.includeGitignored && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
@@ -109,6 +112,7 @@ export async function walkRoot(o: WalkOptions): Promise<WalkResult> {
       else if (isDir) dirs.push(rel + "/");
       else if (e.isFile() || e.isSymbolicLink()) {
         const st = lstatSync(nodePath.join(o.root, rel), { throwIfNoEntry: false });
+        if (!st) skip(rel, "unreadable");
         if (!st || (!st.isFile() && !st.isSymbolicLink())) continue;
         if (st.size > o.maxFileBytes) skip(rel, "tooLarge");
         else if (files.length >= o.maxFiles) skip(rel, "fileCap");
