@@ -17,6 +17,21 @@ interface CommandEntry {
 
 const now = (c: CliCommand): CommandEntry => ({ summary: c.summary, load: () => Promise.resolve(c) });
 
+/** `checkpoints` and `restore` share one module, which reads the command name as its first argument. */
+function checkpointsEntry(command: "checkpoints" | "restore", summary: string): CommandEntry {
+  return {
+    summary,
+    load: async () => {
+      const { checkpointsCli, CHECKPOINTS_USAGE } = await import("./cli/checkpoints");
+      return {
+        summary,
+        usage: CHECKPOINTS_USAGE,
+        main: (argv, io) => checkpointsCli([command, ...argv], io.stdout, io.stderr),
+      };
+    },
+  };
+}
+
 // `run` is loaded on use: the agent runtime and the MCP SDK would add start-up time to every other command,
 // and `hook` runs once per Claude Code tool call. `hook` itself is loaded with the entry point, so nothing
 // can stop it from answering.
@@ -25,6 +40,8 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   explain: now(explainCommand),
   run: { summary: RUN_SUMMARY, load: async () => (await import("./cli/runTask")).runCommand },
   hook: now(hookCommand),
+  checkpoints: checkpointsEntry("checkpoints", "list the checkpoints recorded for a task"),
+  restore: checkpointsEntry("restore", "restore the files of a task to before one of its steps"),
   sandbox: {
     summary: "run one command line inside the OS sandbox, or print its status (--status)",
     load: async () => {

@@ -1,3 +1,4 @@
+import { CHECKPOINT_SETTING_KEYS } from "./checkpointSettings";
 import type { Mode } from "./types";
 import { SANDBOX_SETTING_KEYS } from "./sandbox/sandboxSettings";
 
@@ -98,11 +99,12 @@ export const AGENT_SETTING_KEYS = {
 } as const;
 
 /**
- * Settings read by other parts (the OS sandbox, the host's ask notifications): known here so a file holding them is not an error, and so a
+ * Settings read by other parts (the OS sandbox, checkpoints, the host's ask notifications): known here so a file holding them is not an error, and so a
  * managed policy can fix them like any other key. Their values are checked by the part that reads them.
  */
 export const OTHER_SETTING_KEYS = {
   ...SANDBOX_SETTING_KEYS,
+  ...CHECKPOINT_SETTING_KEYS,
   notifyOnAsk: "toolgate.notifyOnAsk",
 } as const;
 

@@ -1,0 +1,78 @@
+/**
+ * The checkpoint around one tool call, as the tool execution path uses it: which calls may change files,
+ * `before` awaited ahead of the handler, `after` once it returned or threw, and what the row shows.
+ */
+import type { CheckpointService, SkipSummary, StepCall } from "./types";
+
+/** Tools that never change files in the workspace: no checkpoint is taken for them. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "list_files",
+  "search_files",
+  "access_mcp_resource",
+  "web_fetch",
+  "ask_followup_question",
+  "new_task",
+]);
+
+export interface CallFacts {
+  /** The command analysis judged every part of the command read-only (execute_command, attempt_completion). */
+  readonly commandReadOnly?: boolean;
+  /** attempt_completion carries a command. */
+  readonly hasCommand?: boolean;
+  /** The MCP tool is annotated `readOnlyHint: true`. */
+  readonly mcpReadOnly?: boolean;
+}
+
+/**
+ * Whether a call may change files. When unsure it says yes: an unneeded checkpoint costs a few hundred
+ * milliseconds, a missing one costs the way back.
+ */
+export function mayChangeFiles(tool: string, facts: CallFacts = {}): boolean {
+  if (READ_ONLY_TOOLS.has(tool)) return false;
+  if (tool === "execute_command") return facts.commandReadOnly !== true;
+  if (tool === "attempt_completion") return facts.hasCommand === true && facts.commandReadOnly !== true;
+  if (tool === "use_mcp_tool") return facts.mcpReadOnly !== true;
+  return true;
+}
+
+/** What a tool row carries (a `checkpoint` field on the row's tool info). */
+export type RowCheckpoint =
+  | {
+      readonly state: "recorded";
+      readonly stepId: string;
+      readonly seq: number;
+      /** Undefined while the call runs; 0 = it changed nothing (the row offers no restore). */
+      readonly changedFiles?: number;
+      readonly skipped: SkipSummary;
+    }
+  /** No checkpoint: why (shown once per task, e.g. "git was not found", "Restricted Mode"). */
+  | { readonly state: "unavailable"; readonly reason: string };
+
+/**
+ * Runs `run` (the handler) with a checkpoint before it. `onRow` is told what the row shows: once `before`
+ * returned, and again with the changed-file count once `after` returned (which happens in the background:
+ * the result is not held back for it).
+ */
+export async function withCheckpoint<T>(
+  service: CheckpointService | undefined,
+  step: StepCall,
+  run: () => Promise<T>,
+  onRow?: (c: RowCheckpoint) => void,
+): Promise<T> {
+  if (!service || !step.mayChange) return run();
+  const b = await service.before(step);
+  if (!b.recorded) {
+    onRow?.({ state: "unavailable", reason: b.reason });
+    return run();
+  }
+  const row = { state: "recorded" as const, stepId: b.stepId, seq: b.seq, skipped: b.skipped };
+  onRow?.(row);
+  try {
+    return await run();
+  } finally {
+    void service.after({ taskId: step.taskId, stepId: step.stepId }).then((a) => {
+      if (a.recorded) onRow?.({ ...row, changedFiles: a.changedFiles });
+    });
+  }
+}
