@@ -19,6 +19,8 @@ export interface PathGate {
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
    */
   check(path: string, cwd: string, access: PathAccess, kind?: "content" | "names"): PathVerdict;
+  /** A file effect whose path is known only when the command runs (a variable, a pattern, an unknown `cd`). */
+  unresolved?(access: PathAccess, shown: string): void;
 }
 
 export interface CommandContext {
