@@ -119,6 +119,11 @@ export class Gate {
     return this.configErrors;
   }
 
+  /** The ignore rules this gate decides with (list/search filter with the same snapshot). */
+  get ignore(): IgnoreRules {
+    return this.validator.ignore;
+  }
+
   get workspace(): WorkspacePaths {
     return this.paths;
   }

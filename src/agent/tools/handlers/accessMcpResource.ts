@@ -2,7 +2,8 @@ import { errorResult, str, type ToolHandler } from "../types";
 
 export const accessMcpResourceHandler: ToolHandler = {
   name: "access_mcp_resource",
-  async execute(params, ctx) {
+  async execute(call, ctx) {
+    const params = call.params;
     const hub = ctx.env.mcp;
     if (!hub) return errorResult("No MCP servers are available in this session.");
     const server = str(params, "server_name");
