@@ -16,6 +16,7 @@ import type { ToolEnv } from "../agent/tools/types";
 import { BashAnalyzer } from "../core/commands/analyzer";
 import { grammarFilesIn } from "../core/commands/treeSitter";
 import { IgnoreRules } from "../core/ignoreFile";
+import { publicDecision } from "../core/resolvedCall";
 import type { McpServers } from "../core/settingsModel";
 import type { ToolgateHostApi } from "./activate";
 import { VscodeDiffReviewer } from "./adapters/diffReviewer";
@@ -33,15 +34,16 @@ function logged(create: CreateGate, log: ToolgateHostApi["decisions"]): CreateGa
   return async (input) => {
     const gate = await create(input);
     const wrapped: ApprovalGate = {
-      decide: (call) => {
-        const d = gate.decide(call);
-        log.logDecision(call, d, input.taskId);
+      decide: (call, opts) => {
+        const d = gate.decide(call, opts);
+        if (!opts?.preview) log.logDecision(call, publicDecision(d), input.taskId);
         return d;
       },
       recordCost: (usd) => gate.recordCost(usd),
       resetLimits: () => gate.resetLimits(),
       deniedTools: () => gate.deniedTools(),
       ...(gate.limits ? { limits: gate.limits } : {}),
+      ...(gate.ignore ? { ignore: gate.ignore } : {}),
     };
     return wrapped;
   };

@@ -24,7 +24,7 @@ const outsideDir = () => {
 const complete = { steps: [{ tool: "attempt_completion", args: { result: "done" } }] };
 /** The person accepts the completion and refuses every other ask (or uses `other`). */
 const person =
-  (other: (m: TaskMessage) => AskResponse = () => ({ kind: "deny" })) =>
+  (other: (m: TaskMessage) => AskResponse = () => ({ kind: "reject" })) =>
   (m: TaskMessage): AskResponse =>
     m.kind === "completion" ? { kind: "approve" } : other(m);
 const toolAsks = (x: Harness) => x.asks.asks.filter((a) => a.message.kind !== "completion");
@@ -162,7 +162,7 @@ describe("web_fetch decides every hop and connects to the address it judged", ()
       // The public-looking name is pinned to the loopback server; the approval of this first hop is the person's.
       env: { resolveHost: () => Promise.resolve(["127.0.0.1"]) },
       turns: [{ steps: [{ tool: "web_fetch", args: { url: `http://site.example.test:${port}/start` } }] }, complete],
-      answer: person((m) => (m.tool?.params.url?.includes("169.254") ? { kind: "deny" } : { kind: "approve" })),
+      answer: person((m) => (m.tool?.params.url?.includes("169.254") ? { kind: "reject" } : { kind: "approve" })),
     });
     await h.task.run();
     expect(toolAsks(h).map((a) => a.message.tool?.params.url)).toEqual([
