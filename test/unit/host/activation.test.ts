@@ -1,5 +1,5 @@
 import { build } from "esbuild";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import Module from "node:module";
 import { tmpdir } from "node:os";
@@ -23,6 +23,7 @@ beforeAll(async () => {
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" },
     write: false,
     logLevel: "error",
   });
@@ -143,6 +144,23 @@ describe("extension activation (real bundle, fake vscode)", () => {
     expect(fake.logs.at(-1)).toBe(
       `info ALLOW read_file {"path":"a"} — inside the workspace (rule: autoApprove.readFiles)`,
     );
+  });
+
+  it("starts the agent runtime without error (grammar, gate source, MCP hub, task factory)", async () => {
+    const fake = makeFakeVscode();
+    const ext = mkdtempSync(join(tmpdir(), "toolgate-extdir-"));
+    mkdirSync(join(ext, "dist"));
+    copyFileSync("node_modules/web-tree-sitter/tree-sitter.wasm", join(ext, "dist", "tree-sitter.wasm"));
+    copyFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm", join(ext, "dist", "tree-sitter-bash.wasm"));
+    const ctx = {
+      ...context(),
+      extensionUri: { scheme: "file", path: ext, fsPath: ext, toString: () => `file://${ext}` },
+      globalStorageUri: { scheme: "file", path: join(ext, "storage"), fsPath: join(ext, "storage") },
+    };
+    const api = await load(fake).activate(ctx);
+    expect(api).toBeDefined();
+    expect(fake.errors).toEqual([]);
+    for (const d of ctx.subscriptions) d.dispose();
   });
 
   it("reports an activation failure to the person instead of failing silently", async () => {

@@ -81,6 +81,15 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       constructor(readonly id: string) {}
     },
     StatusBarAlignment: { Left: 1, Right: 2 },
+    Disposable: class {
+      constructor(private readonly fn: () => void) {}
+      dispose(): void {
+        this.fn();
+      }
+    },
+    FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
+    FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
+    env: { appRoot: "/nonexistent-vscode-app-root" },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     ViewColumn: { Active: -1 },
     Uri: {
@@ -119,6 +128,8 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       showWarningMessage: () => Promise.resolve(undefined),
       showQuickPick: () => Promise.resolve(undefined),
       showInputBox: () => Promise.resolve(undefined),
+      onDidCloseTerminal: () => dispose,
+      createTerminal: () => ({ show() {}, dispose() {} }),
     },
     workspace: {
       isTrusted: true,
@@ -132,6 +143,14 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       }),
       onDidChangeConfiguration: configChanged.event,
       onDidGrantWorkspaceTrust: () => dispose,
+      onDidChangeWorkspaceFolders: () => dispose,
+      registerFileSystemProvider: () => dispose,
+      createFileSystemWatcher: () => ({
+        onDidCreate: () => dispose,
+        onDidChange: () => dispose,
+        onDidDelete: () => dispose,
+        dispose() {},
+      }),
       registerTextDocumentContentProvider: () => dispose,
     },
     commands: {
