@@ -48,6 +48,8 @@ export interface HarnessOptions {
   readonly env?: Partial<ToolEnv>;
   readonly deps?: Partial<TaskDeps>;
   readonly task?: string;
+  /** Workspace Trust (default trusted). */
+  readonly trusted?: boolean;
 }
 
 export interface AskRecord {
@@ -130,6 +132,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const executor = new ToolExecutor({
     createGate: realGateFactory({
       settings: () => settings.current,
+      ...(o.trusted === false ? { trusted: () => false } : {}),
       ...(o.mcp ? { extra: () => ({ mcpTools: mcpToolLister(o.mcp!) }) } : {}),
     }),
     roots: () => [dir],

@@ -181,6 +181,7 @@ export class ToolCalls {
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
       ...this.toolContext(run),
+      ...(approval.decision.decision === "ask" ? { approvedByPerson: true } : {}),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
       ...(diffSession ? { diffSession } : {}),
       ...(prepared ? { prepared } : {}),

@@ -16,7 +16,19 @@ export const useMcpToolHandler: ToolHandler = {
     const real = hub.resolveToolName(server, str(decided.params, "tool_name"));
     if (!real)
       return errorResult(`The MCP server \`${server}\` has no enabled tool \`${str(call.params, "tool_name")}\`.`);
-    if (!decided.mcp?.listed || real !== decided.mcp.tool) {
+    // Decided without the server's list (it was not running): the gate judges the real name and the tool's
+    // annotations. With the same name and no annotations the decision could not differ, so it is not repeated.
+    const info = hub
+      .servers()
+      .find((x) => x.name === server)
+      ?.tools.find((t) => t.name === real);
+    const annotated = info?.readOnlyHint !== undefined || info?.destructiveHint !== undefined;
+    if (real === decided.mcp?.tool && !decided.mcp.listed && annotated && ctx.approvedByPerson) {
+      // The person approved this very name; the annotations can only add a refusal (plan mode, a deny rule).
+      const d = ctx.config.callbacks.decide({ tool: "use_mcp_tool", params: decided.params });
+      if (d.decision === "deny") return errorResult(`Refused by the gate: ${d.reason} (rule: ${d.rule}).`);
+      if (d.resolved) decided = d.resolved;
+    } else if (real !== decided.mcp?.tool || (!decided.mcp.listed && annotated)) {
       const again = await ctx.decideAgain({ ...decided.params, tool_name: real });
       if ("result" in again) return again.result;
       decided = again.call;
