@@ -62,6 +62,8 @@ export class ToolCallRun {
   private unsubscribe: () => void;
   private diff: Promise<DiffSession | undefined> | undefined;
   private wake: (() => void) | undefined;
+  /** A command's decided working directory, once decided. */
+  private cwd: string | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -134,6 +136,8 @@ export class ToolCallRun {
   /** Shows a decision: the message role follows it (ask = will wait for the person). */
   private show(d: Decision): void {
     this.decision = publicDecision(d);
+    const command = (d as Judged).resolved?.command;
+    if (command) this.cwd = command.cwd;
     const role = d.decision === "ask" ? "ask" : "say";
     const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
     this.role = role;
@@ -165,6 +169,7 @@ export class ToolCallRun {
       ...(this.name === "use_mcp_tool" && typeof this.params.server_name === "string"
         ? { serverName: this.params.server_name }
         : {}),
+      ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),

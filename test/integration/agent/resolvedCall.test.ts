@@ -200,3 +200,15 @@ describe("commands run in a clean bash", () => {
     expect(r.output).not.toMatch(/PWNED/);
   });
 });
+
+describe("the approval card", () => {
+  it("shows the working directory the command will run in", async () => {
+    h = await startHarness({
+      settings: { "toolgate.autoApprove.actions": { executeSafeCommands: false } },
+      turns: [{ steps: [{ tool: "execute_command", args: { command: "ls" } }] }, complete],
+      answer: person(() => ({ kind: "approve" })),
+    });
+    await h.task.run();
+    expect(toolAsks(h)[0]!.message.tool?.cwd).toBe(h.dir);
+  });
+});
