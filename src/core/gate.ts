@@ -57,8 +57,11 @@ const READ_TOOLS: readonly ToolName[] = ["read_file", "list_files", "search_file
 const NEVER_AUTO: readonly ToolName[] = ["ask_followup_question", "new_task"];
 
 /**
- * The gate: validator, then the decision order of DESIGN.md, first match wins. `decide` is synchronous and
- * does no I/O beyond realpath cache misses; the analyzer must be ready (`Gate.create` awaits it).
+ * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
+ * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
+ * afresh (realpaths are kept for one decision) and scanning directories a command reads recursively. Every
+ * decision past validation carries the resolved call it judged, the only thing a handler may run. The analyzer
+ * must be ready (`Gate.create` awaits it).
  */
 export class Gate {
   readonly limits: TaskLimits;

@@ -40,7 +40,7 @@ export interface ToolEnv {
   readonly mcp?: McpClientHub;
   /** DNS for web_fetch (default: the system resolver); every address it returns is checked by the gate. */
   readonly resolveHost?: (host: string) => Promise<readonly string[]>;
-  /** The ignore file of each root, read once per task (the gate's file name setting). */
+  /** The ignore file of each root, for callers without a gate snapshot (list/search use the gate's own, `ApprovalGate.ignore`). */
   readonly ignoreRules: (roots: readonly string[]) => IgnoreRules;
   readonly limits?: Partial<ToolLimits>;
   /** new_task: the host starts the subtask. Without it the tool reports that subtasks are not available. */

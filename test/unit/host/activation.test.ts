@@ -53,12 +53,25 @@ function load(fake: ReturnType<typeof makeFakeVscode>): Ext {
   return req(bundlePath) as Ext;
 }
 
+/** An extension folder whose dist/ holds the grammar files, as the packaged extension does. */
+let extDir = "";
+function extensionDir(): string {
+  if (extDir) return extDir;
+  extDir = mkdtempSync(join(tmpdir(), "toolgate-extdir-"));
+  mkdirSync(join(extDir, "dist"));
+  copyFileSync("node_modules/web-tree-sitter/tree-sitter.wasm", join(extDir, "dist", "tree-sitter.wasm"));
+  copyFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm", join(extDir, "dist", "tree-sitter-bash.wasm"));
+  return extDir;
+}
+
 function context() {
   const subscriptions: Array<{ dispose(): void }> = [];
   const state = new Map<string, unknown>();
+  const ext = extensionDir();
   return {
     subscriptions,
-    extensionUri: { scheme: "file", path: "/ext", fsPath: "/ext", toString: () => "file:///ext" },
+    extensionUri: { scheme: "file", path: ext, fsPath: ext, toString: () => `file://${ext}` },
+    globalStorageUri: { scheme: "file", path: join(ext, "storage"), fsPath: join(ext, "storage") },
     workspaceState: {
       get: (k: string) => state.get(k),
       update: (k: string, v: unknown) => Promise.resolve(void state.set(k, v)),
@@ -103,12 +116,12 @@ describe("extension activation (real bundle, fake vscode)", () => {
         show() {},
       });
       expect(webview.options.enableScripts).toBe(true);
-      expect(webview.options.localResourceRoots!.map((u) => u.path)).toEqual(["/ext/dist"]);
+      expect(webview.options.localResourceRoots!.map((u) => u.path)).toEqual([`${extensionDir()}/dist`]);
       const csp = decodeEntities(/http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(webview.html)![1]!);
       expect(csp).toMatch(
         /^default-src 'none'; style-src https:\/\/webview\.test 'nonce-[^']+'; font-src https:\/\/webview\.test; img-src https:\/\/webview\.test data:; script-src 'nonce-[^']+'$/,
       );
-      expect(webview.html).toContain(`src="https:///ext/dist/webview.js"`);
+      expect(webview.html).toContain(`src="https://${extensionDir()}/dist/webview.js"`);
       htmls.push(webview.html);
       await Promise.resolve();
       expect(webview.posted).toEqual([]);
@@ -148,15 +161,7 @@ describe("extension activation (real bundle, fake vscode)", () => {
 
   it("starts the agent runtime without error (grammar, gate source, MCP hub, task factory)", async () => {
     const fake = makeFakeVscode();
-    const ext = mkdtempSync(join(tmpdir(), "toolgate-extdir-"));
-    mkdirSync(join(ext, "dist"));
-    copyFileSync("node_modules/web-tree-sitter/tree-sitter.wasm", join(ext, "dist", "tree-sitter.wasm"));
-    copyFileSync("node_modules/tree-sitter-bash/tree-sitter-bash.wasm", join(ext, "dist", "tree-sitter-bash.wasm"));
-    const ctx = {
-      ...context(),
-      extensionUri: { scheme: "file", path: ext, fsPath: ext, toString: () => `file://${ext}` },
-      globalStorageUri: { scheme: "file", path: join(ext, "storage"), fsPath: join(ext, "storage") },
-    };
+    const ctx = context();
     const api = await load(fake).activate(ctx);
     expect(api).toBeDefined();
     expect(fake.errors).toEqual([]);

@@ -134,8 +134,12 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
     workspace: {
       isTrusted: true,
       workspaceFolders: undefined,
-      getConfiguration: () => ({
-        inspect: (key: string) => config.inspect(key as never),
+      // `getConfiguration()` names keys in full (`toolgate.mode`), `getConfiguration("toolgate")` relative to it.
+      getConfiguration: (section?: string) => ({
+        inspect: (key: string) =>
+          section === undefined && !key.startsWith("toolgate.")
+            ? undefined
+            : config.inspect(key.replace(/^toolgate\./, "") as never),
         update: async (key: string, value: unknown) => {
           await config.updateGlobal(key as never, value);
           configChanged.fire({ affectsConfiguration: (s: string) => `toolgate.${key}`.startsWith(s) });
