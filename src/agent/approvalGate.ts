@@ -4,16 +4,23 @@
  */
 import { Gate, type GateOptions } from "../core/gate";
 import { TaskLimits } from "../core/limits";
+import type { IgnoreRules } from "../core/ignoreFile";
 import type { ToolgateSettings } from "../core/settingsModel";
-import type { Decision, ToolCall } from "../core/types";
+import type { ToolCall } from "../core/types";
+import type { Judged } from "../core/resolvedCall";
 
 export interface ApprovalGate {
-  /** Validator then auto-approver. Synchronous. Counts the call toward maxRequests. */
-  decide(call: ToolCall): Decision;
+  /**
+   * Validator then auto-approver, with the resolved call it judged. Synchronous. Counts the call toward
+   * maxRequests unless it is a preview (a UI hint while the block streams).
+   */
+  decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged;
   recordCost(usd: number): void;
   resetLimits(): void;
   /** Tools refused outright, to hide from the model. */
   deniedTools(): readonly string[];
+  /** The ignore rules this gate decides with: listings and searches filter with the same snapshot. */
+  readonly ignore?: IgnoreRules;
   /** The task tree's limits, carried into the gate that replaces this one after a settings change. */
   readonly limits?: TaskLimits;
 }

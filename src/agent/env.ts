@@ -13,7 +13,8 @@ export interface FileStat {
 
 export interface DirEntry {
   readonly name: string;
-  readonly type: "file" | "directory" | "other";
+  /** A symbolic link is a "link", whatever it points to: listings and searches never follow one. */
+  readonly type: "file" | "directory" | "link" | "other";
 }
 
 export interface AgentFs {
@@ -23,6 +24,14 @@ export interface AgentFs {
   /** Undefined when the path does not exist. */
   stat(path: string): Promise<FileStat | undefined>;
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * The file tools' I/O on a path the gate decided (its realpath): the parent must still be its own realpath
+   * and a final link is never followed, else `PathChanged` (src/agent/node/noFollowFs.ts) and the caller
+   * decides again. Hosts whose roots are not `file:` cannot promise that and refuse.
+   */
+  statResolved(real: string): Promise<"file" | "directory" | "other" | undefined>;
+  readResolved(real: string): Promise<Uint8Array>;
+  writeResolved(real: string, data: Uint8Array): Promise<void>;
 }
 
 export interface CommandRunOptions {

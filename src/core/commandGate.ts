@@ -1,17 +1,26 @@
 import type { CommandContext, PathAccess, PathGate, PathVerdict } from "./commands/types";
 import type { ProtectedPaths } from "./protectedPaths";
-import type { WorkspacePaths } from "./paths";
+import type { ResolvedPath, WorkspacePaths } from "./paths";
 import { ruleMatches, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
-import { ignoredBelow, SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
-import type { ResolvedPath } from "./paths";
+import { ignoredBelow, SCAN_LIMIT } from "./ignoredBelow";
 import { gitCheck } from "./gitRepository";
 import { checkGlobRead } from "./globIgnoreOverlap";
+import { statSync } from "node:fs";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
  * exactly the path gate the file tools pass: `cat .env` is refused like `read_file(.env)`, and `> ~/.bashrc`
  * is held like `write_to_file(~/.bashrc)`.
+ *
+ * Besides answering the analysis, the path gate records how serious each blocked effect is, because file deny
+ * rules, the ignore file and protected paths bind command effects in EVERY mode, while the analysis itself only
+ * reports the first reason a line is not safe:
+ * - `refusal`: a deny rule (`Read(src/b.ts)` vs `cat src/b.ts`, `Edit(x)` vs `> x`, `tee x`, `cp a x`) or an
+ *   ignored file read directly → deny;
+ * - `hard-ask`: an ask rule, a protected path written, a recursive read that covers a denied or ignored file or
+ *   cannot be checked, or an effect whose path is known only when the command runs → ask in every mode;
+ * - anything else (outside the workspace, a switch off) only matters to the fine-grained tier.
  */
 export interface FileSwitches {
   readonly readLocal: boolean;
@@ -20,10 +29,16 @@ export interface FileSwitches {
   readonly editExternal: boolean;
 }
 
+export type EffectSeverity = "refusal" | "hard-ask";
+
+export interface EffectFinding {
+  readonly severity: EffectSeverity;
+  readonly reason: string;
+  readonly rule: string;
+}
+
 export class CommandPathGate implements PathGate {
-  /** Per task, like the other path caches: a directory's scan is done once. */
-  private readonly below = new WeakMap<ResolvedPath, BelowResult>();
-  private readonly belowNoFollow = new WeakMap<ResolvedPath, BelowResult>();
+  private findings: EffectFinding[] = [];
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -33,6 +48,42 @@ export class CommandPathGate implements PathGate {
     private readonly switches: FileSwitches,
   ) {}
 
+  /** Starts one analysis: findings are per command line. */
+  begin(): void {
+    this.findings = [];
+  }
+
+  /** The most serious finding of the analysis since `begin` (refusals first), if any. */
+  worst(): EffectFinding | undefined {
+    return this.findings.find((f) => f.severity === "refusal") ?? this.findings[0];
+  }
+
+  private note(severity: EffectSeverity, reason: string, rule: string): PathVerdict {
+    this.findings.push({ severity, reason, rule });
+    return { ok: false, reason, rule };
+  }
+
+  /** A file effect whose path the analysis cannot know before the command runs. */
+  unresolved(access: PathAccess, shown: string): void {
+    if (access === "write")
+      this.note(
+        "hard-ask",
+        `writes to \`${shown}\`, known only when the command runs (it could be a protected path)`,
+        "path:unknown-write",
+      );
+    else if (this.readsAreGuarded())
+      this.note(
+        "hard-ask",
+        `reads \`${shown}\`, known only when the command runs (it could be a file your deny rules or ${this.validator.ignore.fileName} exclude)`,
+        "path:unknown-read",
+      );
+  }
+
+  private readsAreGuarded(): boolean {
+    if (this.denyOrAsk.some((r) => r.tools.includes("read_file"))) return true;
+    return this.paths.roots.some((_, i) => this.validator.ignore.hasRules(i));
+  }
+
   check(
     path: string,
     cwd: string,
@@ -41,20 +92,28 @@ export class CommandPathGate implements PathGate {
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     const v = this.validator.checkPath(tool, path, cwd);
-    if (!v.ok) return { ok: false, reason: v.reason, rule: v.rule };
+    if (!v.ok)
+      return v.rule.startsWith("ignoreFile:")
+        ? this.note("refusal", v.reason, v.rule)
+        : { ok: false, reason: v.reason, rule: v.rule };
     const p = v.path!;
     const rule = this.denyOrAsk.find((r) => ruleMatches(r, { tool, path: p }, false));
     if (rule)
-      return {
-        ok: false,
-        reason: `\`${path}\` matches the ${rule.effect} rule \`${rule.source}\``,
-        rule: `permissions.${rule.effect}: ${rule.source}`,
-      };
+      return this.note(
+        rule.effect === "deny" ? "refusal" : "hard-ask",
+        `\`${path}\` matches the ${rule.effect} rule \`${rule.source}\``,
+        `permissions.${rule.effect}: ${rule.source}`,
+      );
     const local = p.realRoot !== undefined;
-    if (kind === "git-repository" || kind === "git-history") return gitCheck(p, path, kind, this.validator.ignore);
+    if (kind === "git-repository") return gitCheck(p, path, kind, this.validator.ignore);
+    if (kind === "git-history") {
+      // Printing tracked contents of an ignored file is a read of that file: a hard ask, as for recursive reads.
+      const v = gitCheck(p, path, kind, this.validator.ignore);
+      return v.ok ? v : this.note("hard-ask", v.reason, v.rule);
+    }
     if (access === "write") {
       const prot = this.protectedPaths.match(p);
-      if (prot) return { ok: false, reason: `writes to a protected path: ${path}`, rule: `protected: ${prot}` };
+      if (prot) return this.note("hard-ask", `writes to a protected path: ${path}`, `protected: ${prot}`);
       if (!local && !(this.switches.editLocal && this.switches.editExternal))
         return { ok: false, reason: `writes outside the workspace: ${path}`, rule: "path:external-write" };
       if (local && !this.switches.editLocal)
@@ -65,6 +124,10 @@ export class CommandPathGate implements PathGate {
         };
       return { ok: true };
     }
+    if (kind === "content" || kind === "content-nofollow") {
+      const below = this.recursiveRead(path, p, kind === "content");
+      if (below) return below;
+    }
     if (!local && !(this.switches.readLocal && this.switches.readExternal))
       return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
     if (local && !this.switches.readLocal)
@@ -73,36 +136,39 @@ export class CommandPathGate implements PathGate {
         reason: `reads a file (${path}) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
-    if (kind === "content" || kind === "content-nofollow") {
-      // A directory read for its content is read recursively: it must not reach what the ignore file excludes.
-      const follows = kind === "content";
-      const cache = follows ? this.below : this.belowNoFollow;
-      let below = cache.get(p);
-      if (!below) {
-        below = ignoredBelow(p, this.validator.ignore, follows);
-        cache.set(p, below);
-      }
-      const file = this.validator.ignore.fileName;
-      if (below.kind === "ignored")
-        return {
-          ok: false,
-          reason: `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`,
-          rule: `ignoreFile: ${file}`,
-        };
-      if (below.kind === "link")
-        return {
-          ok: false,
-          reason: `reads every file under \`${path}\`, and \`${below.relative}\` is a link to a directory or outside the workspace, which Toolgate does not follow`,
-          rule: `ignoreFile: ${file}`,
-        };
-      if (below.kind === "too-many")
-        return {
-          ok: false,
-          reason: `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`,
-          rule: `ignoreFile: ${file}`,
-        };
-    }
     return { ok: true };
+  }
+
+  /** A directory read for its content is read recursively: it must not reach a denied or ignored file. */
+  private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
+    const covering = this.denyOrAsk.find((r) => r.tools.includes("read_file") && coversBelow(r, p));
+    if (covering && isDirectory(p.real))
+      return this.note(
+        "hard-ask",
+        `reads every file under \`${path}\`, which covers the ${covering.effect} rule \`${covering.source}\``,
+        `permissions.${covering.effect}: ${covering.source}`,
+      );
+    const below = ignoredBelow(p, this.validator.ignore, followsLinks);
+    const file = this.validator.ignore.fileName;
+    if (below.kind === "ignored")
+      return this.note(
+        "hard-ask",
+        `reads every file under \`${path}\`, including \`${below.relative}\`, which ${file} excludes`,
+        `ignoreFile: ${file}`,
+      );
+    if (below.kind === "link")
+      return this.note(
+        "hard-ask",
+        `reads every file under \`${path}\`, and \`${below.relative}\` is a link to a directory or outside the workspace, which Toolgate does not follow`,
+        `ignoreFile: ${file}`,
+      );
+    if (below.kind === "too-many")
+      return this.note(
+        "hard-ask",
+        `reads every file under \`${path}\`: more than ${SCAN_LIMIT} entries, too many to check against ${file}`,
+        `ignoreFile: ${file}`,
+      );
+    return undefined;
   }
 
   checkPattern(pattern: string, cwd: string): PathVerdict {
@@ -115,6 +181,23 @@ export class CommandPathGate implements PathGate {
       ignore: this.validator.ignore,
       readRules: this.denyOrAsk.some((r) => r.tools.includes("read_file")),
     });
+  }
+}
+
+/** Whether a file rule could match something below the directory `p` (minimatch's partial match, each spelling). */
+function coversBelow(rule: PermissionRule, p: ResolvedPath): boolean {
+  if (!rule.glob) return rule.pattern === undefined;
+  const forms = rule.pattern!.startsWith("/")
+    ? [p.real, p.lexical]
+    : [p.realRoot?.relative, p.lexicalRoot?.relative].filter((f): f is string => f !== undefined);
+  return forms.some((f) => f === "" || rule.glob!.match(f.replace(/\/+$/, ""), true));
+}
+
+function isDirectory(real: string): boolean {
+  try {
+    return statSync(real).isDirectory();
+  } catch {
+    return false;
   }
 }
 

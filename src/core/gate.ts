@@ -1,10 +1,10 @@
-import { CommandPathGate, commandLists, type FileSwitches } from "./commandGate";
+import { CommandPathGate, commandLists, type EffectFinding, type FileSwitches } from "./commandGate";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext } from "./commands/types";
 import { defaultAnalyzer } from "./commands/defaultAnalyzer";
 import { allow, ask, deny, Trace } from "./decisionSteps";
 import { IgnoreRules } from "./ignoreFile";
 import { TaskLimits } from "./limits";
-import { lookupMcpTool } from "./mcp";
+import { lookupMcpTool, mcpServerNameProblem, repairMcpToolName, type McpListedTool } from "./mcp";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
 import {
@@ -16,8 +16,9 @@ import {
   type PermissionRule,
 } from "./permissionRules";
 import type { ToolgateSettings } from "./settingsModel";
+import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } from "./resolvedCall";
 import type { Decision, ToolCall, ToolName } from "./types";
-import { privateHostReason } from "./urls";
+import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
 export interface GateOptions {
@@ -37,6 +38,13 @@ export interface GateOptions {
   readonly platform?: "posix" | "windows";
   /** Settings errors found by the caller: nothing is auto-approved while there are any. */
   readonly settingsErrors?: readonly string[];
+  /** A running MCP server's tools (undefined: not started yet), for name repair and annotations. */
+  readonly mcpTools?: (server: string) => readonly McpListedTool[] | undefined;
+}
+
+/** The one place a ResolvedCall is made: from what this gate judged. */
+function mint(parts: ResolvedCallParts): ResolvedCall {
+  return parts as ResolvedCall;
 }
 
 export interface Explained {
@@ -49,8 +57,11 @@ const READ_TOOLS: readonly ToolName[] = ["read_file", "list_files", "search_file
 const NEVER_AUTO: readonly ToolName[] = ["ask_followup_question", "new_task"];
 
 /**
- * The gate: validator, then the decision order of DESIGN.md, first match wins. `decide` is synchronous and
- * does no I/O beyond realpath cache misses; the analyzer must be ready (`Gate.create` awaits it).
+ * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
+ * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
+ * afresh (realpaths are kept for one decision) and scanning directories a command reads recursively. Every
+ * decision past validation carries the resolved call it judged, the only thing a handler may run. The analyzer
+ * must be ready (`Gate.create` awaits it).
  */
 export class Gate {
   readonly limits: TaskLimits;
@@ -111,17 +122,23 @@ export class Gate {
     return this.configErrors;
   }
 
+  /** The ignore rules this gate decides with (list/search filter with the same snapshot). */
+  get ignore(): IgnoreRules {
+    return this.validator.ignore;
+  }
+
   get workspace(): WorkspacePaths {
     return this.paths;
   }
 
-  decide(call: ToolCall): Decision {
-    return this.run(call, new Trace(false));
+  /** The decision for a complete call; `preview` (a streaming block) is a UI hint and counts no request. */
+  decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged {
+    return this.run(call, new Trace(false), opts?.preview === true);
   }
 
   explain(call: ToolCall): Explained {
     const trace = new Trace(true);
-    const decision = this.run(call, trace);
+    const { resolved: _resolved, ...decision } = this.run(call, trace, false);
     return { decision, trace: trace.lines };
   }
 
@@ -144,14 +161,17 @@ export class Gate {
     this.limits.reset();
   }
 
-  private run(call: ToolCall, trace: Trace): Decision {
-    const d = this.decideInner(call, trace);
+  private run(call: ToolCall, trace: Trace, preview: boolean): Judged {
+    const d = this.decideInner(call, trace, preview);
     const settled =
       d.decision === "allow" && this.configErrors.length > 0
-        ? ask(
-            `your Toolgate settings have errors, so nothing is auto-approved: ${this.configErrors[0]}`,
-            "settings:invalid",
-          )
+        ? {
+            ...ask(
+              `your Toolgate settings have errors, so nothing is auto-approved: ${this.configErrors[0]}`,
+              "settings:invalid",
+            ),
+            ...(d.resolved ? { resolved: d.resolved } : {}),
+          }
         : d;
     if (settled.decision === "ask" && this.opts.headless) {
       trace.note("headless", "no one to ask, so the ask becomes a deny");
@@ -160,16 +180,20 @@ export class Gate {
     return settled;
   }
 
-  private decideInner(call: ToolCall, trace: Trace): Decision {
+  private decideInner(call: ToolCall, trace: Trace, preview: boolean): Judged {
     const s = this.opts.settings;
-    // 1. Validate.
-    const v = this.validator.validate(call);
+    // Every decision sees the file system as it is now: realpaths are not carried over from earlier calls.
+    this.paths.beginDecision();
+    // 1. Validate the complete call; MCP names are repaired before anything looks at them.
+    const canonical = this.canonicalMcp(call);
+    if ("decision" in canonical) return canonical;
+    const v = this.validator.validate(canonical.call);
     if (!v.ok) {
       trace.note("1 validate", v.reason);
       return deny(v.reason, v.rule);
     }
     const tool = v.tool;
-    const params = call.params;
+    const params = canonical.call.params;
     trace.note(
       "1 validate",
       v.path
@@ -179,7 +203,10 @@ export class Gate {
     const subject = this.subject(tool, params, v.path);
     const command =
       tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
+    const commandPaths = this.commandCtx.paths as CommandPathGate;
+    commandPaths.begin();
     const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
+    const effect = analysis ? commandPaths.worst() : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
     const subjects =
       tool === "attempt_completion" && analysis
@@ -187,74 +214,161 @@ export class Gate {
         : [subject];
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
+    const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
+    const resolved = mint({
+      tool,
+      params,
+      ...(v.path ? { path: v.path } : {}),
+      ...(canonical.mcp ? { mcp: canonical.mcp } : {}),
+      ...(url ? { url } : {}),
+      ...(command !== undefined && command.trim() !== ""
+        ? { command: { line: command, shell: "bash" as const, cwd: this.commandCtx.cwd } }
+        : {}),
+    });
+    const withCall = (d: Decision): Judged => ({ ...d, resolved });
 
-    // 2. Hard refusals, in every mode.
+    // 2. Refusals, in every mode.
     const denyRule = this.findRule("deny", subjects, false);
     if (denyRule?.layer === "mode:plan") return deny("plan mode is read-only: files cannot be edited", "mode:plan");
     if (denyRule)
       return deny(`\`${denyRule.source}\` is denied by your settings`, `permissions.deny: ${denyRule.source}`);
     if (analysis?.verdict === "deny") return deny(analysis.reason, analysis.rule);
-    trace.note("2 refusals", "no deny rule matches");
-
-    // 3. Mode (plan refuses; auto is applied after the checks that hold in every mode, below).
+    if (effect?.severity === "refusal") return deny(effect.reason, effect.rule);
     if (s.mode === "plan") {
       if (EDIT_TOOLS.includes(tool)) return deny("plan mode is read-only: files cannot be edited", "mode:plan");
       if (analysis && !analysis.readOnly)
         return deny(`plan mode is read-only, and this command may change things: ${analysis.reason}`, "mode:plan");
-      trace.note("3 mode", "plan: the call is read-only");
-    } else {
-      trace.note("3 mode", s.mode === "auto" ? "auto: runs once the checks below pass" : "normal");
+      if (tool === "use_mcp_tool" && canonical.mcp?.readOnlyHint !== true)
+        return deny(
+          `plan mode is read-only, and \`${canonical.mcp?.tool ?? ""}\` is not annotated readOnlyHint: true`,
+          "mode:plan",
+        );
     }
-    if (analysis?.verdict === "unparseable") return ask(analysis.reason, analysis.rule);
+    trace.note(
+      "2 refusals",
+      s.mode === "plan" ? "no deny rule matches; plan: the call is read-only" : "no deny rule matches",
+    );
 
-    // 4. Untrusted workspace, limits, ask rules, protected paths.
+    // 3. Hard asks, in every mode (auto and approve-all included).
+    const hard = this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview);
+    if (hard) return withCall(hard);
+    trace.note("3 hard asks", "trusted, within limits, no ask rule, no protected path");
+
+    // 4. Auto mode and approve-all: everything left runs, except the never-auto tools.
+    if (NEVER_AUTO.includes(tool)) return withCall(ask(`\`${tool}\` always waits for you`, "tool:never-auto"));
+    if (s.mode === "auto") return withCall(allow("auto mode (YOLO) runs everything no rule refuses", "mode:auto"));
+    if (tool === "attempt_completion" && !analysis)
+      return withCall(allow("completing the task runs nothing", "tool:attempt_completion"));
+    if (s.autoApprove.all) return withCall(allow("approve-all is on", "autoApprove.all"));
+
+    // 5. The fine-grained tier.
+    const allowRule = analysis ? undefined : this.findRule("allow", [subject], true);
+    if (allowRule)
+      return withCall(
+        allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`),
+      );
+    if (!s.autoApprove.enabled)
+      return withCall(ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion));
+    return withCall(this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed));
+  }
+
+  /** DESIGN step 3: what asks whatever the mode and the switches say. */
+  private hardAsk(
+    tool: ToolName,
+    subjects: readonly CallSubject[],
+    params: ToolCall["params"],
+    analysis: CommandAnalysis | undefined,
+    effect: EffectFinding | undefined,
+    mcp: McpTarget | undefined,
+    url: UrlTarget | undefined,
+    path: ResolvedPath | undefined,
+    preview: boolean,
+  ): Decision | undefined {
     if (this.opts.trusted === false)
       return ask(
         "the workspace is not trusted (Restricted Mode), so nothing is auto-approved",
         "workspace:untrusted",
         analysis?.suggestion,
       );
-    if (tool !== "ask_followup_question") {
-      const limit = this.limits.countRequest();
-      if (limit) return ask(limit.reason, limit.rule);
-    }
     const askRule = this.findRule("ask", subjects, false);
     if (askRule) return ask(`\`${askRule.source}\` always asks`, `permissions.ask: ${askRule.source}`);
     if (analysis?.verdict === "ask-rule") return ask(analysis.reason, analysis.rule);
-    if (v.path && EDIT_TOOLS.includes(tool)) {
-      const prot = this.protectedPaths.match(v.path);
+    if (path && EDIT_TOOLS.includes(tool)) {
+      const prot = this.protectedPaths.match(path);
       if (prot)
         return ask(
-          `\`${v.path.input}\` is a protected path (editor, gate, git or CI configuration)`,
+          `\`${path.input}\` is a protected path (editor, gate, git or CI configuration)`,
           `protected: ${prot}`,
         );
     }
-    trace.note("4 checks", "trusted, within limits, no ask rule, no protected path");
-
-    // 5. Auto-approve tiers: YOLO > approve-all > rules and fine-grained switches.
-    if (NEVER_AUTO.includes(tool)) return ask(`\`${tool}\` always waits for you`, "tool:never-auto");
-    if (s.mode === "auto") return allow("auto mode (YOLO) runs everything no rule refuses", "mode:auto");
-    const wantsApproval = boolParam(params.requires_approval) === true;
-    if (tool === "attempt_completion" && !analysis)
-      return allow("completing the task runs nothing", "tool:attempt_completion");
-    if (s.autoApprove.all) {
-      if (analysis?.deletes)
-        return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
-      if (wantsApproval) return ask("the model asked for approval of this command", "requires_approval");
-      return allow("approve-all is on", "autoApprove.all");
+    if (effect) return ask(effect.reason, effect.rule, analysis?.suggestion);
+    if (analysis?.deletes)
+      return ask(`${analysis.reason}, and deleting always waits for you`, "commands:deletes", analysis.suggestion);
+    if (url) {
+      const local =
+        privateHostReason(url.href) ?? url.addresses?.map(privateAddressReason).find((r) => r !== undefined);
+      if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
     }
-    const allowRule = analysis ? undefined : this.findRule("allow", [subject], true);
-    if (allowRule)
-      return allow(`\`${allowRule.source}\` is in your allow rules`, `permissions.allow: ${allowRule.source}`);
-    if (!s.autoApprove.enabled) return ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion);
-    return this.fineGrained(tool, subject, analysis, wantsApproval, mcp?.ok === true && mcp.alwaysAllowed);
+    if (analysis && boolParam(params.requires_approval) === true)
+      return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
+    if (analysis?.verdict === "unparseable") return ask(analysis.reason, analysis.rule);
+    if (tool === "use_mcp_tool" && mcp?.destructiveHint === true)
+      return ask(`\`${mcp.tool ?? ""}\` is annotated destructiveHint: true`, "mcp:destructive");
+    if (tool !== "ask_followup_question") {
+      // A preview is a UI hint: it looks at the limits without counting a request.
+      const limit = preview ? this.limits.reached() : this.limits.countRequest();
+      if (limit) return ask(limit.reason, limit.rule);
+    }
+    return undefined;
+  }
+
+  /** The MCP names as they will really be called: the tool repaired against the server's tool list. */
+  private canonicalMcp(call: ToolCall): { call: ToolCall; mcp?: McpTarget } | Decision {
+    if ((call?.tool !== "use_mcp_tool" && call?.tool !== "access_mcp_resource") || typeof call.params !== "object")
+      return { call };
+    const server = call.params?.server_name;
+    if (typeof server !== "string" || server.trim() === "") return { call };
+    const bad = mcpServerNameProblem(server);
+    if (bad) return deny(bad, "mcp:server-name");
+    if (call.tool === "access_mcp_resource") return { call, mcp: { server, listed: false } };
+    const requested = call.params.tool_name;
+    if (typeof requested !== "string" || requested.trim() === "") return { call };
+    const listed = this.opts.mcpTools?.(server);
+    if (!listed) return { call, mcp: { server, tool: requested, listed: false } };
+    const name = repairMcpToolName(
+      requested,
+      listed.map((t) => t.name),
+    );
+    if (name === undefined)
+      return deny(`the MCP server \`${server}\` has no enabled tool \`${requested}\``, "mcp:unknown-tool");
+    const info = listed.find((t) => t.name === name)!;
+    return {
+      call: name === requested ? call : { ...call, params: { ...call.params, tool_name: name } },
+      mcp: {
+        server,
+        tool: name,
+        listed: true,
+        ...(info.readOnlyHint !== undefined ? { readOnlyHint: info.readOnlyHint } : {}),
+        ...(info.destructiveHint !== undefined ? { destructiveHint: info.destructiveHint } : {}),
+      },
+    };
+  }
+
+  private urlTarget(raw: string, facts: ToolCall["facts"]): UrlTarget | undefined {
+    let u: URL;
+    try {
+      u = new URL(raw.trim());
+    } catch {
+      return undefined;
+    }
+    const host = urlHost(u.href) ?? "";
+    return { href: u.href, host, ...(facts?.addresses ? { addresses: [...facts.addresses] } : {}) };
   }
 
   private fineGrained(
     tool: ToolName,
     subject: CallSubject,
     analysis: CommandAnalysis | undefined,
-    wantsApproval: boolean,
     mcpAlwaysAllowed: boolean,
   ): Decision {
     const a = this.opts.settings.autoApprove.actions;
@@ -278,10 +392,6 @@ export class Gate {
       );
     }
     if (analysis) {
-      if (wantsApproval)
-        return ask("the model asked for approval of this command", "requires_approval", analysis.suggestion);
-      if (analysis.deletes)
-        return ask(`${analysis.reason}, and no switch approves deleting`, "commands:deletes", analysis.suggestion);
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
       if (a.executeSafeCommands && a.executeAllCommands)
         return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
@@ -310,10 +420,6 @@ export class Gate {
       return a.useMcp
         ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp")
         : ask("using MCP is not auto-approved", "autoApprove.useMcp");
-    if (tool === "web_fetch") {
-      const local = privateHostReason(subject.arg ?? "");
-      if (local) return ask(`fetches a local or private address: ${local}`, "webFetch:private-address");
-    }
     if (tool === "web_fetch")
       return a.webFetch
         ? allow("fetching web pages is auto-approved", "autoApprove.webFetch")

@@ -3,15 +3,31 @@ import type { McpServers } from "./settingsModel";
 /**
  * MCP approval facts. The gate decides on the exact tool name that will be called: when the model misspells a
  * name (`get-weather` for `get_weather`), the caller repairs it against the server's real tool list with
- * `repairMcpToolName` first, and asks the gate about the repaired name — so a repair can never borrow the
- * approval of another tool.
+ * `repairMcpToolName` — the gate does this itself in its first step, against the hub's tool list — so rules,
+ * `alwaysAllow` and the handler all see the repaired name, and a repair can never borrow another tool's approval.
  */
+
+/** One tool of a running server, as its `tools/list` described it. */
+export interface McpListedTool {
+  readonly name: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+}
 
 export type McpLookup =
   | { readonly ok: true; readonly alwaysAllowed: boolean }
   | { readonly ok: false; readonly reason: string; readonly rule: string };
 
+/** `mcp__server__tool` must name one server: a `__` inside a server name makes the rule ambiguous. */
+export function mcpServerNameProblem(name: string): string | undefined {
+  return name.includes("__")
+    ? `the MCP server name \`${name}\` contains \`__\`, which makes \`mcp__server__tool\` rules ambiguous; rename it`
+    : undefined;
+}
+
 export function lookupMcpTool(servers: McpServers, server: string, tool: string | undefined): McpLookup {
+  const bad = mcpServerNameProblem(server);
+  if (bad) return { ok: false, reason: bad, rule: "mcp:server-name" };
   const cfg = Object.prototype.hasOwnProperty.call(servers, server) ? servers[server] : undefined;
   if (!cfg) {
     const known = Object.keys(servers);

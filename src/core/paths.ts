@@ -68,8 +68,10 @@ export interface ResolvedPath {
 export type CanonicalResult =
   { readonly ok: true; readonly path: ResolvedPath } | { readonly ok: false; readonly reason: string };
 
-/** Only `scheme://…` and `file:…` are URLs; `ab:c.txt` is a file name (a colon is a legal file-name character). */
-const URL_SCHEME = /^(?:[A-Za-z][A-Za-z0-9+.-]+:\/\/|file:)/i;
+/** Only real URL schemes count: `scheme://…` or `file:`; `ab:c.txt` is a file name. */
+const URL_SCHEME = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|file:)/i;
+/** A `..` segment anywhere (either separator). */
+const DOT_DOT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
 const REALPATH_CACHE_LIMIT = 20_000;
 
 /**
@@ -88,9 +90,10 @@ function within(root: string, abs: string): string | undefined {
 /**
  * Workspace roots and path resolution for one task.
  *
- * Invariant: the roots are fetched once when the task starts and cached here for its whole life (a folder
- * added mid-task counts from the next task on), and so are realpaths — the gate does no file-system I/O for
- * a path it has already resolved in this task. Create a new instance per task.
+ * Invariants: the roots (and their realpaths) are fetched once when the task starts (a folder added mid-task
+ * counts from the next task on). Realpaths of other paths are cached for ONE decision only (`beginDecision`
+ * clears them): a path that becomes a link between two decisions is judged by where it leads now. `..` after
+ * a link is resolved the way the kernel does, from the link's target (`link/..` is the target's parent).
  */
 export class WorkspacePaths {
   readonly roots: readonly string[];
@@ -107,6 +110,12 @@ export class WorkspacePaths {
     this.home = home;
     this.roots = roots.map((r) => nodePath.resolve(r));
     this.realRoots = this.roots.map((r) => this.realpath(r));
+  }
+
+  /** Forgets every realpath but the roots': the next decision sees the file system as it is then. */
+  beginDecision(): void {
+    this.cache.clear();
+    this.resolved.clear();
   }
 
   /** The directory relative paths resolve against: the first root (or the process cwd with no roots). */
@@ -133,13 +142,30 @@ export class WorkspacePaths {
     let p = input;
     if (p === "~" || p.startsWith("~/")) p = this.home + p.slice(1);
     const lexical = nodePath.resolve(cwd, p);
-    const real = this.realpath(lexical);
+    const real = DOT_DOT.test(p)
+      ? this.kernelRealpath(nodePath.isAbsolute(p) ? p : cwd + nodePath.sep + p)
+      : this.realpath(lexical);
     const realRoot = this.match(real, this.realRoots);
     const lexicalRoot = this.match(lexical, this.roots);
     return {
       ok: true,
       path: { input, lexical, real, ...(realRoot ? { realRoot } : {}), ...(lexicalRoot ? { lexicalRoot } : {}) },
     };
+  }
+
+  /**
+   * Realpath of an absolute, NOT normalised path, one component at a time, so that `..` applies to the real
+   * directory reached so far: `link/..` is the parent of the link's target, as the kernel resolves it.
+   */
+  private kernelRealpath(abs: string): string {
+    const parsed = nodePath.parse(abs);
+    let cur = this.realpath(parsed.root);
+    for (const seg of abs.slice(parsed.root.length).split(/[\\/]+/)) {
+      if (seg === "" || seg === ".") continue;
+      if (cur === UNRESOLVABLE) return UNRESOLVABLE;
+      cur = seg === ".." ? nodePath.dirname(cur) : this.realpath(nodePath.join(cur, seg));
+    }
+    return cur;
   }
 
   private match(abs: string, roots: readonly string[]): RootMatch | undefined {

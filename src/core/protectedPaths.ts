@@ -50,7 +50,7 @@ export class ProtectedPaths {
   private readonly absolute: readonly Minimatch[];
   /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
   private readonly mayMatch: RegExp;
-  /** Resolved paths are memoised per task, so their verdicts can be too. */
+  /** Verdicts per resolved path object: a path is resolved afresh for each decision, so this never outlives one. */
   private readonly memo = new WeakMap<ResolvedPath, string | null>();
 
   constructor(ignoreFileName: string) {

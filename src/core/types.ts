@@ -24,6 +24,12 @@ export function isToolName(name: string): name is ToolName {
 export interface ToolCall {
   readonly tool: string;
   readonly params: Readonly<Record<string, unknown>>;
+  /** What the caller found out before deciding (web_fetch: the addresses the host name resolves to now). */
+  readonly facts?: CallFacts;
+}
+
+export interface CallFacts {
+  readonly addresses?: readonly string[];
 }
 
 export type DecisionKind = "allow" | "ask" | "deny";

@@ -312,25 +312,31 @@ export class ChatController {
       if (!target) return "There is no rule that can be saved for this call.";
     }
 
-    if (!session.answerAsk(msg.messageId, msg.response)) return "This request was already answered.";
-    this.services.log(
-      "info",
-      formatAnswer(
-        ask,
-        msg.response,
-        session.id,
-        msg.remember && target ? { scope: msg.remember.scope, ...target } : undefined,
-      ),
-    );
-
+    // A granted rule is saved and the running task's gate rebuilt BEFORE the answer, so the task's very next
+    // decision already uses it (the rebuild may itself settle this ask under the new rule).
+    let saveError: string | undefined;
     if (msg.remember && target) {
       try {
         await this.services.rules.save(msg.remember.scope, target, session.id);
         this.services.log("info", `Saved ${target.list} rule "${target.rule}" (${msg.remember.scope}).`);
+        await session.rulesChanged?.();
       } catch (e) {
-        return `Answered, but the rule could not be saved: ${e instanceof Error ? e.message : String(e)}`;
+        saveError = e instanceof Error ? e.message : String(e);
       }
     }
+    const answered = session.answerAsk(msg.messageId, msg.response);
+    if (answered)
+      this.services.log(
+        "info",
+        formatAnswer(
+          ask,
+          msg.response,
+          session.id,
+          msg.remember && target && saveError === undefined ? { scope: msg.remember.scope, ...target } : undefined,
+        ),
+      );
+    if (saveError !== undefined) return `The rule could not be saved: ${saveError}`;
+    if (!answered && !(msg.remember && target)) return "This request was already answered.";
     return undefined;
   }
 

@@ -10,12 +10,14 @@ import { ToolExecutor } from "../agent/executor/toolExecutor";
 import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/approvalGate";
 import { TaskHistory } from "../agent/history/taskHistory";
 import { McpHub } from "../agent/mcp/hub";
+import { mcpToolLister } from "../agent/mcp/toolList";
 import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
 import type { TaskSnapshot } from "../agent/task/snapshot";
 import type { ToolEnv } from "../agent/tools/types";
 import { BashAnalyzer } from "../core/commands/analyzer";
 import { grammarFilesIn } from "../core/commands/treeSitter";
 import { IgnoreRules } from "../core/ignoreFile";
+import { publicDecision } from "../core/resolvedCall";
 import type { McpServers } from "../core/settingsModel";
 import type { ToolgateHostApi } from "./activate";
 import { VscodeDiffReviewer } from "./adapters/diffReviewer";
@@ -33,15 +35,16 @@ function logged(create: CreateGate, log: ToolgateHostApi["decisions"]): CreateGa
   return async (input) => {
     const gate = await create(input);
     const wrapped: ApprovalGate = {
-      decide: (call) => {
-        const d = gate.decide(call);
-        log.logDecision(call, d, input.taskId);
+      decide: (call, opts) => {
+        const d = gate.decide(call, opts);
+        if (!opts?.preview) log.logDecision(call, publicDecision(d), input.taskId);
         return d;
       },
       recordCost: (usd) => gate.recordCost(usd),
       resetLimits: () => gate.resetLimits(),
       deniedTools: () => gate.deniedTools(),
       ...(gate.limits ? { limits: gate.limits } : {}),
+      ...(gate.ignore ? { ignore: gate.ignore } : {}),
     };
     return wrapped;
   };
@@ -76,8 +79,20 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   sub(gates);
   api.useSettingsReader(() => gates.readSettings());
 
+  const status = new HubStatus();
+  sub(status);
+  // In Restricted Mode no server starts on its own: a call to one asks (untrusted), and its approval starts it.
+  const hub = new McpHub({
+    cwd: workspaceRoots()[0],
+    onChange: (servers) => status.update(statusFromHub(servers)),
+    holdStart: () => !vscode.workspace.isTrusted,
+  });
+  sub({ dispose: () => void hub.dispose() });
+  sub(vscode.workspace.onDidGrantWorkspaceTrust(() => void hub.startWaiting()));
+  const source = gates.source();
+  const mcpTools = mcpToolLister(hub);
   const executor = new ToolExecutor({
-    createGate: logged(realGateFactory(gates.source()), api.decisions),
+    createGate: logged(realGateFactory({ ...source, extra: () => ({ ...source.extra?.(), mcpTools }) }), api.decisions),
     roots: workspaceRoots,
   });
   sub(
@@ -94,10 +109,6 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
     ),
   );
 
-  const status = new HubStatus();
-  sub(status);
-  const hub = new McpHub({ cwd: workspaceRoots()[0], onChange: (servers) => status.update(statusFromHub(servers)) });
-  sub({ dispose: () => void hub.dispose() });
   let mcpConfig = "";
   const syncMcp = (): void => {
     const servers: McpServers = gates.readSettings().settings.mcpServers;

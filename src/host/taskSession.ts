@@ -47,6 +47,8 @@ export interface TaskSession {
   onDelta(listener: Listener<MessageDelta>): Disposable;
   onStateChange(listener: Listener<TaskState>): Disposable;
   answerAsk(messageId: number, response: AskResponse): boolean;
+  /** A rule was granted for this task or workspace: rebuild the running task's gate before its next decision. */
+  rulesChanged?(): Promise<void>;
   /** Stops the task; a running command is killed. Idempotent. */
   cancel(): void;
   snapshot(): readonly TaskMessage[];

@@ -42,6 +42,8 @@ export interface ToolInfo {
   readonly toolName?: string;
   /** Result text (truncated for display) once done. */
   readonly result?: string;
+  /** Commands: the working directory the decided command runs in (shown on the approval card). */
+  readonly cwd?: string;
 }
 
 export interface TaskMessage {

@@ -30,6 +30,7 @@ import { Task, type TaskDeps } from "../../src/agent/task/task";
 import { applyDelta } from "../../src/agent/task/messageStore";
 import type { ToolEnv } from "../../src/agent/tools/types";
 import type { McpClientHub } from "../../src/agent/mcp/types";
+import { mcpToolLister } from "../../src/agent/mcp/toolList";
 import { startScriptedModel, type ScriptedModel, type ScriptedTurn } from "./scriptedModel";
 
 export type Answer = (message: TaskMessage, signal: AbortSignal) => AskResponse | Promise<AskResponse>;
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   readonly env?: Partial<ToolEnv>;
   readonly deps?: Partial<TaskDeps>;
   readonly task?: string;
+  /** Workspace Trust (default trusted). */
+  readonly trusted?: boolean;
 }
 
 export interface AskRecord {
@@ -127,7 +130,11 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
   const model = await startScriptedModel(o.turns);
   const settings = { current: settingsFrom(o.settings ?? {}) };
   const executor = new ToolExecutor({
-    createGate: realGateFactory({ settings: () => settings.current }),
+    createGate: realGateFactory({
+      settings: () => settings.current,
+      ...(o.trusted === false ? { trusted: () => false } : {}),
+      ...(o.mcp ? { extra: () => ({ mcpTools: mcpToolLister(o.mcp!) }) } : {}),
+    }),
     roots: () => [dir],
   });
   const config = await executor.asToolConfig("t1");

@@ -5,6 +5,7 @@
  * bumps `generation`; listeners re-decide whatever is still undecided (streaming previews, pending asks).
  */
 import type { Decision, ToolCall } from "../../core/types";
+import type { Judged } from "../../core/resolvedCall";
 import type { TaskLimits } from "../../core/limits";
 import type { ApprovalGate } from "../approvalGate";
 
@@ -17,14 +18,14 @@ export interface TaskTree {
 }
 
 export interface ToolCallbacks {
-  /** The authoritative decision for a complete call. Counts toward maxRequests. */
-  decide(call: ToolCall): Decision;
+  /** The authoritative decision for a complete call, with the resolved call it judged. Counts toward maxRequests. */
+  decide(call: ToolCall): Judged;
   /** A tool whose decision does not hang on a path (web_fetch, MCP): would it run unasked with these params? */
   shouldAutoApproveTool(name: string, params?: Readonly<Record<string, unknown>>): Decision;
   /**
-   * A file tool whose path is known while its block still streams. The other required params are filled
-   * with what has streamed so far (`partial`). Counts like `decide`; the runtime reuses this decision when
-   * the block completes with the same path and gate, so a call is counted once.
+   * A file tool whose path is known while its block still streams: a UI hint only. The other required params
+   * are filled with what has streamed so far (`partial`). It counts no request and is never reused: the
+   * complete block is decided again from scratch.
    */
   shouldAutoApproveToolWithPath(name: string, path: string, partial?: Readonly<Record<string, unknown>>): Decision;
 }
@@ -48,7 +49,7 @@ export class TaskConfig {
       decide: (call) => this.currentGate.decide(call),
       shouldAutoApproveTool: (name, params = {}) => this.currentGate.decide({ tool: name, params }),
       shouldAutoApproveToolWithPath: (name, path, partial = {}) =>
-        this.currentGate.decide({ tool: name, params: { ...partial, path } }),
+        this.currentGate.decide({ tool: name, params: { ...partial, path } }, { preview: true }),
     };
   }
 

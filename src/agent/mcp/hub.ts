@@ -3,7 +3,7 @@
  * config against the running one and restarts only servers whose command, args, env or url changed — so
  * toggling "always allow" (or disabledTools) never restarts a server nor cancels a call in flight.
  */
-import { repairMcpToolName } from "../../core/mcp";
+import { mcpServerNameProblem, repairMcpToolName } from "../../core/mcp";
 import type { McpServers } from "../../core/settingsModel";
 import { connectionKey, DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection";
 import { contentToText, resourceContentsToText, toolCountWarning } from "./format";
@@ -18,11 +18,18 @@ export interface McpHubOptions {
   readonly cwd?: string;
   /** Server list or statuses changed (for the UI). */
   readonly onChange?: (servers: readonly McpServerSummary[]) => void;
+  /**
+   * True while no server may start on its own (Restricted Mode: the folder is not trusted). Servers then wait
+   * until `ensureStarted` (a call to one was approved) or `startWaiting` (the folder became trusted).
+   */
+  readonly holdStart?: () => boolean;
 }
 
 export class McpHub implements McpClientHub {
   private readonly connections = new Map<string, McpConnection>();
   private readonly disabled = new Map<string, McpServers[string]>();
+  /** Configured but not started (held by `holdStart`). */
+  private readonly waiting = new Set<string>();
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly opts: McpHubOptions = {}) {}
@@ -40,7 +47,10 @@ export class McpHub implements McpClientHub {
       }
     }
     this.disabled.clear();
+    for (const name of [...this.waiting]) if (!this.connections.has(name)) this.waiting.delete(name);
     for (const [name, cfg] of Object.entries(servers)) {
+      // `mcp__server__tool` must name one server: a name with `__` is never started.
+      if (mcpServerNameProblem(name)) continue;
       if (cfg.disabled) {
         this.disabled.set(name, cfg);
         continue;
@@ -55,7 +65,8 @@ export class McpHub implements McpClientHub {
         onChange: () => this.changed(),
       });
       this.connections.set(name, conn);
-      starting.push(conn.connect());
+      if (this.opts.holdStart?.()) this.waiting.add(name);
+      else starting.push(conn.connect());
     }
     this.changed();
     await Promise.all(starting);
@@ -69,8 +80,30 @@ export class McpHub implements McpClientHub {
     }, 0);
   }
 
+  /** Starts one held server (its call was approved); resolves once it connected or failed its first attempt. */
+  async ensureStarted(server: string): Promise<void> {
+    const conn = this.connections.get(server);
+    if (!conn || !this.waiting.delete(server)) return;
+    await conn.connect();
+  }
+
+  /** Starts every held server (the folder became trusted). */
+  async startWaiting(): Promise<void> {
+    const names = [...this.waiting];
+    await Promise.all(names.map((n) => this.ensureStarted(n)));
+  }
+
   servers(): McpServerSummary[] {
-    const out = [...this.connections.values()].map((c) => c.summary());
+    const out = [...this.connections.values()].map((c) => {
+      const sum = c.summary();
+      return this.waiting.has(c.name)
+        ? {
+            ...sum,
+            status: "disconnected" as const,
+            error: "waits until the folder is trusted or a call to it is approved",
+          }
+        : sum;
+    });
     for (const name of this.disabled.keys()) out.push({ name, status: "disabled", tools: [], resources: [] });
     return out;
   }

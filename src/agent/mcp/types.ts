@@ -35,6 +35,8 @@ export interface McpClientHub {
   servers(): readonly McpServerSummary[];
   /** The real tool name a requested one refers to (hyphen/underscore repair), or undefined. */
   resolveToolName(server: string, tool: string): string | undefined;
+  /** Starts a server that waits for the person's approval (Restricted Mode) once a call to it is approved. */
+  ensureStarted?(server: string): Promise<void>;
   callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
   readResource(server: string, uri: string, signal: AbortSignal): Promise<McpCallResult>;
 }

@@ -1,7 +1,9 @@
 /**
  * The pure-JS search_files backend for when ripgrep is not available: walks the tree through AgentFs
  * (skipping .git and node_modules), filters names with the glob, and runs the regex line by line on text
- * files. Ignore-file filtering happens in the handler, for every backend alike.
+ * files. Ignore-file filtering happens in the handler, for every backend alike. Links are never followed (a
+ * `link` entry is neither walked nor read), and files are read without following a final link, so a search
+ * never leaves the directory the gate decided on.
  */
 import * as nodePath from "node:path";
 import { minimatch } from "minimatch";
@@ -20,14 +22,19 @@ export class JsSearcher implements Searcher {
   async search(o: SearchOptions): Promise<SearchMatch[]> {
     const re = new RegExp(o.regex, "u");
     const out: SearchMatch[] = [];
-    const st = await this.fs.stat(o.dir);
-    const queue = st?.type === "file" ? [] : [o.dir];
-    const files = st?.type === "file" ? [o.dir] : [];
+    const st = await this.fs.statResolved(o.dir).catch(() => undefined);
+    const queue = st === "directory" ? [o.dir] : [];
+    const files = st === "file" ? [o.dir] : [];
     const decoder = new TextDecoder();
     const scan = async (file: string): Promise<void> => {
       const s = await this.fs.stat(file);
       if (!s || s.size > MAX_FILE_BYTES) return;
-      const bytes = await this.fs.readFile(file);
+      let bytes: Uint8Array;
+      try {
+        bytes = await this.fs.readResolved(file);
+      } catch {
+        return; // it became a link or vanished since it was listed
+      }
       if (isBinary(bytes)) return;
       const lines = decoder.decode(bytes).split(/\r?\n/);
       for (let i = 0; i < lines.length && out.length < o.maxResults; i++) {

@@ -1,17 +1,39 @@
 /**
- * CommandRunner over child_process. The shell runs in its own process group (detached), so a cancel or a
- * timeout kills everything the command started (SIGTERM, then SIGKILL after a grace period), not only
- * the shell.
+ * CommandRunner over child_process, for the host and the CLI alike. Each command is its own
+ * `bash --noprofile --norc -c LINE` (the shell the analysis modelled; never a reused interactive shell), with
+ * `commandEnvironment`. The shell runs in its own process group (detached), so a cancel or a timeout kills
+ * everything the command started (SIGTERM, then SIGKILL after a grace period), not only the shell.
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { CommandResult, CommandRunner, CommandRunOptions } from "../env";
+import { bashArgv, commandEnvironment } from "./commandEnv";
 import { RunControl } from "./runControl";
 
 const KILL_GRACE_MS = 2000;
 
-function posixShell(): string {
-  return existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+export interface SpawnSpec {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/**
+ * The one place a command process starts (an OS sandbox wraps this: it receives exactly what would run).
+ * Detached: the child leads its own process group, so the group can be killed.
+ */
+export function spawnCommand(spec: SpawnSpec): ChildProcessWithoutNullStreams {
+  return spawn(spec.file, [...spec.args], {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+/** What runs for one decided line: bash, its argv, the cleaned environment, the decided cwd. */
+export function commandSpawnSpec(line: string, cwd: string, base: NodeJS.ProcessEnv = process.env): SpawnSpec {
+  return { ...bashArgv(line), env: commandEnvironment(base), cwd };
 }
 
 export class NodeCommandRunner implements CommandRunner {
@@ -28,12 +50,8 @@ export class NodeCommandRunner implements CommandRunner {
             windowsHide: true,
             stdio: ["ignore", "pipe", "pipe"],
           })
-        : spawn(posixShell(), ["-c", o.command], {
-            cwd: o.cwd,
-            env: this.env,
-            detached: true,
-            stdio: ["ignore", "pipe", "pipe"],
-          });
+        : spawnCommand(commandSpawnSpec(o.command, o.cwd, this.env));
+      if (!windows) child.stdin?.end();
       let settled = false;
       let forceTimer: ReturnType<typeof setTimeout> | undefined;
 

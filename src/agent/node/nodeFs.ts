@@ -2,8 +2,13 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";
 import type { AgentFs, DirEntry, FileStat } from "../env";
+import { readResolved, statResolved, writeResolved } from "./noFollowFs";
 
 export class NodeFs implements AgentFs {
+  readonly statResolved = statResolved;
+  readonly readResolved = readResolved;
+  readonly writeResolved = writeResolved;
+
   async readFile(path: string): Promise<Uint8Array> {
     return readFile(path);
   }
@@ -26,6 +31,9 @@ export class NodeFs implements AgentFs {
 
   async readDir(path: string): Promise<DirEntry[]> {
     const entries = await readdir(path, { withFileTypes: true });
-    return entries.map((e) => ({ name: e.name, type: e.isFile() ? "file" : e.isDirectory() ? "directory" : "other" }));
+    return entries.map((e) => ({
+      name: e.name,
+      type: e.isSymbolicLink() ? "link" : e.isFile() ? "file" : e.isDirectory() ? "directory" : "other",
+    }));
   }
 }

@@ -129,6 +129,11 @@ export class AgentTaskSession {
     return { dispose: () => this.stateListeners.delete(listener) };
   }
 
+  /** A rule granted on an approval card: the live gates are rebuilt, so the next decision uses it. */
+  rulesChanged(): Promise<void> {
+    return this.deps.executor.settingsChanged();
+  }
+
   answerAsk(messageId: number, response: AskResponse): boolean {
     return this.asks.answer(messageId, response);
   }

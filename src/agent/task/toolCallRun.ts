@@ -7,13 +7,13 @@
  *   for those complete arguments, under the current gate, is allow or the person approved it.
  * - While a file edit streams with its path known, a preview decision makes the message a say (will run)
  *   or an ask (will wait). A gate swap (settings changed) re-decides it; the role switches accordingly.
- * - The preview is reused at completion only for write_to_file/replace_in_file, same path, same gate
- *   generation: the gate decides those on the path and on the presence of the body, which the preview
- *   already had, so the complete call would get the same decision (and is counted once toward limits).
+ * - A preview is only a UI hint: it counts no request and is never reused. The complete block always goes
+ *   through the whole validator and gate, and what runs is the resolved call of THAT decision.
  * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
  */
 import type { AskResponse, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
-import type { Decision } from "../../core/types";
+import type { CallFacts, Decision, ToolCall } from "../../core/types";
+import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
 import { toolDefinition } from "../tools/definitions";
@@ -22,7 +22,7 @@ import type { MessageStore } from "./messageStore";
 const PREVIEWED_TOOLS = new Set(["write_to_file", "replace_in_file"]);
 
 export type Approval =
-  | { readonly kind: "run"; readonly decision: Decision; readonly feedback?: string }
+  | { readonly kind: "run"; readonly decision: Decision; readonly call: ResolvedCall; readonly feedback?: string }
   | { readonly kind: "denied"; readonly decision: Decision }
   | { readonly kind: "rejected"; readonly decision: Decision; readonly feedback?: string };
 
@@ -34,6 +34,8 @@ export interface ToolCallRunDeps {
   readonly onAskPending: () => Promise<void>;
   /** The ask was answered or withdrawn. */
   readonly onAskSettled: () => void;
+  /** What must be found out before deciding (web_fetch: the DNS answer), looked up afresh for each decision. */
+  readonly facts?: (name: string, params: Readonly<Record<string, unknown>>) => Promise<CallFacts | undefined>;
   /** Opens a diff the person can edit, for file edits that will wait for approval (undefined: no reviewer). */
   readonly openDiff?: (path: string) => Promise<DiffSession | undefined>;
 }
@@ -60,6 +62,8 @@ export class ToolCallRun {
   private unsubscribe: () => void;
   private diff: Promise<DiffSession | undefined> | undefined;
   private wake: (() => void) | undefined;
+  /** A command's decided working directory, once decided. */
+  private cwd: string | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -122,14 +126,18 @@ export class ToolCallRun {
     const sofar = typeof this.params[bodyKey] === "string" ? (this.params[bodyKey] as string) : "";
     // replace_in_file's diff must not be blank for the validator; wait for its first visible character.
     if (bodyKey === "diff" && sofar.trim() === "") return;
-    const d = this.deps.config.callbacks.shouldAutoApproveToolWithPath(this.name, path, { [bodyKey]: sofar });
+    const d = publicDecision(
+      this.deps.config.callbacks.shouldAutoApproveToolWithPath(this.name, path, { [bodyKey]: sofar }),
+    );
     this.preview = { decision: d, generation: this.deps.config.generation, path };
     this.show(d);
   }
 
   /** Shows a decision: the message role follows it (ask = will wait for the person). */
   private show(d: Decision): void {
-    this.decision = d;
+    this.decision = publicDecision(d);
+    const command = (d as Judged).resolved?.command;
+    if (command) this.cwd = command.cwd;
     const role = d.decision === "ask" ? "ask" : "say";
     const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
     this.role = role;
@@ -161,6 +169,7 @@ export class ToolCallRun {
       ...(this.name === "use_mcp_tool" && typeof this.params.server_name === "string"
         ? { serverName: this.params.server_name }
         : {}),
+      ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),
@@ -196,19 +205,19 @@ export class ToolCallRun {
     this.patchTool({ partial: false });
   }
 
-  private decideNow(): Decision {
-    const p = this.preview;
-    if (
-      p &&
-      p.generation === this.deps.config.generation &&
-      PREVIEWED_TOOLS.has(this.name) &&
-      p.path === this.params.path
-    ) {
-      this.preview = undefined;
-      return p.decision;
-    }
+  /** The whole gate on the complete call, with facts looked up now; a preview's decision is never reused. */
+  private async decideNow(): Promise<Judged> {
     this.preview = undefined;
-    return this.deps.config.callbacks.decide({ tool: this.name, params: this.params });
+    const facts = await this.deps.facts?.(this.name, this.params);
+    const call: ToolCall = { tool: this.name, params: this.params, ...(facts ? { facts } : {}) };
+    return this.deps.config.callbacks.decide(call);
+  }
+
+  /** A new decision for changed params (a redirect hop, a path that changed before it was used). */
+  async approveAgain(params: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<Approval> {
+    this.params = params;
+    this.patchTool({}, "streaming");
+    return this.approve(signal);
   }
 
   /**
@@ -218,9 +227,9 @@ export class ToolCallRun {
    */
   async approve(
     signal: AbortSignal,
-    prepare?: () => Promise<{ readonly error?: string; readonly proposed?: string }>,
+    prepare?: (call: ResolvedCall) => Promise<{ readonly error?: string; readonly proposed?: string }>,
   ): Promise<Approval> {
-    let d = this.decideNow();
+    let d = await this.decideNow();
     let prepared = false;
     for (;;) {
       if (signal.aborted) throw new Error("cancelled");
@@ -229,9 +238,18 @@ export class ToolCallRun {
         this.setStatus("denied");
         return { kind: "denied", decision: d };
       }
+      const call = d.resolved;
+      if (!call) {
+        this.show(d);
+        this.setStatus("denied");
+        return {
+          kind: "denied",
+          decision: { decision: "deny", reason: "the call was not resolved", rule: "gate:unresolved" },
+        };
+      }
       if (!prepared && prepare) {
         prepared = true;
-        const r = await prepare();
+        const r = await prepare(call);
         if (r.error !== undefined)
           return { kind: "denied", decision: { decision: "deny", reason: r.error, rule: "tool:prepare" } };
         if (r.proposed !== undefined) {
@@ -243,14 +261,19 @@ export class ToolCallRun {
       if (d.decision === "allow") {
         this.show(d);
         this.setStatus("approved");
-        return { kind: "run", decision: d };
+        return { kind: "run", decision: publicDecision(d), call };
       }
       const outcome = await this.waitForPerson(d, signal);
       // A followup question is answered, not approved: a typed message or a clicked option is the answer.
       const answers = this.name === "ask_followup_question" ? ["approve", "message"] : ["approve"];
       if (outcome.kind === "answer" && answers.includes(outcome.response.kind)) {
         this.setStatus("approved");
-        return { kind: "run", decision: d, ...(outcome.response.text ? { feedback: outcome.response.text } : {}) };
+        return {
+          kind: "run",
+          decision: publicDecision(d),
+          call,
+          ...(outcome.response.text ? { feedback: outcome.response.text } : {}),
+        };
       }
       if (outcome.kind === "answer" && outcome.response.kind !== "resetLimits") {
         this.setStatus("rejected");
@@ -258,7 +281,7 @@ export class ToolCallRun {
       }
       // The gate changed while waiting, or the person reset the limits: decide again under the current gate.
       if (outcome.kind === "answer") this.deps.config.gate.resetLimits();
-      d = this.deps.config.callbacks.decide({ tool: this.name, params: this.params });
+      d = await this.decideNow();
     }
   }
 

@@ -8,7 +8,8 @@
  *   and a call that was running when the editor closed is reported as of unknown outcome, never run twice.
  * - A call with effects is saved as running before it starts (reads skip that write: repeating them is harmless).
  */
-import type { IgnoreRules } from "../../core/ignoreFile";
+import type { CallFacts } from "../../core/types";
+import { hostFacts } from "../tools/hostFacts";
 import type { ToolBlock } from "../streaming/turn";
 import { handlerFor } from "../tools/handlers/registry";
 import { DEFAULT_TOOL_LIMITS, type PreparedEdit, type ToolContext, type ToolResult } from "../tools/types";
@@ -28,7 +29,6 @@ const REPEATABLE_TOOLS: ReadonlySet<string> = new Set([
 export class ToolCalls {
   /** By tool_use id: the runs of queued calls (the message each call shows). */
   private readonly runs = new Map<string, ToolCallRun>();
-  private ignoreRules: IgnoreRules | undefined;
 
   constructor(private readonly core: TaskCore) {}
 
@@ -146,12 +146,12 @@ export class ToolCalls {
       return { content: text, isError: true };
     }
     let prepared: PreparedEdit | undefined;
-    const baseCtx = this.toolContext(run.messageId);
+    const baseCtx = this.toolContext(run);
     const approval = await run.approve(
       signal,
       handler.prepare
-        ? async () => {
-            const r = await handler.prepare!(call.input, baseCtx);
+        ? async (resolved) => {
+            const r = await handler.prepare!(resolved, baseCtx);
             if (!r.ok) return { error: r.error };
             prepared = r.edit;
             return { proposed: r.edit.proposed };
@@ -180,14 +180,15 @@ export class ToolCalls {
     if (!REPEATABLE_TOOLS.has(call.name)) await this.core.saveNow();
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
-      ...baseCtx,
+      ...this.toolContext(run),
+      ...(approval.decision.decision === "ask" ? { approvedByPerson: true } : {}),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
       ...(diffSession ? { diffSession } : {}),
       ...(prepared ? { prepared } : {}),
     };
     let result: ToolResult;
     try {
-      result = await handler.execute(call.input, ctx);
+      result = await handler.execute(approval.call, ctx);
     } catch (e) {
       if (signal.aborted) throw new Cancelled();
       result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
@@ -200,18 +201,36 @@ export class ToolCalls {
     return result;
   }
 
-  private toolContext(messageId: number): ToolContext {
+  private toolContext(run: ToolCallRun): ToolContext {
     const { config, env } = this.core.deps;
-    this.ignoreRules ??= env.ignoreRules(config.roots);
+    const signal = this.core.signal;
     return {
       config,
       env,
       limits: { ...DEFAULT_TOOL_LIMITS, ...env.limits },
-      ignore: this.ignoreRules,
-      signal: this.core.signal,
+      // The gate's own snapshot, so a listing filters with exactly the rules the decision used.
+      ignore: config.gate.ignore ?? env.ignoreRules(config.roots),
+      signal,
       messages: this.core.store,
-      messageId,
+      messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
+      decideAgain: async (params) => {
+        const again = await run.approveAgain(params, signal);
+        if (again.kind === "run") {
+          run.markRunning();
+          return { call: again.call };
+        }
+        const d = again.decision;
+        return {
+          result: {
+            content:
+              again.kind === "rejected"
+                ? `The person rejected the changed call.${again.feedback ? ` Their feedback: ${again.feedback}` : ""}`
+                : `Refused by the gate after the call changed: ${d.reason} (rule: ${d.rule}).`,
+            isError: true,
+          },
+        };
+      },
     };
   }
 
@@ -228,6 +247,8 @@ export class ToolCalls {
       onAskSettled: () => {
         if (core.state === "waiting") core.setState("running");
       },
+      facts: (name: string, params: Readonly<Record<string, unknown>>): Promise<CallFacts | undefined> =>
+        hostFacts(name, params, core.deps.env.resolveHost),
       ...(core.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
     };
   }

@@ -1,9 +1,11 @@
 /**
  * The contract between the task loop and the tool handlers: one handler per tool, one file each, all
  * registered in `handlers/registry.ts`. A handler runs only after its call is complete and approved; it
- * gets the complete params and reports a result the model can act on.
+ * gets the RESOLVED call the gate judged (canonical names, realpaths, the URL and its addresses, the command's
+ * shell and cwd) — never raw params — and reports a result the model can act on.
  */
 import type { ToolName } from "../../core/types";
+import type { ResolvedCall } from "../../core/resolvedCall";
 import type { IgnoreRules } from "../../core/ignoreFile";
 import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, Searcher } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
@@ -36,8 +38,9 @@ export interface ToolEnv {
   readonly searcher: Searcher;
   readonly diff?: DiffReviewer;
   readonly mcp?: McpClientHub;
-  readonly fetch?: typeof fetch;
-  /** The ignore file of each root, read once per task (the gate's file name setting). */
+  /** DNS for web_fetch (default: the system resolver); every address it returns is checked by the gate. */
+  readonly resolveHost?: (host: string) => Promise<readonly string[]>;
+  /** The ignore file of each root, for callers without a gate snapshot (list/search use the gate's own, `ApprovalGate.ignore`). */
   readonly ignoreRules: (roots: readonly string[]) => IgnoreRules;
   readonly limits?: Partial<ToolLimits>;
   /** new_task: the host starts the subtask. Without it the tool reports that subtasks are not available. */
@@ -53,6 +56,8 @@ export interface ToolContext {
   readonly messages: MessageStore;
   /** The tool's own message. */
   readonly messageId: number;
+  /** The person approved this call (its decision was an ask), rather than the gate allowing it. */
+  readonly approvedByPerson?: boolean;
   /** Text the person sent with their approval (or the answer to a followup question). */
   readonly feedback?: string;
   /** The diff the person may have edited while approving (file edits with a DiffReviewer). */
@@ -61,6 +66,12 @@ export interface ToolContext {
   readonly prepared?: PreparedEdit;
   /** Absolute path for a param, resolved like the gate does (relative to the first root, `~/` = home). */
   resolve(path: string): string;
+  /**
+   * What was decided no longer holds (a path changed before it was used, a redirect to another URL): the
+   * gate decides these params again, asking the person if it must. Undefined result: not approved (the
+   * `ToolResult` says why).
+   */
+  decideAgain(params: Readonly<Record<string, unknown>>): Promise<{ call: ResolvedCall } | { result: ToolResult }>;
 }
 
 export interface ToolResult {
@@ -87,8 +98,8 @@ export type PrepareResult =
 export interface ToolHandler {
   readonly name: ToolName;
   /** Runs once the call is complete and before approval; a failure is reported to the model without asking. */
-  prepare?(params: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<PrepareResult>;
-  execute(params: Readonly<Record<string, unknown>>, ctx: ToolContext): Promise<ToolResult>;
+  prepare?(call: ResolvedCall, ctx: ToolContext): Promise<PrepareResult>;
+  execute(call: ResolvedCall, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export function str(params: Readonly<Record<string, unknown>>, key: string): string {

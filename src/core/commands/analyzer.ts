@@ -342,12 +342,6 @@ class Run {
 
   /** Checks one file effect with the path gate, in every possible working directory. */
   path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
-    // Once something other than a missing allow rule blocks the line, a path can only add another reason
-    // to ask: skip the gate (deny rules, which still matter, never depend on paths).
-    if (this.blocked) {
-      if (access === "write") this.readOnly = false;
-      return;
-    }
     if (word.pipe) return;
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
     if (access === "write") this.readOnly = false;
@@ -391,6 +385,7 @@ class Run {
       return;
     } else {
       const shown = show(word);
+      this.ctx.paths.unresolved?.(access, shown);
       if (word.glob && !word.value.includes(UNKNOWN))
         this.flagUnsafe(
           `\`${shown}\` is a pattern: it could ${access === "write" ? "write" : "read"} files the ignore file or the workspace boundary protects`,
@@ -400,17 +395,23 @@ class Run {
       return;
     }
     if (base) {
-      if (!base.literal)
+      if (!base.literal) {
+        this.ctx.paths.unresolved?.(access, show(base));
         return this.flagUnsafe(`\`${show(base)}\` is a directory known only when the command runs`, "path:unknown");
+      }
       if (!path.startsWith("/")) path = posix.join(base.value, path);
     }
     if (path === "") path = ".";
     const cwds = path.startsWith("/") ? [this.ctx.cwd] : this.cwds;
-    if (!cwds)
+    if (!cwds) {
+      this.ctx.paths.unresolved?.(access, path);
       return this.flagUnsafe(
         `\`${path}\` is relative to a directory Toolgate could not follow after \`cd\``,
         "path:unknown-cwd",
       );
+    }
+    // Checked even once the line is blocked: file deny rules and protected paths bind in every mode, and the
+    // path gate records them for the gate (see CommandPathGate).
     for (const cwd of cwds) {
       const v = this.ctx.paths.check(path, cwd, access, kind === "file-content" ? "content" : kind);
       if (!v.ok) return this.flagUnsafe(v.reason, v.rule);

@@ -33,6 +33,8 @@ export interface PathGate {
    * a read asks.
    */
   checkPattern?(pattern: string, cwd: string): PathVerdict;
+  /** A file effect whose path is known only when the command runs (a variable, a pattern, an unknown `cd`). */
+  unresolved?(access: PathAccess, shown: string): void;
 }
 
 export interface CommandContext {

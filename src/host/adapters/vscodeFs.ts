@@ -5,8 +5,11 @@
 import * as vscode from "vscode";
 import * as nodePath from "node:path";
 import type { AgentFs, DirEntry, FileStat } from "../../agent/env";
+import { readResolved, statResolved, writeResolved } from "../../agent/node/noFollowFs";
 
-function kind(t: vscode.FileType): "file" | "directory" | "other" {
+/** `SymbolicLink | Directory` is a link: nothing walks through it. */
+function kind(t: vscode.FileType): "file" | "directory" | "link" | "other" {
+  if (t & vscode.FileType.SymbolicLink) return "link";
   if (t & vscode.FileType.Directory) return "directory";
   if (t & vscode.FileType.File) return "file";
   return "other";
@@ -28,6 +31,27 @@ export class VscodeFs implements AgentFs {
       : vscode.Uri.file(path);
   }
 
+  /** Only `file:` roots can be read and written without following a final link (Node's fs, O_NOFOLLOW). */
+  private local(path: string): string {
+    if (this.toUri(path).scheme !== "file")
+      throw new Error(
+        `\`${path}\` is not on a local (file:) folder, so it cannot be written without following links; it counts as external`,
+      );
+    return path;
+  }
+
+  statResolved(real: string): Promise<"file" | "directory" | "other" | undefined> {
+    return statResolved(this.local(real));
+  }
+
+  readResolved(real: string): Promise<Uint8Array> {
+    return readResolved(this.local(real));
+  }
+
+  writeResolved(real: string, data: Uint8Array): Promise<void> {
+    return writeResolved(this.local(real), data);
+  }
+
   async readFile(path: string): Promise<Uint8Array> {
     return vscode.workspace.fs.readFile(this.toUri(path));
   }
@@ -41,7 +65,8 @@ export class VscodeFs implements AgentFs {
   async stat(path: string): Promise<FileStat | undefined> {
     try {
       const s = await vscode.workspace.fs.stat(this.toUri(path));
-      return { type: kind(s.type), size: s.size, mtimeMs: s.mtime };
+      const k = kind(s.type);
+      return { type: k === "link" ? "other" : k, size: s.size, mtimeMs: s.mtime };
     } catch (e) {
       if (e instanceof vscode.FileSystemError && (e.code === "FileNotFound" || e.code === "EntryNotFound"))
         return undefined;

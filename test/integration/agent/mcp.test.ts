@@ -132,14 +132,14 @@ describe("MCP hub against the real server-everything", () => {
   });
 });
 
-describe("MCP in a task", () => {
-  const mcpSettings = (servers: McpServers) => ({
-    "toolgate.autoApprove.actions": { useMcp: true },
-    "toolgate.mcpServers": Object.fromEntries(
-      Object.entries(servers).map(([k, v]) => [k, { command: v.command, args: v.args, alwaysAllow: v.alwaysAllow }]),
-    ),
-  });
+const mcpSettings = (servers: McpServers) => ({
+  "toolgate.autoApprove.actions": { useMcp: true },
+  "toolgate.mcpServers": Object.fromEntries(
+    Object.entries(servers).map(([k, v]) => [k, { command: v.command, args: v.args, alwaysAllow: v.alwaysAllow }]),
+  ),
+});
 
+describe("MCP in a task", () => {
   it("an always-allowed MCP tool runs without asking and the model gets its result; the server list is in the prompt", async () => {
     const hub = newHub();
     const servers = { everything: stdio({ alwaysAllow: ["echo"] }) };
@@ -220,5 +220,68 @@ describe("tool count warning", () => {
     expect(toolCountWarning([server(30), server(30)])).toBeUndefined();
     expect(toolCountWarning([server(30), server(31)])).toMatch(/^61 MCP tools are enabled \(more than 60\)/);
     expect(toolCountWarning([server(30), server(40, "error")])).toBeUndefined();
+  });
+});
+
+describe("MCP calls run what was decided", () => {
+  it("a misspelled tool name is repaired before the rules: a deny rule on the real name holds", async () => {
+    const hub = newHub();
+    const servers = { everything: stdio({ alwaysAllow: ["*"] }) };
+    await hub.updateConfig(servers);
+    h = await startHarness({
+      mcp: hub,
+      settings: {
+        ...mcpSettings(servers),
+        "toolgate.mode": "auto",
+        "toolgate.permissions.deny": ["mcp__everything__get-env"],
+      },
+      turns: [
+        {
+          steps: [{ tool: "use_mcp_tool", args: { server_name: "everything", tool_name: "get_env", arguments: "{}" } }],
+        },
+        { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+      ],
+      answer: () => ({ kind: "approve" }),
+    });
+    await h.task.run();
+    const [result] = toolResultsIn(h.model, 1);
+    expect(result).toMatch(/Refused by the gate: `mcp__everything__get-env` is denied/);
+    expect(result).not.toMatch(/PATH|HOME/);
+  });
+
+  it("in Restricted Mode no server starts until a call to it is approved", async () => {
+    hub = new McpHub({ connectTimeoutMs: 20_000, holdStart: () => true });
+    const servers = { everything: stdio({ alwaysAllow: ["*"] }) };
+    await hub.updateConfig(servers);
+    expect(hub.connection("everything")!.pid).toBeUndefined();
+    const asked: string[] = [];
+    h = await startHarness({
+      mcp: hub,
+      trusted: false,
+      settings: mcpSettings(servers),
+      turns: [
+        {
+          steps: [
+            {
+              tool: "use_mcp_tool",
+              args: { server_name: "everything", tool_name: "echo", arguments: '{"message":"hi"}' },
+            },
+          ],
+        },
+        { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+      ],
+      answer: (m) => {
+        if (m.tool?.name === "use_mcp_tool") {
+          asked.push(m.tool.decision?.rule ?? "");
+          // Nothing was started before the person approved.
+          expect(hub!.connection("everything")!.pid).toBeUndefined();
+        }
+        return { kind: "approve" };
+      },
+    });
+    await h.task.run();
+    expect(asked).toEqual(["workspace:untrusted"]);
+    expect(toolResultsIn(h.model, 1)[0]).toBe("Echo: hi");
+    expect(hub.connection("everything")!.pid).toBeDefined();
   });
 });

@@ -55,11 +55,24 @@ async function ctx(
     messages: store,
     messageId: 0,
     resolve: (p) => resolveLike(config.cwd, p),
+    // No person here: a changed call runs if the gate's decision resolved it.
+    decideAgain: (params) => {
+      const d = config.callbacks.decide({ tool: "web_fetch", params });
+      return Promise.resolve(d.resolved ? { call: d.resolved } : { result: { content: d.reason, isError: true } });
+    },
   };
 }
 
-const run = async (tool: string, params: Record<string, unknown>, c: ToolContext) =>
-  handlerFor(tool)!.execute(params, c);
+/** The gate resolves the call (whatever it decides: these tests drive the handlers), then the handler runs it. */
+const run = async (tool: string, params: Record<string, unknown>, c: ToolContext) => {
+  const d = c.config.callbacks.decide({
+    tool,
+    params,
+    ...(tool === "web_fetch" ? { facts: { addresses: ["127.0.0.1"] } } : {}),
+  });
+  if (!d.resolved) throw new Error(`not resolved: ${d.reason}`);
+  return handlerFor(tool)!.execute(d.resolved, c);
+};
 
 describe("list_files", () => {
   it("respects the ignore file (with negation) and skips .git and node_modules", async () => {

@@ -47,7 +47,7 @@ describe("toolgate check", () => {
     for (const l of r.lines) expect(Object.keys(l)).toEqual(["id", "decision", "reason", "rule"]);
   });
 
-  it("commands go through the bash grammar: benign chains run, smuggled commands ask, denied programs are refused", () => {
+  it("commands go through the bash grammar: benign chains run, smuggled commands ask, denied programs and ignored files are refused", () => {
     const s = settingsFile(
       "cmd.json",
       JSON.stringify({ "toolgate.commands.allow": ["ls"], "toolgate.commands.deny": ["curl"] }),
@@ -64,7 +64,7 @@ describe("toolgate check", () => {
         { id: 6, tool: "execute_command", params: { command: "cat .env" } },
       ],
     );
-    expect(r.lines.map((l) => l.decision)).toEqual(["allow", "ask", "ask", "deny", "allow", "ask"]);
+    expect(r.lines.map((l) => l.decision)).toEqual(["allow", "ask", "ask", "deny", "allow", "deny"]);
     expect(String(r.lines[1]!.reason)).toContain("rm");
   });
 

@@ -273,7 +273,7 @@ describe("explain", () => {
     const g = await gateWith({}, roots);
     const e = g.explain(read("src/a.ts"));
     expect(e.decision.decision).toBe("allow");
-    expect(e.trace.join("\n")).toMatch(/1 validate[\s\S]*2 refusals[\s\S]*3 mode[\s\S]*4 checks/);
+    expect(e.trace.join("\n")).toMatch(/1 validate[\s\S]*2 refusals[\s\S]*3 hard asks/);
   });
 });
 

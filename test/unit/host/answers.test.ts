@@ -84,6 +84,18 @@ describe("answers are accepted exactly once", () => {
     expect(h.factory.created[1]!.options!.extraRules().commandsAllow).toEqual([]);
   });
 
+  it("a granted rule reaches the running task's gate before the task goes on", async () => {
+    const { a, s, askId } = await setup();
+    await a.send({
+      type: "answerAsk",
+      requestId: 18,
+      messageId: askId,
+      response: { kind: "approve" },
+      remember: { effect: "allow", scope: "task" },
+    });
+    expect(s.events).toEqual(["rules", "answer"]);
+  });
+
   it("'always allow … this workspace' goes to workspaceState, never to settings or files", async () => {
     const { h, a, s, askId } = await setup();
     await a.send({

@@ -85,9 +85,15 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       constructor(readonly id: string) {}
     },
     StatusBarAlignment: { Left: 1, Right: 2 },
-    FileType: { File: 1, Directory: 2 },
+    Disposable: class {
+      constructor(private readonly fn: () => void) {}
+      dispose(): void {
+        this.fn();
+      }
+    },
+    FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
     FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
-    env: { appRoot: "/nonexistent-vscode" },
+    env: { appRoot: "/nonexistent-vscode-app-root" },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     ViewColumn: { Active: -1 },
     Uri: {
@@ -127,14 +133,19 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       showQuickPick: () => Promise.resolve(undefined),
       onDidChangeTerminalShellIntegration: () => dispose,
       onDidEndTerminalShellExecution: () => dispose,
-      onDidCloseTerminal: () => dispose,
       showInputBox: () => Promise.resolve(undefined),
+      onDidCloseTerminal: () => dispose,
+      createTerminal: () => ({ show() {}, dispose() {} }),
     },
     workspace: {
       isTrusted: true,
       workspaceFolders: undefined,
-      getConfiguration: () => ({
-        inspect: (key: string) => config.inspect(key as never),
+      // `getConfiguration()` names keys in full (`toolgate.mode`), `getConfiguration("toolgate")` relative to it.
+      getConfiguration: (section?: string) => ({
+        inspect: (key: string) =>
+          section === undefined && !key.startsWith("toolgate.")
+            ? undefined
+            : config.inspect(key.replace(/^toolgate\./, "") as never),
         update: async (key: string, value: unknown) => {
           await config.updateGlobal(key as never, value);
           configChanged.fire({ affectsConfiguration: (s: string) => `toolgate.${key}`.startsWith(s) });
@@ -143,13 +154,13 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       onDidChangeConfiguration: configChanged.event,
       onDidGrantWorkspaceTrust: () => dispose,
       onDidChangeWorkspaceFolders: () => dispose,
+      registerFileSystemProvider: () => dispose,
       createFileSystemWatcher: () => ({
-        onDidChange: () => dispose,
         onDidCreate: () => dispose,
+        onDidChange: () => dispose,
         onDidDelete: () => dispose,
         dispose() {},
       }),
-      registerFileSystemProvider: () => dispose,
       registerTextDocumentContentProvider: () => dispose,
     },
     commands: {

@@ -83,9 +83,18 @@ export class FakeTaskSession implements TaskSession {
     return this.deltas.size;
   }
 
+  /** Order of gate rebuilds ("rules") and answers ("answer"), as the task would see them. */
+  readonly events: string[] = [];
+
+  rulesChanged(): Promise<void> {
+    this.events.push("rules");
+    return Promise.resolve();
+  }
+
   answerAsk(messageId: number, response: AskResponse): boolean {
     const m = this.messages.find((x) => x.id === messageId);
     if (!m || m.role !== "ask" || m.askState !== "pending") return false;
+    this.events.push("answer");
     this.answers.push({ messageId, response });
     this.emit({ type: "patch", id: messageId, patch: { askState: "answered" } });
     this.setState("running");

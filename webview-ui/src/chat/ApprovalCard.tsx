@@ -69,6 +69,11 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
       <pre className="tg-command" aria-label="Exactly what will run">
         <VisibleText text={payload} options={COMMAND_VISIBILITY} />
       </pre>
+      {tool.cwd !== undefined && s.family === "command" ? (
+        <div className="tg-label" aria-label="Working directory">
+          in <VisibleText text={tool.cwd} options={COMMAND_VISIBILITY} />
+        </div>
+      ) : null}
       {tool.name === "use_mcp_tool" ? (
         <>
           <div className="tg-label">Arguments</div>

@@ -3,7 +3,7 @@ import type { ToolHandler } from "../types";
 /** The ask is the question: by the time this runs, the person's answer is the approval's feedback text. */
 export const askFollowupQuestionHandler: ToolHandler = {
   name: "ask_followup_question",
-  execute: (_params, ctx) =>
+  execute: (_call, ctx) =>
     Promise.resolve({
       content: ctx.feedback
         ? `The person answered: ${ctx.feedback}`

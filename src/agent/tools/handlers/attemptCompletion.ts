@@ -4,11 +4,11 @@ import { runCommand } from "./executeCommand";
 /** The command (if any) was decided by the gate like any execute_command, as part of this call. */
 export const attemptCompletionHandler: ToolHandler = {
   name: "attempt_completion",
-  async execute(params, ctx) {
-    const command = str(params, "command").trim();
+  async execute(call, ctx) {
+    const params = call.params;
     let commandNote = "";
-    if (command !== "") {
-      const r = await runCommand(command, ctx);
+    if (call.command) {
+      const r = await runCommand(call.command, ctx);
       commandNote = `\n\nThe demonstration command ran:\n${r.content}`;
     }
     return {

@@ -1,17 +1,19 @@
-import { errorResult, str, type ToolContext, type ToolResult, type ToolHandler } from "../types";
+import type { CommandTarget } from "../../../core/resolvedCall";
+import { errorResult, type ToolContext, type ToolResult, type ToolHandler } from "../types";
 
 /**
- * Runs an approved command line in the first root. Output streams into a `command_output` message (append
- * deltas); the model gets the capped output and the exit status. Cancelling the task kills the process group.
+ * Runs the decided command line — in bash, in the decided working directory — never anything else. Output
+ * streams into a `command_output` message (append deltas); the model gets the capped output and the exit
+ * status. Cancelling the task kills the process group.
  */
-export async function runCommand(command: string, ctx: ToolContext): Promise<ToolResult> {
+export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
   const outputId = ctx.messages.add({ role: "say", kind: "command_output", partial: true });
   const cap = ctx.limits.maxCommandOutputBytes;
   let shown = 0;
   let hidden = false;
   const result = await ctx.env.runner.run({
-    command,
-    cwd: ctx.config.cwd,
+    command: target.line,
+    cwd: target.cwd,
     timeoutMs: ctx.limits.commandTimeoutMs,
     maxOutputBytes: cap,
     signal: ctx.signal,
@@ -49,9 +51,8 @@ export async function runCommand(command: string, ctx: ToolContext): Promise<Too
 
 export const executeCommandHandler: ToolHandler = {
   name: "execute_command",
-  async execute(params, ctx) {
-    const command = str(params, "command");
-    if (command.trim() === "") return errorResult("`command` is empty.");
-    return runCommand(command, ctx);
+  async execute(call, ctx) {
+    if (!call.command) return errorResult("`command` is empty.");
+    return runCommand(call.command, ctx);
   },
 };

@@ -1,18 +1,23 @@
 import * as nodePath from "node:path";
 import { boolParam } from "../../../core/validator";
 import { errorResult, str, type ToolHandler } from "../types";
+import { decidedPath } from "./fileEdits";
 import { IgnoreFilter, SKIPPED_DIRS, relativeForDisplay } from "../workspaceFiles";
 
-/** Breadth-first, so a capped listing shows the top of the tree rather than one deep corner. */
+/**
+ * Breadth-first, so a capped listing shows the top of the tree rather than one deep corner. It starts at the
+ * decided realpath and never walks through a link: links are listed as links (`name@`), so a listing cannot
+ * leave the workspace through one.
+ */
 export const listFilesHandler: ToolHandler = {
   name: "list_files",
-  async execute(params, ctx) {
-    const path = str(params, "path");
-    const abs = ctx.resolve(path);
-    const recursive = boolParam(params.recursive) === true;
-    const st = await ctx.env.fs.stat(abs);
+  async execute(call, ctx) {
+    const path = str(call.params, "path");
+    const abs = decidedPath(call);
+    const recursive = boolParam(call.params.recursive) === true;
+    const st = await ctx.env.fs.statResolved(abs).catch(() => undefined);
     if (!st) return errorResult(`\`${path}\` does not exist.`);
-    if (st.type !== "directory") return errorResult(`\`${path}\` is not a directory.`);
+    if (st !== "directory") return errorResult(`\`${path}\` is not a directory.`);
     const filter = new IgnoreFilter(ctx.config.roots, ctx.ignore);
     const cap = ctx.limits.maxListEntries;
     const out: string[] = [];
@@ -35,13 +40,16 @@ export const listFilesHandler: ToolHandler = {
           truncated = true;
           break;
         }
-        out.push(relativeForDisplay(ctx.config.roots, child) + (isDir ? "/" : ""));
+        const suffix = isDir ? "/" : e.type === "link" ? "@" : "";
+        out.push(relativeForDisplay(ctx.config.roots, child) + suffix);
         if (isDir && recursive) queue.push(child);
       }
     }
     const notes: string[] = [];
     if (truncated) notes.push(`[Listing stopped at ${cap} entries; list a subdirectory for more.]`);
     if (hiddenByIgnore > 0) notes.push(`[${hiddenByIgnore} entries excluded by ${ctx.ignore.fileName}.]`);
+    if (out.some((l) => l.endsWith("@")))
+      notes.push("[Entries ending in @ are symbolic links; they are not followed.]");
     const body = out.length > 0 ? out.join("\n") : "(empty directory)";
     return { content: [body, ...notes].join("\n"), display: `${out.length} entries` };
   },

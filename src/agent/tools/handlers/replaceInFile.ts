@@ -1,12 +1,12 @@
 import { str, type ToolHandler } from "../types";
-import { readTextIfExists, saveEdit } from "./fileEdits";
+import { decidedPath, readTextIfExists, saveEdit } from "./fileEdits";
 import { applyBlocks, parseBlocks } from "./searchReplace";
 
 export const replaceInFileHandler: ToolHandler = {
   name: "replace_in_file",
-  async prepare(params, ctx) {
-    const path = str(params, "path");
-    const abs = ctx.resolve(path);
+  async prepare(call, ctx) {
+    const path = str(call.params, "path");
+    const abs = decidedPath(call);
     let original: string | undefined;
     try {
       original = await readTextIfExists(ctx, abs);
@@ -18,7 +18,7 @@ export const replaceInFileHandler: ToolHandler = {
     try {
       return {
         ok: true,
-        edit: { path, abs, original, proposed: applyBlocks(original, parseBlocks(str(params, "diff"))) },
+        edit: { path, abs, original, proposed: applyBlocks(original, parseBlocks(str(call.params, "diff"))) },
       };
     } catch (e) {
       return {
@@ -27,5 +27,5 @@ export const replaceInFileHandler: ToolHandler = {
       };
     }
   },
-  execute: (_params, ctx) => saveEdit(ctx, ctx.prepared),
+  execute: (call, ctx) => saveEdit(call, ctx, ctx.prepared),
 };

@@ -1,10 +1,15 @@
 import { errorResult, str, type ToolHandler } from "../types";
 import { IgnoreFilter, relativeForDisplay } from "../workspaceFiles";
+import { decidedPath } from "./fileEdits";
 
-/** Results from any backend are filtered through the ignore file, so ripgrep's own ignore logic never decides. */
+/**
+ * Results from any backend are filtered through the ignore file (the gate's own snapshot), so ripgrep's own
+ * ignore logic never decides; no backend follows links, so results stay below the decided directory.
+ */
 export const searchFilesHandler: ToolHandler = {
   name: "search_files",
-  async execute(params, ctx) {
+  async execute(call, ctx) {
+    const params = call.params;
     const path = str(params, "path");
     const regex = str(params, "regex");
     const filePattern = str(params, "file_pattern") || undefined;
@@ -13,8 +18,9 @@ export const searchFilesHandler: ToolHandler = {
     } catch (e) {
       return errorResult(`\`${regex}\` is not a valid regular expression: ${(e as Error).message}`);
     }
-    const dir = ctx.resolve(path);
-    const st = await ctx.env.fs.stat(dir);
+    // The decided realpath: the search starts where the gate looked, and its backends follow no links.
+    const dir = decidedPath(call);
+    const st = await ctx.env.fs.statResolved(dir).catch(() => undefined);
     if (!st) return errorResult(`\`${path}\` does not exist.`);
     const max = ctx.limits.maxSearchResults;
     const matches = await ctx.env.searcher.search({

@@ -1,0 +1,63 @@
+import type { ResolvedPath } from "./paths";
+import type { Decision, ToolName } from "./types";
+
+/**
+ * The call the gate judged, as it will run: canonical MCP names, the realpath of the path parameter, the
+ * normalised URL with the addresses it was judged for, and a command's shell, working directory and
+ * environment. Handlers take nothing else, so no handler can run parameters the gate did not see.
+ *
+ * The brand is a type-only symbol: no value of this type can be written as a literal, and only the gate
+ * (src/core/gate.ts) casts to it. A cast anywhere else is a review finding.
+ */
+declare const RESOLVED: unique symbol;
+
+export interface McpTarget {
+  readonly server: string;
+  /** The tool as it will be called (repaired against the server's tool list); undefined for resources. */
+  readonly tool?: string;
+  /** False when the server's tool list was not known (server not started): the name is as written. */
+  readonly listed: boolean;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+}
+
+export interface UrlTarget {
+  /** `new URL(url).href`. */
+  readonly href: string;
+  /** Hostname without brackets, lower-case. */
+  readonly host: string;
+  /** The addresses the decision covered (undefined: the name was not resolved before deciding). */
+  readonly addresses?: readonly string[];
+}
+
+export interface CommandTarget {
+  readonly line: string;
+  /** Always bash: the analysis models bash, so nothing else may run the line. */
+  readonly shell: "bash";
+  readonly cwd: string;
+}
+
+export interface ResolvedCall {
+  readonly [RESOLVED]: true;
+  readonly tool: ToolName;
+  /** The complete, validated parameters (MCP names replaced by their canonical form). */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly path?: ResolvedPath;
+  readonly mcp?: McpTarget;
+  readonly url?: UrlTarget;
+  readonly command?: CommandTarget;
+}
+
+/** What the gate builds a ResolvedCall from. */
+export type ResolvedCallParts = Omit<ResolvedCall, typeof RESOLVED>;
+
+/** A gate decision with the call it judged (absent when validation failed). The call is never shown or saved. */
+export interface Judged extends Decision {
+  readonly resolved?: ResolvedCall;
+}
+
+/** The decision alone, for the person's view and for history. */
+export function publicDecision(d: Decision): Decision {
+  const { resolved: _resolved, ...rest } = d as Judged;
+  return rest;
+}
