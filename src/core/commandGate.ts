@@ -105,7 +105,11 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
-    if (kind === "git-repository") return gitCheck(p, path, kind, this.validator.ignore);
+    if (kind === "git-repository") {
+      // Another repository's configuration can run programs (core.fsmonitor): a hard ask in every mode.
+      const v = gitCheck(p, path, kind, this.validator.ignore);
+      return v.ok ? v : this.note("hard-ask", v.reason, v.rule);
+    }
     if (kind === "git-history") {
       // Printing tracked contents of an ignored file is a read of that file: a hard ask, as for recursive reads.
       const v = gitCheck(p, path, kind, this.validator.ignore);
@@ -172,7 +176,7 @@ export class CommandPathGate implements PathGate {
   }
 
   checkPattern(pattern: string, cwd: string): PathVerdict {
-    return checkGlobRead(pattern, cwd, {
+    const v = checkGlobRead(pattern, cwd, {
       check: (p, c) => this.check(p, c, "read", "names"),
       resolve: (p, c) => {
         const v = this.validator.checkPath("read_file", p, c);
@@ -181,6 +185,11 @@ export class CommandPathGate implements PathGate {
       ignore: this.validator.ignore,
       readRules: this.denyOrAsk.some((r) => r.tools.includes("read_file")),
     });
+    // A glob that could match an ignored or rule-protected file is a read of it the analysis cannot rule
+    // out: a hard ask in every mode (a refusal when it came from a name the glob matches for sure).
+    if (v.ok || this.findings.some((f) => f.rule === v.rule && f.reason === v.reason)) return v;
+    if (v.rule.startsWith("autoApprove.") || v.rule === "path:external-read") return v;
+    return this.note("hard-ask", v.reason, v.rule);
   }
 }
 

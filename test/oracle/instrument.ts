@@ -66,6 +66,9 @@ function recordingEffects(program: string, fx: Effects): Effects {
       if (!muted) fx.dangerous(reason);
     },
     deletes: (reason) => fx.deletes(reason),
+    unknown: (reason) => {
+      if (!muted) fx.unknown(reason);
+    },
     notReadOnly: (reason) => {
       if (!muted) fx.notReadOnly(reason);
     },
@@ -126,6 +129,9 @@ export class RecordingAnalyzer implements CommandAnalyzer {
         rec.paths.push({ path: p, cwd, access, ok: v.ok, rule: v.ok ? undefined : v.rule });
         return v;
       },
+      // Forwarded as they are: dropping one would judge a weaker gate than the one the product runs.
+      ...(ctx.paths.checkPattern ? { checkPattern: ctx.paths.checkPattern.bind(ctx.paths) } : {}),
+      ...(ctx.paths.unresolved ? { unresolved: ctx.paths.unresolved.bind(ctx.paths) } : {}),
     };
     const outer = current;
     current = rec;

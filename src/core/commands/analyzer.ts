@@ -305,13 +305,19 @@ class Run {
     if (this.blocked) return;
     const problem = assignmentProblem(name, value);
     if (!problem) return;
-    // After these, the programs the line names are no longer the ones the analysis looked up: a `PATH` that
-    // does not start with the old one, a file every child bash runs, an exported function.
+    // A variable that configures programs may hold a command (`GIT_SSH_COMMAND`, `PAGER`, `LESSOPEN='|cmd'`):
+    // denied programs in it are refused like any other nested command.
+    if (!PROMPT_CODE.test(name)) this.guessPayload(value.value.replaceAll(UNKNOWN, " _ "), depth);
+    if (this.blocked) return;
+    // After these, the programs the line runs are no longer the ones the analysis looked up: a `PATH` that
+    // does not keep the old one first (`$PATH:…`; a value read at run time counts as replaced), a file every
+    // child bash runs, an exported function, a library loaded into every program, a pipe `less` opens.
     const bare = name.replace(/\[.*$/, "");
     if (
-      (bare === "PATH" && !value.value.startsWith(UNKNOWN)) ||
+      (bare === "PATH" && !value.value.startsWith(`${UNKNOWN}:`)) ||
       bare === "BASH_ENV" ||
       bare === "ENV" ||
+      /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|LESSOPEN|LESSCLOSE)$/.test(bare) ||
       !/^[A-Za-z_][A-Za-z0-9_]*$/.test(bare)
     )
       return this.flagUnknown(problem, "commands:environment");

@@ -92,7 +92,7 @@ const benign: [string, boolean][] = [
   ["git status --porcelain | wc -l", true],
   ["echo done # a comment", true],
   ["ls src/*.ts", true],
-  ["wc -l -- src/*.ts", true],
+  ["wc -l -- src/a.ts src/b.ts", true],
   ["ls -d */", true],
   ["cat -- a.txt", true],
   ["basename $PWD", true],

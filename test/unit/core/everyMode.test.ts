@@ -24,6 +24,15 @@ const MODES: Record<string, Record<string, unknown>> = {
 };
 
 describe.each(Object.entries(MODES))("under %s", (_name, flat) => {
+  it("a link made in the line cannot lead a later read to an ignored or denied file", async () => {
+    const g = await gateWith({ ...flat, "toolgate.permissions.deny": ["Read(src/b.ts)"] }, roots);
+    expect(g.decide(cmd("ln -s .env link && cat link")).decision).toBe("deny");
+    expect(g.decide(cmd("ln src/b.ts copy && cat copy")).decision).toBe("deny");
+    // Where the kernel resolves the target from another folder, the analysis does not model it: ask.
+    expect(g.decide(cmd("ln -s ../.env src/l && cat src/l")).decision).toBe("ask");
+    expect(g.decide(cmd("ln -s src/a.ts a-link")).decision).toBe("allow");
+  });
+
   const withRules = { ...flat, "toolgate.permissions.deny": ["Read(src/b.ts)", "Edit(src/a.ts)"] };
 
   it("a Read deny rule refuses a command that reads the file, and a recursive read covering it asks", async () => {

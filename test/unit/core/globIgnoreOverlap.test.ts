@@ -71,12 +71,14 @@ describe("globs read file by file at the seam", () => {
   afterAll(() => t.cleanup());
   const cmd = (command: string) => call("execute_command", { command });
 
-  it("run when the pattern cannot match an ignored file, and ask otherwise", async () => {
+  it("run when the pattern cannot match an ignored file, ask when it could, refuse when it reads only ignored files", async () => {
     const g = await gateWith({}, [t.path("ws")]);
     for (const line of ["head -5 *.md", "grep -n import src/*.ts", "cat src/*.ts", "wc -l src/*.ts"])
       expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
-    for (const line of ["cat *", "cat .e*", "cat secrets/*", "cat lib/*.ts", "grep -r x src/*", "cat */*.md"])
+    for (const line of ["cat *", "cat .e*", "cat lib/*.ts", "grep -r x src/*", "cat */*.md"])
       expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "ask" });
+    // Every name `secrets/*` can match is inside an ignored directory: refused like read_file(secrets/x).
+    expect(g.decide(cmd("cat secrets/*")).decision).toBe("deny");
   });
 
   it("a rule naming files to read keeps patterns asking", async () => {

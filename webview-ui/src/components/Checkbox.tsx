@@ -26,6 +26,8 @@ export function Checkbox({ checked, onChange, children, disabled, describedBy, c
         disabled={disabled}
         aria-describedby={describedBy}
         onChange={(e) => {
+          // A disabled box never changes a setting, whatever event reaches it.
+          if (disabled) return;
           if (e.target.checked !== checked) onChange(e.target.checked);
         }}
       />

@@ -8,6 +8,7 @@
  */
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
+import { runsCode } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
 
 /** Names that run commands, read files or the environment, change the input files, or load code. */
@@ -108,7 +109,7 @@ export const awk =
           const f = value();
           if (f) fx.read(f, "content");
           fromFile = true;
-          fx.dangerous(`\`${program} --${name}\` runs awk code Toolgate cannot check`);
+          runsCode(fx, `\`${program} --${name}\` runs awk code Toolgate cannot check`);
         } else if (!AWK_LONG.has(name) || eq >= 0) unknown(`--${name}`);
         continue;
       }
@@ -121,7 +122,7 @@ export const awk =
         else if (c !== "F") {
           if (p) fx.read(p, "content");
           fromFile = true;
-          fx.dangerous(`\`${program} -${c}\` runs awk code Toolgate cannot check`);
+          runsCode(fx, `\`${program} -${c}\` runs awk code Toolgate cannot check`);
         }
         continue;
       }
@@ -134,11 +135,11 @@ export const awk =
     }
     for (const p of programs) {
       if (!p.literal) {
-        fx.dangerous("the awk program is computed at run time");
+        runsCode(fx, "the awk program is computed at run time");
         continue;
       }
       const problem = awkProgramProblem(p.value);
-      if (problem) fx.dangerous(problem);
+      if (problem) runsCode(fx, problem);
     }
     for (; i < argv.length; i++) {
       const f = argv[i]!;

@@ -30,10 +30,10 @@ export interface Effects {
   notReadOnly(reason: string): void;
   /**
    * What the command runs is decided only at run time (a payload computed at run time, an option the
-   * catalogue does not know where it could change what runs): a hard ask in every mode. Optional, so that
-   * other implementations keep compiling; the analyzer implements it.
+   * catalogue does not know where it could change what runs): a hard ask in every mode. Required, so that no
+   * wrapper of an Effects can drop it and turn a hard ask into a plain "dangerous".
    */
-  unknown?(reason: string): void;
+  unknown(reason: string): void;
   /** A path the command reads. `base` is a directory (as written) the path is relative to (`git -C dir`). */
   read(path: Word, kind: ReadKind, base?: Word): void;
   /** A path the command writes (created, truncated or changed). */
@@ -68,3 +68,13 @@ export interface NestedOptions {
 }
 
 export type ProgramCheck = (argv: readonly Word[], fx: Effects) => void;
+
+/**
+ * A sub-language or option runs code the analysis does not model (awk `system`, sed `e`, `tar -I`, `git -c
+ * core.fsmonitor`): which program runs is decided only at run time, so this is a hard ask in every mode, and
+ * the analyzer searches the whole line for denied programs. Never only "dangerous", which "run all commands"
+ * and auto mode would let through.
+ */
+export function runsCode(fx: Effects, reason: string): void {
+  fx.unknown(reason);
+}

@@ -7,6 +7,7 @@
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
+import { runsCode } from "./effects";
 import { parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** `-c` keys that change only how output looks. Anything else may run a program. */
@@ -112,18 +113,15 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
     } else if (v === "-c") {
       const kv = argv[++i];
       if (kv) checkConfig(kv, fx);
-    } else if (v.startsWith("--config-env"))
-      fx?.dangerous("`git --config-env` sets configuration, which can run programs");
-    else if (v.startsWith("--exec-path=")) fx?.dangerous("`git --exec-path=` runs git programs from another directory");
+    } else if (v.startsWith("--config-env")) code(fx, "`git --config-env` sets configuration, which can run programs");
+    else if (v.startsWith("--exec-path=")) code(fx, "`git --exec-path=` runs git programs from another directory");
     else if (v === "--git-dir" || v === "--work-tree") {
       i++;
-      fx?.dangerous(`\`git ${v}\` points git at a repository whose configuration can run programs`);
+      code(fx, `\`git ${v}\` points git at a repository whose configuration can run programs`);
     } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree="))
-      fx?.dangerous(
-        `\`git ${v.slice(0, v.indexOf("="))}\` points git at a repository whose configuration can run programs`,
-      );
+      code(fx, `\`git ${v.slice(0, v.indexOf("="))}\` points git at a repository whose configuration can run programs`);
     else if (v === "--bare")
-      fx?.dangerous("`git --bare` takes the working directory as a repository, whose configuration can run programs");
+      code(fx, "`git --bare` takes the working directory as a repository, whose configuration can run programs");
     else if (v === "--namespace" || v === "--attr-source" || v === "--list-cmds") i++;
     else if (/^--(namespace|attr-source|list-cmds)=/.test(v)) continue;
     else if (
@@ -155,13 +153,18 @@ export function gitGlobals(argv: readonly Word[], fx?: Effects): GitLine {
   return { sub: i, dirs };
 }
 
+/** Configuration or a repository that can run programs: a hard ask (see `runsCode`). */
+function code(fx: Effects | undefined, reason: string): void {
+  if (fx) runsCode(fx, reason);
+}
+
 function checkConfig(kv: Word, fx?: Effects): void {
   const eq = kv.value.indexOf("=");
   const key = (eq >= 0 ? kv.value.slice(0, eq) : kv.value).toLowerCase();
   const value = eq >= 0 ? kv.value.slice(eq + 1) : "";
   const pagerKey = key === "core.pager" || key.startsWith("pager.");
   if (!kv.literal || !HARMLESS_CONFIG.test(key) || (pagerKey && !HARMLESS_PAGER.test(value))) {
-    fx?.dangerous(`\`git -c ${kv.literal ? kv.value : "…"}\` sets configuration, which can run programs`);
+    code(fx, `\`git -c ${kv.literal ? kv.value : "…"}\` sets configuration, which can run programs`);
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
+import { runsCode } from "./effects";
 import { longName, mayBeOption, sliceWord } from "./options";
 
 const LETTER = /[A-Za-z]/;
@@ -118,7 +119,7 @@ export const sed: ProgramCheck = (argv, fx) => {
         else if (name === "file") {
           fromFile = true;
           fx.read(value, "content");
-          fx.dangerous("`sed --file` runs a script Toolgate cannot check");
+          runsCode(fx, "`sed --file` runs a script Toolgate cannot check");
         }
       } else if (name === "in-place") inPlace = true;
       else if (eq >= 0) fx.dangerous(`\`--${written}\` takes no value`);
@@ -138,7 +139,7 @@ export const sed: ProgramCheck = (argv, fx) => {
         if (c === "f") fromFile = true;
         if (value && c === "f") {
           fx.read(value, "content");
-          fx.dangerous("`sed -f` runs a script Toolgate cannot check");
+          runsCode(fx, "`sed -f` runs a script Toolgate cannot check");
         }
         break;
       }
@@ -152,11 +153,11 @@ export const sed: ProgramCheck = (argv, fx) => {
   }
   for (const script of scripts) {
     if (!script.literal) {
-      fx.dangerous("the sed script is computed at run time");
+      runsCode(fx, "the sed script is computed at run time");
       continue;
     }
     const problem = sedScriptProblem(script.value);
-    if (problem) fx.dangerous(problem);
+    if (problem) runsCode(fx, problem);
   }
   for (const f of files) {
     if (f.literal && f.value === "-") continue;

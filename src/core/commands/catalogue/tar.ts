@@ -6,6 +6,7 @@
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
+import { runsCode } from "./effects";
 import { longName, sliceWord } from "./options";
 
 const SHORT_ARGS = new Set(["f", "C", "T", "X", "b", "g", "H", "K", "L", "N", "V", "I", "F"]);
@@ -78,6 +79,16 @@ const DANGEROUS_LONG: Record<string, string> = {
   "listed-incremental": "reads and writes a snapshot file",
   "remove-files": "deletes the files it archives",
 };
+/** The long options above that start another program. */
+const RUNS_CODE = new Set([
+  "to-command",
+  "checkpoint-action",
+  "use-compress-program",
+  "info-script",
+  "new-volume-script",
+  "rsh-command",
+  "rmt-command",
+]);
 const LONG_WITH_VALUE = new Set([
   "file",
   "directory",
@@ -222,10 +233,10 @@ export const tar: ProgramCheck = (argv, fx) => {
     if (MODES[c]) setMode(MODES[c]!);
     if (c === "I") {
       value();
-      fx.dangerous("`tar -I` runs a compression program");
+      runsCode(fx, "`tar -I` runs a compression program");
     } else if (c === "F") {
       value();
-      fx.dangerous("`tar -F` runs a script at the end of each volume");
+      runsCode(fx, "`tar -F` runs a script at the end of each volume");
     } else if (c === "g") {
       value();
       fx.dangerous("`tar -g` reads and writes a snapshot file");
@@ -242,6 +253,7 @@ export const tar: ProgramCheck = (argv, fx) => {
     } else if (SHORT_ARGS.has(c)) value();
     else if (!SHORT_FLAGS.has(c)) fx.dangerous(`\`-${c}\` is not a \`tar\` option Toolgate knows`);
   };
+  const members: Word[] = [];
   let i = 1;
   // Old style: the first word is a bundle of letters whose arguments follow in order.
   const first = argv[1];
@@ -257,8 +269,11 @@ export const tar: ProgramCheck = (argv, fx) => {
       fx.dangerous("`tar` gets an argument computed at run time that could be any option");
       continue;
     }
-    // Member names in list mode (data).
-    if (!v.startsWith("-") || v === "-") continue;
+    // Member names: data when listing or extracting; the files to archive when creating or adding.
+    if (!v.startsWith("-") || v === "-") {
+      if (v !== "-") members.push(w);
+      continue;
+    }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
       const written = v.slice(2, eq >= 0 ? eq : undefined);
@@ -267,7 +282,8 @@ export const tar: ProgramCheck = (argv, fx) => {
         ? undefined
         : Object.keys(DANGEROUS_LONG).find((k) => written.length >= 2 && k.startsWith(written));
       if (danger) {
-        fx.dangerous(`\`tar --${danger}\` ${DANGEROUS_LONG[danger]}`);
+        if (RUNS_CODE.has(danger)) runsCode(fx, `\`tar --${danger}\` ${DANGEROUS_LONG[danger]}`);
+        else fx.dangerous(`\`tar --${danger}\` ${DANGEROUS_LONG[danger]}`);
         if (eq < 0) i++;
         continue;
       }
@@ -304,12 +320,15 @@ export const tar: ProgramCheck = (argv, fx) => {
       if (consumed) break;
     }
   }
+  // A directory given to `tar -c` is archived with everything below it: a recursive content read.
+  if (mode === "create" || mode === "append" || mode === "update")
+    for (const m of members) fx.read(m, "content", directory);
   const writesArchive =
     mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete";
   for (const a of archives) {
     if (a.literal && a.value === "-") continue;
     if (!forceLocal && a.value.includes(":"))
-      fx.dangerous("a `tar` archive named `host:file` is opened through a remote shell");
+      runsCode(fx, "a `tar` archive named `host:file` is opened through a remote shell");
     if (writesArchive) fx.write(a);
     if (mode !== "create") fx.read(a, "content");
   }

@@ -30,8 +30,7 @@ type Fx = Parameters<ProgramCheck>[1];
 
 /** The command's boundary or program is known only at run time. */
 export function unknown(fx: Fx, reason: string): void {
-  if (fx.unknown) fx.unknown(reason);
-  else fx.dangerous(reason);
+  fx.unknown(reason);
 }
 
 /** Splits a wrapper's argv into its own options and the command it runs. Returns the command's start index. */
