@@ -44,6 +44,26 @@ export interface CommandRunOptions {
   readonly maxOutputBytes: number;
   /** Aborting kills the command and everything it started. */
   readonly signal: AbortSignal;
+  /** The gate let it through without a click (the OS sandbox's `required` mode makes such commands ask). */
+  readonly autoApproved?: boolean;
+  /** Workspace roots: writable inside the OS sandbox. Without them a runner cannot sandbox the command. */
+  readonly roots?: readonly string[];
+  /** The person approved running this one command outside the OS sandbox (after it could not start). */
+  readonly unsandboxed?: boolean;
+}
+
+/** How the OS sandbox treated one command (absent: the runner has no sandbox configured). */
+export interface CommandSandboxReport {
+  /** The command ran (or would have run) inside the sandbox. */
+  readonly sandboxed: boolean;
+  /** The command did NOT run: why (no sandbox under `required`, the sandbox failed to start). */
+  readonly notRun?: string;
+  /** The command ran but the sandbox blocked something: the message for the model. */
+  readonly blocked?: string;
+  /** Protected paths the command created or changed, one line each, with what was done about them. */
+  readonly protectedChanges?: readonly string[];
+  /** Something to say once (a setting the sandbox cannot honour, malformed sandbox settings). */
+  readonly notice?: string;
 }
 
 export interface CommandResult {
@@ -56,6 +76,7 @@ export interface CommandResult {
   readonly truncatedBytes: number;
   /** Process id of the shell, when known (tests check it is gone after a cancel). */
   readonly pid?: number;
+  readonly sandbox?: CommandSandboxReport;
 }
 
 export interface CommandRunner {

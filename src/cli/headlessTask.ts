@@ -23,6 +23,8 @@ import { RunEvents, type RunEvent } from "./runEvents";
 export interface HeadlessOptions {
   readonly prompt: string;
   readonly settings: ToolgateSettings;
+  /** The effective flat settings (the OS sandbox reads `toolgate.sandbox.*` from them). */
+  readonly values?: Readonly<Record<string, unknown>>;
   readonly roots: readonly string[];
   readonly provider: ModelProvider;
   readonly emit: (e: RunEvent) => void;
@@ -48,7 +50,7 @@ class HeadlessAsks implements AskChannel {
   ask(messageId: number): Promise<AskResponse> {
     const m = this.getMessage(messageId);
     // A completion has no one to review it: accepted. Anything else (a retry after a failed request, a
-    // tool approval, which a headless gate never asks for) is declined.
+    // tool approval, which a headless gate never asks for, a command that cannot run sandboxed) is declined.
     return Promise.resolve(m?.kind === "completion" ? { kind: "approve" } : { kind: "reject" });
   }
 }
@@ -70,7 +72,12 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   const fs = new NodeFs();
   const env: ToolEnv = {
     fs,
-    runner: new NodeCommandRunner(),
+    // The same runner and sandbox plan as the VS Code host: headless, a command that cannot run sandboxed is
+    // asked about, and headless asks are declined, so it does not run.
+    runner: new NodeCommandRunner(process.env, {
+      values: () => o.values ?? {},
+      ignoreFileName: () => settings.ignoreFile,
+    }),
     searcher: new JsSearcher(fs),
     ignoreRules: (roots) => IgnoreRules.load(roots, settings.ignoreFile),
     ...(hub ? { mcp: hub } : {}),

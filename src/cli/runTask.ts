@@ -151,6 +151,7 @@ async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
   const result = await runHeadless({
     prompt,
     settings: policy.loaded.settings,
+    values: policy.loaded.values,
     roots: policy.roots,
     provider,
     emit: (e) => {

@@ -19,6 +19,7 @@ import { openDefaultDiff, PROPOSED_SCHEME, ProposedContent } from "./diffView";
 import { RuleStore } from "./rememberedRules";
 import { SECTION, SettingKey, SettingsBridge } from "./settingsBridge";
 import { StatusBar } from "./statusBar";
+import { sandboxStatusNotice } from "./sandboxStatus";
 import type { ExtraRules, McpStatusSource, TaskSessionFactory } from "./taskSession";
 import { toggleShortcutLabel, VscodeConfigStore } from "./vscodeSettings";
 
@@ -60,6 +61,9 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
 
   const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
   statusBar.update(settings.view());
+  // The probe starts bubblewrap once per session: after activation, not during it.
+  const showSandbox = (): void => statusBar.setSandboxNotice(sandboxStatusNotice(settings.hostSettings().values));
+  const probeTimer = setTimeout(showSandbox, 0);
   // The notifier reaches the webviews, which need the controller, which reports to the notifier.
   const notifier = new AskNotifier(() => webviews, statusBar);
   const controller = new ChatController({
@@ -82,10 +86,12 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
   const onSettings = (): void => {
     controller.settingsChanged();
     statusBar.update(settings.view());
+    showSandbox();
     changed.fire();
   };
 
   sub(
+    { dispose: () => clearTimeout(probeTimer) },
     output,
     statusBar,
     changed,

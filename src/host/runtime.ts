@@ -24,6 +24,7 @@ import { VscodeDiffReviewer } from "./adapters/diffReviewer";
 import { vscodeSearcher } from "./adapters/ripgrep";
 import { ApiKeyStore } from "./adapters/secrets";
 import { VscodeTerminalRunner } from "./adapters/terminalRunner";
+import { NodeCommandRunner } from "../agent/node/nodeCommandRunner";
 import { VscodeFs } from "./adapters/vscodeFs";
 import { HostGateSource, workspaceRoots } from "./hostGateSource";
 import { statusFromHub } from "./mcpPanel";
@@ -125,7 +126,13 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   sub(diff);
   const env: ToolEnv = {
     fs,
-    runner: new VscodeTerminalRunner(),
+    // Every command the agent runs passes the OS sandbox's plan, with the settings as they are at that moment.
+    runner: new VscodeTerminalRunner(
+      new NodeCommandRunner(process.env, {
+        values: () => gates.readSettings().values,
+        ignoreFileName: () => gates.readSettings().settings.ignoreFile,
+      }),
+    ),
     searcher: vscodeSearcher(fs),
     diff,
     mcp: hub,

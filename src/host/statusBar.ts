@@ -10,6 +10,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("toolgate.status", vscode.StatusBarAlignment.Right, 100);
   private settings: SettingsView | undefined;
   private waiting = 0;
+  private sandboxNotice: string | undefined;
 
   /** `command` opens the auto-approve menu; `askCommand` shows the waiting ask while one waits. */
   constructor(
@@ -32,9 +33,16 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /** The OS sandbox is wanted (mode auto/required) but unavailable: one tooltip line with the reason. */
+  setSandboxNotice(text: string | undefined): void {
+    if (text === this.sandboxNotice) return;
+    this.sandboxNotice = text;
+    this.render();
+  }
+
   private render(): void {
     if (!this.settings) return;
-    const t = statusText(this.settings, this.waiting, vscode.l10n.t);
+    const t = statusText(this.settings, this.waiting, vscode.l10n.t, this.sandboxNotice);
     this.item.text = t.text;
     this.item.command = this.waiting > 0 ? this.askCommand : this.command;
     this.item.tooltip = t.tooltip;

@@ -15,8 +15,21 @@ export interface StatusText {
   readonly warning: boolean;
 }
 
-/** With asks waiting, the count leads and the item is highlighted; the rest of the text is unchanged. */
-export function statusText(s: SettingsView, waiting = 0, t: Translate = untranslated): StatusText {
+/**
+ * With asks waiting, the count leads and the item is highlighted; the rest of the text is unchanged.
+ * `sandboxNotice` (the OS sandbox is wanted but unavailable) is one more tooltip line.
+ */
+export function statusText(
+  s: SettingsView,
+  waiting = 0,
+  t: Translate = untranslated,
+  sandboxNotice?: string,
+): StatusText {
+  const text = waitingText(s, waiting, t);
+  return sandboxNotice === undefined ? text : { ...text, tooltip: `${text.tooltip}\n${sandboxNotice}` };
+}
+
+function waitingText(s: SettingsView, waiting: number, t: Translate): StatusText {
   const base = settingsText(s, t);
   if (waiting === 0) return base;
   const what = waiting === 1 ? t("1 request waits for your answer") : t("{0} requests wait for your answer", waiting);

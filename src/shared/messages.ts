@@ -44,6 +44,8 @@ export interface ToolInfo {
   readonly result?: string;
   /** Commands: the working directory the decided command runs in (shown on the approval card). */
   readonly cwd?: string;
+  /** Commands: whether it ran inside the OS sandbox (absent: not known, or no sandbox configured). */
+  readonly sandboxed?: boolean;
 }
 
 export interface TaskMessage {

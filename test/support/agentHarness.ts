@@ -50,6 +50,8 @@ export interface HarnessOptions {
   readonly task?: string;
   /** Workspace Trust (default trusted). */
   readonly trusted?: boolean;
+  /** The directory the workspace is created in (default the OS temp dir). */
+  readonly parent?: string;
 }
 
 export interface AskRecord {
@@ -121,7 +123,7 @@ export function makeProvider(format: "openai" | "anthropic", model: ScriptedMode
 }
 
 export async function startHarness(o: HarnessOptions): Promise<Harness> {
-  const dir = realpathSync(mkdtempSync(nodePath.join(tmpdir(), "toolgate-agent-")));
+  const dir = realpathSync(mkdtempSync(nodePath.join(o.parent ?? tmpdir(), "toolgate-agent-")));
   for (const [rel, text] of Object.entries(o.files ?? {})) {
     const abs = nodePath.join(dir, rel);
     mkdirSync(nodePath.dirname(abs), { recursive: true });

@@ -77,6 +77,26 @@ describe("say rows for every tool kind", () => {
     expect(screen.getByText(/file\.txt/)).toBeTruthy();
   });
 
+  it("command: says whether it ran inside the OS sandbox, and nothing when that is not known", () => {
+    const ran = (sandboxed?: boolean) =>
+      message({
+        kind: "tool",
+        tool: tool(
+          "execute_command",
+          { command: "ls" },
+          { status: "done", ...(sandboxed !== undefined ? { sandboxed } : {}) },
+        ),
+      });
+    show(ran(true));
+    expect(screen.getByLabelText("OS sandbox").textContent).toBe("sandboxed");
+    cleanup();
+    show(ran(false));
+    expect(screen.getByLabelText("OS sandbox").textContent).toBe("unsandboxed");
+    cleanup();
+    show(ran());
+    expect(screen.queryByLabelText("OS sandbox")).toBeNull();
+  });
+
   it("MCP call: server, tool and pretty-printed arguments", () => {
     show(
       message({

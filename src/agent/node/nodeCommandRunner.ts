@@ -5,8 +5,9 @@
  * everything the command started (SIGTERM, then SIGKILL after a grace period), not only the shell.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import type { CommandResult, CommandRunner, CommandRunOptions } from "../env";
+import type { CommandResult, CommandRunner, CommandRunOptions, CommandSandboxReport } from "../env";
 import { bashArgv, commandEnvironment } from "./commandEnv";
+import { finishSandboxed, planCommandSpawn, type CommandSandboxSource } from "./commandSandbox";
 import { RunControl } from "./runControl";
 
 const KILL_GRACE_MS = 2000;
@@ -36,21 +37,65 @@ export function commandSpawnSpec(line: string, cwd: string, base: NodeJS.Process
   return { ...bashArgv(line), env: commandEnvironment(base), cwd };
 }
 
+/**
+ * Without a `sandbox` source the runner never sandboxes (unit tests, callers that confine commands otherwise);
+ * the host and the CLI always pass one, read per command.
+ */
 export class NodeCommandRunner implements CommandRunner {
-  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly sandbox?: CommandSandboxSource,
+  ) {}
 
   run(o: CommandRunOptions): Promise<CommandResult> {
+    const windows = process.platform === "win32";
+    if (windows || !this.sandbox) return this.spawnAndWait(o, undefined);
+    const step = planCommandSpawn(this.sandbox, o, commandSpawnSpec(o.command, o.cwd, this.env));
+    const notice = step.notice !== undefined ? { notice: step.notice } : {};
+    if (step.kind === "notRun")
+      return Promise.resolve({
+        exitCode: undefined,
+        timedOut: false,
+        output: "",
+        truncatedBytes: 0,
+        sandbox: { sandboxed: false, notRun: step.reason, ...notice },
+      });
+    if (step.kind === "plain")
+      return this.spawnAndWait(o, { spec: step.spec, after: () => ({ sandboxed: false, ...notice }) });
+    const prepared = step.prepared;
+    return this.spawnAndWait(o, {
+      spec: step.spec,
+      after: (run) => finishSandboxed(prepared, run, o, step.notice),
+    });
+  }
+
+  private spawnAndWait(
+    o: CommandRunOptions,
+    sandboxed:
+      | {
+          readonly spec: SpawnSpec;
+          readonly after: (run: {
+            exitCode: number | undefined;
+            output: string;
+            spawnError?: string;
+          }) => CommandSandboxReport;
+        }
+      | undefined,
+  ): Promise<CommandResult> {
     return new Promise<CommandResult>((resolve) => {
       const windows = process.platform === "win32";
-      const child = windows
-        ? spawn(o.command, {
-            cwd: o.cwd,
-            shell: true,
-            env: this.env,
-            windowsHide: true,
-            stdio: ["ignore", "pipe", "pipe"],
-          })
-        : spawnCommand(commandSpawnSpec(o.command, o.cwd, this.env));
+      let spawnError: string | undefined;
+      const child = sandboxed
+        ? spawnCommand(sandboxed.spec)
+        : windows
+          ? spawn(o.command, {
+              cwd: o.cwd,
+              shell: true,
+              env: this.env,
+              windowsHide: true,
+              stdio: ["ignore", "pipe", "pipe"],
+            })
+          : spawnCommand(commandSpawnSpec(o.command, o.cwd, this.env));
       if (!windows) child.stdin?.end();
       let settled = false;
       let forceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -85,16 +130,20 @@ export class NodeCommandRunner implements CommandRunner {
         // The shell is gone; make sure nothing it started outlives a kill.
         if (killed) killTree("SIGKILL");
         if (forceTimer) clearTimeout(forceTimer);
+        const output = capture.text();
+        const sandbox = sandboxed?.after({ exitCode, output, ...(spawnError !== undefined ? { spawnError } : {}) });
         resolve({
           exitCode,
           ...(killed ? { killed } : signal ? { killed: signal } : {}),
           timedOut,
-          output: capture.text(),
+          output,
           truncatedBytes: capture.truncated,
           ...(child.pid !== undefined ? { pid: child.pid } : {}),
+          ...(sandbox ? { sandbox } : {}),
         });
       };
       child.on("error", (e) => {
+        spawnError = e.message;
         control.capture.push(`could not start the command: ${e.message}`);
         finish(undefined, undefined);
       });

@@ -64,6 +64,8 @@ export class ToolCallRun {
   private wake: (() => void) | undefined;
   /** A command's decided working directory, once decided. */
   private cwd: string | undefined;
+  /** Commands: whether it ran inside the OS sandbox, once known. */
+  private sandboxed: boolean | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -170,6 +172,7 @@ export class ToolCallRun {
         ? { serverName: this.params.server_name }
         : {}),
       ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
+      ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),
@@ -211,6 +214,31 @@ export class ToolCallRun {
     const facts = await this.deps.facts?.(this.name, this.params);
     const call: ToolCall = { tool: this.name, params: this.params, ...(facts ? { facts } : {}) };
     return this.deps.config.callbacks.decide(call);
+  }
+
+  /**
+   * The command could not run inside the OS sandbox: one ask on this call's card, labelled "runs unsandboxed",
+   * whatever the gate decided. A gate swap while waiting asks again; only "approve" approves.
+   */
+  async askUnsandboxed(
+    reason: string,
+    signal: AbortSignal,
+  ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
+    this.sandboxed = false;
+    const d: Decision = { decision: "ask", reason, rule: "sandbox:unsandboxed" };
+    for (;;) {
+      if (signal.aborted) throw new Error("cancelled");
+      const outcome = await this.waitForPerson(d, signal);
+      if (outcome.kind === "gateChanged") continue;
+      const fb = outcome.response.text ? { feedback: outcome.response.text } : {};
+      if (outcome.response.kind === "approve") {
+        this.setStatus("running");
+        return { approved: true, ...fb };
+      }
+      if (outcome.response.kind === "resetLimits") continue;
+      this.setStatus("rejected");
+      return { approved: false, ...fb };
+    }
   }
 
   /** A new decision for changed params (a redirect hop, a path that changed before it was used). */
@@ -341,10 +369,16 @@ export class ToolCallRun {
     this.setStatus("running");
   }
 
-  finish(result: string, isError: boolean): void {
+  finish(result: string, isError: boolean, sandboxed?: boolean): void {
     const shown = result.length > 4000 ? result.slice(0, 4000) + "…" : result;
     this.status = isError ? "error" : "done";
-    const tool: ToolInfo = { ...this.deps.messages.get(this.messageId)!.tool!, status: this.status, result: shown };
+    if (sandboxed !== undefined) this.sandboxed = sandboxed;
+    const tool: ToolInfo = {
+      ...this.deps.messages.get(this.messageId)!.tool!,
+      status: this.status,
+      result: shown,
+      ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
+    };
     this.deps.messages.patch(this.messageId, { tool, partial: false });
     this.dispose();
   }

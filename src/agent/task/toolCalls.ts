@@ -197,7 +197,7 @@ export class ToolCalls {
     if (signal.aborted) throw new Cancelled();
     if (approval.feedback && call.name !== "ask_followup_question")
       result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
-    run.finish(result.display ?? result.content, result.isError === true);
+    run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
     return result;
   }
 
@@ -214,6 +214,7 @@ export class ToolCalls {
       messages: this.core.store,
       messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
+      askUnsandboxed: (reason) => run.askUnsandboxed(reason, signal),
       decideAgain: async (params) => {
         const again = await run.approveAgain(params, signal);
         if (again.kind === "run") {

@@ -72,6 +72,11 @@ export interface ToolContext {
    * `ToolResult` says why).
    */
   decideAgain(params: Readonly<Record<string, unknown>>): Promise<{ call: ResolvedCall } | { result: ToolResult }>;
+  /**
+   * Asks the person, on this call's own card, whether it may run outside the OS sandbox (`reason` starts
+   * "runs unsandboxed"). Headless: the answer is no. Absent: nobody can be asked (treated as no).
+   */
+  askUnsandboxed?(reason: string): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
 }
 
 export interface ToolResult {
@@ -82,6 +87,8 @@ export interface ToolResult {
   readonly display?: string;
   /** attempt_completion: the task waits for the person's verdict; new_task: this task hands over. */
   readonly outcome?: "completion" | "handover";
+  /** Commands: whether it ran inside the OS sandbox (absent: the runner has no sandbox). */
+  readonly sandboxed?: boolean;
 }
 
 /** A file edit computed before asking, so the person approves exactly what will be written. */

@@ -32,8 +32,12 @@ const CREDENTIAL_NAMES = new Set(
   ].map((n) => n.toUpperCase()),
 );
 
+/** `GIT_CONFIG_KEY_<n>` holds a config name, not a secret; dropping it breaks every git command (git refuses a count without its keys). */
+const GIT_CONFIG_KEY = /^GIT_CONFIG_KEY_[0-9]+$/;
+
 /** Whether the variable `name` is dropped from a sandboxed command's environment. */
 export function isCredentialVariable(name: string): boolean {
+  if (GIT_CONFIG_KEY.test(name)) return false;
   return CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_PREFIX.test(name) || CREDENTIAL_WORD.test(name);
 }
 

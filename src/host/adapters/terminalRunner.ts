@@ -49,7 +49,11 @@ export class VscodeTerminalRunner implements CommandRunner {
           o.onOutput?.(text);
         },
       });
-      const end = result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`;
+      const notRun = result.sandbox?.notRun;
+      const end =
+        notRun !== undefined
+          ? `not run: ${notRun}`
+          : `${result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`}${result.sandbox?.sandboxed ? ", sandboxed" : ""}`;
       write.fire(`\r\n\x1b[2m[${end}]\x1b[0m\r\n`);
       return interrupt.signal.aborted && !o.signal.aborted
         ? { ...result, killed: "interrupted in the terminal" }

@@ -5,6 +5,7 @@ import { CommandId, PANEL_TYPE, VIEW_CONTAINER_ID, VIEW_ID } from "../../../src/
 import { ruleTarget } from "../../../src/host/rememberedRules";
 import { SettingKey } from "../../../src/host/settingsBridge";
 import { statusText } from "../../../src/host/statusText";
+import { unavailableNotice } from "../../../src/core/sandbox/sandboxPlan";
 import { contentSecurityPolicy, escapeHtml, renderWebviewHtml } from "../../../src/host/webviewHtml";
 import type { MessageDelta } from "../../../src/shared/messages";
 import type { SettingsView } from "../../../src/shared/protocol";
@@ -151,6 +152,13 @@ describe("status bar text", () => {
     );
     expect(statusText({ ...base, mode: "auto" })).toMatchObject({ text: "$(warning) Toolgate: YOLO", warning: true });
     expect(statusText({ ...base, workspaceTrusted: false }).text).toContain("restricted");
+  });
+  it("adds the OS sandbox line to the tooltip only when there is one, whatever else it says", () => {
+    expect(statusText(base).tooltip).not.toMatch(/sandbox/);
+    const line = unavailableNotice("required", { available: false, mechanism: "none", reason: "bwrap not found" });
+    expect(statusText(base, 0, undefined, line).tooltip).toMatch(/\nNo OS sandbox: bwrap not found\. .*ask instead/);
+    expect(statusText({ ...base, mode: "auto" }, 2, undefined, line).tooltip).toMatch(/No OS sandbox/);
+    expect(unavailableNotice("off", { available: false, mechanism: "none", reason: "x" })).toBeUndefined();
   });
 });
 

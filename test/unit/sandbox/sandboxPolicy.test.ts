@@ -135,5 +135,8 @@ describe("credential scrubbing", () => {
     expect(removed).toHaveLength(Object.keys(env).length - 7);
     expect(isCredentialVariable("my_service_key")).toBe(true);
     expect(isCredentialVariable("MONKEY")).toBe(false);
+    // The runner's own `safe.bareRepository` pin: without its key git refuses every command.
+    expect(isCredentialVariable("GIT_CONFIG_KEY_0")).toBe(false);
+    expect(isCredentialVariable("GIT_CONFIG_KEY_0_TOKEN")).toBe(true);
   });
 });

@@ -74,6 +74,11 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
           in <VisibleText text={tool.cwd} options={COMMAND_VISIBILITY} />
         </div>
       ) : null}
+      {tool.sandboxed === false && s.family === "command" ? (
+        <div className="tg-label" aria-label="OS sandbox">
+          runs unsandboxed
+        </div>
+      ) : null}
       {tool.name === "use_mcp_tool" ? (
         <>
           <div className="tg-label">Arguments</div>

@@ -29,6 +29,11 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
           <pre className="tg-command">
             <VisibleText text={body} options={COMMAND_VISIBILITY} />
           </pre>
+          {tool.sandboxed !== undefined ? (
+            <div className="tg-label" aria-label="OS sandbox">
+              {tool.sandboxed ? "sandboxed" : "unsandboxed"}
+            </div>
+          ) : null}
           {p.requires_approval === "true" ? (
             <div className="tg-note">The model marked this command as needing approval.</div>
           ) : null}

@@ -1,4 +1,5 @@
 import type { CommandTarget } from "../../../core/resolvedCall";
+import type { CommandSandboxReport } from "../../env";
 import { errorResult, type ToolContext, type ToolResult, type ToolHandler } from "../types";
 
 /**
@@ -7,6 +8,26 @@ import { errorResult, type ToolContext, type ToolResult, type ToolHandler } from
  * status. Cancelling the task kills the process group.
  */
 export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
+  const first = await runOnce(target, ctx, false);
+  const notRun = first.sandbox?.notRun;
+  if (notRun === undefined) return first.result;
+  // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
+  const didNotRun = `The command did NOT run: ${notRun}. It needs the person's approval to run unsandboxed.`;
+  const answer = await ctx.askUnsandboxed?.(`runs unsandboxed: ${notRun}`);
+  if (!answer?.approved) {
+    const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
+    const who = answer ? " The person did not approve the unsandboxed run." : "";
+    return { content: `${didNotRun}${who}${said}`, isError: true, display: "not run (no sandbox)", sandboxed: false };
+  }
+  const second = await runOnce(target, ctx, true);
+  return { ...second.result, content: `The person approved running it unsandboxed.\n${second.result.content}` };
+}
+
+async function runOnce(
+  target: CommandTarget,
+  ctx: ToolContext,
+  unsandboxed: boolean,
+): Promise<{ result: ToolResult; sandbox?: CommandSandboxReport }> {
   const outputId = ctx.messages.add({ role: "say", kind: "command_output", partial: true });
   const cap = ctx.limits.maxCommandOutputBytes;
   let shown = 0;
@@ -17,6 +38,9 @@ export async function runCommand(target: CommandTarget, ctx: ToolContext): Promi
     timeoutMs: ctx.limits.commandTimeoutMs,
     maxOutputBytes: cap,
     signal: ctx.signal,
+    autoApproved: ctx.approvedByPerson !== true,
+    roots: ctx.config.roots,
+    ...(unsandboxed ? { unsandboxed } : {}),
     onOutput: (text) => {
       // The person sees at most `cap` characters live; the model's copy keeps head and tail.
       if (hidden) return;
@@ -32,6 +56,8 @@ export async function runCommand(target: CommandTarget, ctx: ToolContext): Promi
     },
   });
   ctx.messages.patch(outputId, { partial: false });
+  const sandbox = result.sandbox;
+  if (sandbox?.notRun !== undefined) return { result: { content: "", isError: true }, sandbox };
   const parts: string[] = [];
   if (result.killed === "cancelled") parts.push("The command was stopped because the task was cancelled.");
   else if (result.timedOut)
@@ -40,12 +66,22 @@ export async function runCommand(target: CommandTarget, ctx: ToolContext): Promi
   else parts.push(`Exit code: ${result.exitCode ?? "unknown"}`);
   if (result.truncatedBytes > 0) parts.push(`[${result.truncatedBytes} bytes of output were cut from the middle.]`);
   parts.push(result.output.trim() === "" ? "(no output)" : `Output:\n${result.output}`);
+  if (sandbox?.blocked !== undefined) parts.push(sandbox.blocked);
+  if (sandbox?.protectedChanges)
+    parts.push(
+      `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${sandbox.protectedChanges.map((c) => `- ${c}`).join("\n")}`,
+    );
+  if (sandbox?.notice !== undefined) parts.push(`Note: ${sandbox.notice}`);
   const failed =
     result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
   return {
-    content: parts.join("\n"),
-    isError: failed,
-    display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`,
+    result: {
+      content: parts.join("\n"),
+      isError: failed,
+      display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`,
+      ...(sandbox ? { sandboxed: sandbox.sandboxed } : {}),
+    },
+    ...(sandbox ? { sandbox } : {}),
   };
 }
 
