@@ -298,6 +298,21 @@ class Run {
     if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
   }
 
+  /**
+   * A program the catalogue does not know may read any file it is given: an argument (or `--opt=value`) that
+   * names an ignored or read-denied file is passed to the path gate, which refuses it like a read of that file
+   * (`less .env`). Other outcomes of these checks change nothing: the command is not vouched for anyway.
+   */
+  private uncataloguedArguments(argv: readonly Word[]): void {
+    for (const w of argv.slice(1, 257)) {
+      if (!w.literal || w.value.length > 4096) continue;
+      const eq = w.value.indexOf("=");
+      const v = w.value.startsWith("-") ? (eq > 0 ? w.value.slice(eq + 1) : "") : w.value;
+      if (v === "" || v.includes("\n")) continue;
+      for (const cwd of this.cwds ?? [this.ctx.cwd]) this.ctx.paths.check(v, cwd, "read", "names");
+    }
+  }
+
   assignment(name: string, value: Word, _prefix: boolean, depth = 0): void {
     // A prompt or prompt command is shell code that runs later (`PS4` under `set -x`): denied programs in it
     // are refused like any other nested command.
@@ -547,6 +562,7 @@ class Run {
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
+      this.uncataloguedArguments(argv);
       if (allowed) {
         this.readOnly = false;
         this.labels.push(

@@ -24,6 +24,29 @@ const MODES: Record<string, Record<string, unknown>> = {
 };
 
 describe.each(Object.entries(MODES))("under %s", (_name, flat) => {
+  it("code a sub-language or option runs is never let through, and denied programs in it are refused", async () => {
+    const g = await gateWith({ ...flat, "toolgate.commands.deny": ["rm", "curl"] }, roots);
+    expect(g.decide(cmd("rg --pre rm x")).decision).toBe("deny");
+    expect(g.decide(cmd("awk 'BEGIN { system(\"curl -s x\") }'")).decision).toBe("deny");
+    expect(g.decide(cmd("GIT_SSH_COMMAND='curl x' git fetch")).decision).toBe("deny");
+    for (const line of [
+      "awk '{ print | \"sh\" }' src/a.ts",
+      "sed '1e touch x' src/a.ts",
+      "tar -tf a.tar -I 'sh -c x'",
+      "git -c core.fsmonitor='touch x' status",
+      "git --git-dir=vendor status",
+      "read PATH <<< ../outside; ls",
+      "LESSOPEN='|touch x %s' less src/a.ts",
+    ])
+      expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "ask" });
+  });
+
+  it("a program the catalogue does not know is refused an ignored file it is given", async () => {
+    const g = await gateWith(flat, roots);
+    expect(g.decide(cmd("less .env")).decision).toBe("deny");
+    expect(g.decide(cmd("xxd --seek=0 ./.env")).decision).toBe("deny");
+  });
+
   it("a link made in the line cannot lead a later read to an ignored or denied file", async () => {
     const g = await gateWith({ ...flat, "toolgate.permissions.deny": ["Read(src/b.ts)"] }, roots);
     expect(g.decide(cmd("ln -s .env link && cat link")).decision).toBe("deny");

@@ -78,3 +78,14 @@ export type ProgramCheck = (argv: readonly Word[], fx: Effects) => void;
 export function runsCode(fx: Effects, reason: string): void {
   fx.unknown(reason);
 }
+
+/** Whether a catalogue's reason for a dangerous option says the option starts a program named by its value. */
+export function startsProgram(why: string): boolean {
+  return /^(can )?runs? (a |an |text-conversion )/.test(why);
+}
+
+/** A dangerous option: a hard ask when it starts a program (`rg --pre`, `git --ext-diff`), else dangerous. */
+export function dangerousOption(fx: Effects, reason: string, why: string): void {
+  if (startsProgram(why)) runsCode(fx, reason);
+  else fx.dangerous(reason);
+}

@@ -7,7 +7,7 @@
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
-import { runsCode } from "./effects";
+import { dangerousOption, runsCode } from "./effects";
 import { parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** `-c` keys that change only how output looks. Anything else may run a program. */
@@ -401,7 +401,7 @@ function scanDangerous(args: readonly Word[], fx: Effects): void {
     if (!a.value.startsWith("--")) continue;
     const eq = a.value.indexOf("=");
     const why = dangerousLong(a.value.slice(2, eq >= 0 ? eq : undefined));
-    if (why) fx.dangerous(`\`git\` ${why}`);
+    if (why) dangerousOption(fx, `\`git\` ${why}`, why);
   }
 }
 

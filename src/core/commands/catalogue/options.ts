@@ -5,7 +5,7 @@
  * is dangerous.
  */
 import { UNKNOWN, type Word } from "../model";
-import type { Effects } from "./effects";
+import { dangerousOption, type Effects } from "./effects";
 
 /** What an option argument is: plain data, a file read for its content or only its name, a file written. */
 export type ArgKind = "data" | "content" | "names" | "write";
@@ -114,7 +114,7 @@ export function parseArgs(
       const inline = eq >= 0 ? sliceWord(w, eq + 1) : undefined;
       const resolved = resolveLong(name, spec);
       if (resolved.kind === "dangerous") {
-        fx.dangerous(`\`${program} --${resolved.name}\` ${resolved.why}`);
+        dangerousOption(fx, `\`${program} --${resolved.name}\` ${resolved.why}`, resolved.why);
         continue;
       }
       if (resolved.kind === "unknown") {
@@ -136,7 +136,7 @@ export function parseArgs(
       const c = v[j]!;
       const why = spec.dangerous?.[`-${c}`];
       if (why) {
-        fx.dangerous(`\`${program} -${c}\` ${why}`);
+        dangerousOption(fx, `\`${program} -${c}\` ${why}`, why);
         if (spec.shortArgs?.[c] !== undefined && j === v.length - 1) i++;
         if (spec.shortArgs?.[c] !== undefined) break;
         continue;
