@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { baseBwrapArgs } from "../../core/sandbox/bwrapArgs";
 import type { SandboxAvailability } from "../../core/sandbox/sandboxPlan";
 
 /** What the runtime needs beyond the public availability: how to start the mechanism. */
@@ -10,29 +11,6 @@ export interface SandboxProbe extends SandboxAvailability {
   /** Whether this bubblewrap accepts `--disable-userns` (0.8 and later). */
   readonly disableUserns: boolean;
 }
-
-/** The namespace flags the runtime uses, so the probe fails exactly when a real start would. */
-export const PROBE_FLAGS = [
-  "--unshare-user",
-  "--unshare-pid",
-  "--unshare-ipc",
-  "--unshare-uts",
-  "--unshare-cgroup-try",
-  "--unshare-net",
-  "--new-session",
-  "--die-with-parent",
-  "--cap-drop",
-  "ALL",
-  "--ro-bind",
-  "/",
-  "/",
-  "--dev",
-  "/dev",
-  "--proc",
-  "/proc",
-  "--tmpfs",
-  "/tmp",
-];
 
 function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   const dirs = [...(pathVar ?? "").split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/local/bin"];
@@ -82,7 +60,7 @@ function probeBubblewrap(env: NodeJS.ProcessEnv): SandboxProbe {
   if (bwrap === undefined)
     return none("bubblewrap (bwrap) is not installed: install the `bubblewrap` package (apt install bubblewrap)");
   const attempt = (extra: readonly string[]) =>
-    spawnSync(bwrap, [...PROBE_FLAGS.slice(0, 1), ...extra, ...PROBE_FLAGS.slice(1), "--", "/bin/true"], {
+    spawnSync(bwrap, [...baseBwrapArgs(extra.includes("--disable-userns")), "--tmpfs", "/tmp", "--", "/bin/true"], {
       encoding: "utf8",
       timeout: 10_000,
       stdio: ["ignore", "ignore", "pipe"],

@@ -15,23 +15,14 @@ export interface BwrapOptions {
  * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, no network, a new session (no TIOCSTI into the caller's
  * terminal), and the sandbox dies with its parent.
  */
-export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
-  const all = [
-    ...policy.writableRoots,
-    ...policy.readOnly,
-    ...policy.hiddenFiles,
-    ...policy.hiddenDirs,
-    ...policy.privateDirs,
-    ...policy.secretFiles,
-    ...policy.secretDirs,
-    o.emptyFile,
-    o.emptyDir,
-    o.cwd,
-  ];
-  assertAbsolute(all);
-  const args = [
+/**
+ * The namespaces, session and capability flags and the read-only root every sandboxed command starts from; the
+ * availability probe starts bubblewrap with exactly these, so it fails exactly when a real start would.
+ */
+export function baseBwrapArgs(disableUserns: boolean): string[] {
+  return [
     "--unshare-user",
-    ...(o.disableUserns ? ["--disable-userns"] : []),
+    ...(disableUserns ? ["--disable-userns"] : []),
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
@@ -49,6 +40,23 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
     "--proc",
     "/proc",
   ];
+}
+
+export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
+  const all = [
+    ...policy.writableRoots,
+    ...policy.readOnly,
+    ...policy.hiddenFiles,
+    ...policy.hiddenDirs,
+    ...policy.privateDirs,
+    ...policy.secretFiles,
+    ...policy.secretDirs,
+    o.emptyFile,
+    o.emptyDir,
+    o.cwd,
+  ];
+  assertAbsolute(all);
+  const args = baseBwrapArgs(o.disableUserns);
   for (const op of mountOrder(policy)) {
     switch (op.kind) {
       case "private":
