@@ -115,8 +115,16 @@ export class Session {
     await waitForTheme(this.pageRef, this.options.theme);
   }
 
+  /** The workbench rewrites settings.json in place (truncate, then write): a read can land in between. */
   readUserSettings(): Settings {
-    return JSON.parse(readFileSync(this.settingsPath, "utf8")) as Settings;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return JSON.parse(readFileSync(this.settingsPath, "utf8")) as Settings;
+      } catch (e) {
+        if (!(e instanceof SyntaxError) || attempt >= 40) throw e;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+      }
+    }
   }
 
   /**
