@@ -138,13 +138,7 @@ class Scanner {
             i = this.singleQuoted(i, s[i - 1] === "$");
             continue;
           }
-          if ((c === "<" || c === ">") && next === "(") {
-            this.openers.push(i);
-            stack.push({ kind: "cmd", depth: 0, nested: true });
-            i += 2;
-            continue;
-          }
-          i = this.dollarOrBackquote(i, stack, false);
+          i = this.expansionOrChar(i, stack);
           continue;
         case "arith":
         case "bracket": {
@@ -172,13 +166,7 @@ class Scanner {
             i++;
             continue;
           }
-          if ((c === "<" || c === ">") && next === "(") {
-            this.openers.push(i);
-            stack.push({ kind: "cmd", depth: 0, nested: true });
-            i += 2;
-            continue;
-          }
-          i = this.dollarOrBackquote(i, stack, false);
+          i = this.expansionOrChar(i, stack);
           continue;
         }
         case "cmd":
@@ -271,6 +259,17 @@ class Scanner {
       default:
         return i + 1;
     }
+  }
+
+  /** A process substitution `<(`/`>(` at `i` (pushes its context), else as `dollarOrBackquote`. */
+  private expansionOrChar(i: number, stack: Ctx[]): number {
+    const c = this.s[i];
+    if ((c === "<" || c === ">") && this.s[i + 1] === "(") {
+      this.openers.push(i);
+      stack.push({ kind: "cmd", depth: 0, nested: true });
+      return i + 2;
+    }
+    return this.dollarOrBackquote(i, stack, false);
   }
 
   /** `$(`, `$((`, `${`, `$[` or a backquote at `i` (pushes its context); anything else is one character. */
