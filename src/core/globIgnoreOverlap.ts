@@ -119,23 +119,34 @@ export function intersects(a: readonly Token[], b: readonly Token[]): boolean {
   return false;
 }
 
-/** Does the gitignore glob segment match the literal name (case-insensitively)? */
-function matchesLiteral(rule: readonly Token[], name: string): boolean {
-  const chars = [...name];
+/**
+ * Whether the tokens of one glob segment match `chars` in full. `accept(t, c, i, j)` says whether token `i`
+ * takes character `j` (for a star: whether the star may swallow it). Memoised, so linear in tokens × chars.
+ */
+function matchSegment(
+  tokens: readonly Token[],
+  chars: readonly string[],
+  accept: (t: Token, c: string, i: number, j: number) => boolean,
+): boolean {
   const memo = new Map<string, boolean>();
   const go = (i: number, j: number): boolean => {
     const key = `${i},${j}`;
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
     let r: boolean;
-    const t = rule[i];
+    const t = tokens[i];
     if (!t) r = j === chars.length;
-    else if (t.k === "star") r = go(i + 1, j) || (j < chars.length && go(i, j + 1));
-    else r = j < chars.length && acceptsFolded(t, chars[j]!) && go(i + 1, j + 1);
+    else if (t.k === "star") r = go(i + 1, j) || (j < chars.length && accept(t, chars[j]!, i, j) && go(i, j + 1));
+    else r = j < chars.length && accept(t, chars[j]!, i, j) && go(i + 1, j + 1);
     memo.set(key, r);
     return r;
   };
   return go(0, 0);
+}
+
+/** Does the gitignore glob segment match the literal name (case-insensitively)? */
+function matchesLiteral(rule: readonly Token[], name: string): boolean {
+  return matchSegment(rule, [...name], (t, c) => t.k === "star" || acceptsFolded(t, c));
 }
 
 /** The positive rules of an ignore file, as path segments (`**` kept); unanchored rules get a leading `**`. */
@@ -191,23 +202,7 @@ export function globMayMatchIgnored(dir: string, glob: string, ignoreText: strin
 
 /** A matcher for the bash glob segment against one name (the leading-dot rule included). */
 export function globMatches(glob: string, name: string): boolean {
-  const toks = globTokens(glob);
-  const chars = [...name];
-  const memo = new Map<string, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = `${i},${j}`;
-    const hit = memo.get(key);
-    if (hit !== undefined) return hit;
-    let r: boolean;
-    const t = toks[i];
-    if (!t) r = j === chars.length;
-    else if (t.k === "star")
-      r = go(i + 1, j) || (j < chars.length && accepts(t, chars[j]!, j === 0, true, i === 0) && go(i, j + 1));
-    else r = j < chars.length && accepts(t, chars[j]!, j === 0, true, i === 0) && go(i + 1, j + 1);
-    memo.set(key, r);
-    return r;
-  };
-  return go(0, 0);
+  return matchSegment(globTokens(glob), [...name], (t, c, i, j) => accepts(t, c, j === 0, true, i === 0));
 }
 
 /** Entries looked at in the glob's directory for links before giving up (and asking). */
