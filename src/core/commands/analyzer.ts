@@ -11,7 +11,7 @@ import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
-import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess } from "./types";
+import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess, PathVerdict } from "./types";
 import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
@@ -66,6 +66,7 @@ const READABLE_DEVICES = new Set([
   "/dev/tty",
   "/dev/fd/0",
 ]);
+const NETWORK_DEVICE = /^\/dev\/(tcp|udp)(\/|$)/;
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 /** Variables whose value bash runs or expands as code later in the same shell. */
 const PROMPT_CODE = /^(PS[0-4]|PROMPT_COMMAND)(\[|$)/;
@@ -299,17 +300,50 @@ class Run {
   }
 
   /**
-   * A program the catalogue does not know may read any file it is given: an argument (or `--opt=value`) that
-   * names an ignored or read-denied file is passed to the path gate, which refuses it like a read of that file
-   * (`less .env`). Other outcomes of these checks change nothing: the command is not vouched for anyway.
+   * A program the catalogue does not know may read or write any file it is given: each argument, and the
+   * value in `--opt=value`, `-oVALUE` and `key=value` (`dd if=.env of=…`), goes to the path gate as a read
+   * and as a write. The gate records what binds in every mode — an ignored or read-denied file (a refusal),
+   * a protected path or an ask rule (a hard ask) — and the other outcomes change nothing: the command is not
+   * vouched for anyway. Every directory the line may be in counts.
    */
   private uncataloguedArguments(argv: readonly Word[]): void {
     for (const w of argv.slice(1, 257)) {
-      if (!w.literal || w.value.length > 4096) continue;
-      const eq = w.value.indexOf("=");
-      const v = w.value.startsWith("-") ? (eq > 0 ? w.value.slice(eq + 1) : "") : w.value;
-      if (v === "" || v.includes("\n")) continue;
-      for (const cwd of this.cwds ?? [this.ctx.cwd]) this.ctx.paths.check(v, cwd, "read", "names");
+      if (!w.literal) continue;
+      for (const v of argumentPaths(w.value)) this.touchArgument(v, true);
+    }
+  }
+
+  /**
+   * A program the catalogue does not know may run its arguments as a command (`chronic rm -rf src`): when
+   * they contain a denied (or always-asking) command, what the line runs cannot be told from its text, so it
+   * is a hard ask in every mode — not a refusal, since most programs only name the word (`man rm`).
+   */
+  private uncataloguedCommandWords(argv: readonly Word[]): void {
+    if (this.rules.deny.empty && this.rules.ask.empty) return;
+    const last = Math.min(argv.length, 257);
+    for (let i = 1; i < last; i++) {
+      const w = argv[i]!;
+      if (!w.literal || w.value.startsWith("-")) continue;
+      const rest = argv.slice(i, i + 64);
+      const hit = [this.rules.deny, this.rules.ask]
+        .map((r) => r.match(rest, r.key(w.value)))
+        .find((m) => m.match !== "no");
+      if (hit) {
+        this.ask ??= {
+          reason: `\`${baseName(argv[0]!.value)}\` is not a program Toolgate knows, and it may run \`${display(rest)}\`, which matches your rule \`${hit.rule!.source}\``,
+          rule: `commands:unknown-runner: ${hit.rule!.source}`,
+        };
+        return;
+      }
+    }
+  }
+
+  /** See `Effects.mayTouch`: the path gate records what binds in every mode; its verdicts are not used. */
+  touchArgument(v: string, writes: boolean): void {
+    if (v.length > 4096 || v.includes("\n")) return;
+    for (const cwd of this.cwds ?? [this.ctx.cwd]) {
+      this.ctx.paths.check(v, cwd, "read", "names");
+      if (writes) this.ctx.paths.check(v, cwd, "write");
     }
   }
 
@@ -341,6 +375,11 @@ class Run {
 
   private redirect(r: Redirect): void {
     const t = r.target;
+    // bash itself opens a socket for `/dev/tcp/HOST/PORT` and `/dev/udp/…` (no such file exists): network
+    // access no deny rule on `curl` would see, decided in every mode by a person. A target not known before
+    // run time could be one too, which the path gate's unknown-write ask already covers.
+    if (r.op !== "<<" && r.op !== "<<-" && r.op !== "<<<" && NETWORK_DEVICE.test(t.value.replace(/\/{2,}/g, "/")))
+      return this.flagUnknown(`\`${show(t)}\` makes bash open a network connection`, "commands:network-redirect");
     switch (r.op) {
       case "<<":
       case "<<-":
@@ -399,10 +438,10 @@ class Run {
           `\`${show(word)}\` is relative to a directory Toolgate could not follow`,
           "path:unknown-cwd",
         );
-      for (const cwd of cwds) {
-        const v = this.ctx.paths.checkPattern(word.value, cwd);
-        if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
-      }
+      // Every directory is checked (not only up to the first failure): the path gate records refusals and
+      // hard asks for the gate, and a later directory may be the one that reaches a protected path.
+      const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.checkPattern!(word.value, cwd)));
+      if (failed) this.flagUnsafe(failed.reason, failed.rule);
       return;
     } else {
       const shown = show(word);
@@ -433,10 +472,10 @@ class Run {
     }
     // Checked even once the line is blocked: file deny rules and protected paths bind in every mode, and the
     // path gate records them for the gate (see CommandPathGate).
-    for (const cwd of cwds) {
-      const v = this.ctx.paths.check(path, cwd, access, kind === "file-content" ? "content" : kind);
-      if (!v.ok) return this.flagUnsafe(v.reason, v.rule);
-    }
+    // Every directory is checked, not only up to the first failure (see above).
+    const gateKind = kind === "file-content" ? "content" : kind;
+    const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.check(path, cwd, access, gateKind)));
+    if (failed) this.flagUnsafe(failed.reason, failed.rule);
   }
 
   chdir(target: Word | "home" | "unknown"): void {
@@ -563,6 +602,7 @@ class Run {
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
       this.uncataloguedArguments(argv);
+      this.uncataloguedCommandWords(argv);
       if (allowed) {
         this.readOnly = false;
         this.labels.push(
@@ -691,13 +731,19 @@ class CommandEffects implements Effects {
     this.notReadOnlyReason ??= reason;
   }
   unknown(reason: string): void {
-    if (!this.guess) this.run.flagUnknown(reason, label("catalogue: ", this.labelName || "?"));
+    if (!this.guess)
+      this.run.flagUnknown(reason, label("catalogue: ", this.labelName || baseName(this.ruleArgv[0]?.value ?? "?")));
   }
   read(path: Word, kind: ReadKind, base?: Word): void {
     if (!this.guess) this.run.path(path, "read", kind, base);
   }
   write(path: Word, base?: Word): void {
     if (!this.guess) this.run.path(path, "write", "content", base);
+  }
+  mayTouch(path: Word, base: Word | undefined, writes: boolean): void {
+    if (this.guess || !path.literal || (base && !base.literal)) return;
+    const v = base && !path.value.startsWith("/") ? posix.join(base.value, path.value) : path.value;
+    this.run.touchArgument(v, writes);
   }
   nested(argv: readonly Word[], opts: NestedOptions): void {
     if (argv.length === 0) return;
@@ -748,4 +794,26 @@ function show(w: Word): string {
 
 function display(argv: readonly Word[]): string {
   return argv.map(show).join(" ");
+}
+
+/** The first verdict that failed, if any. */
+function firstFailure(verdicts: readonly PathVerdict[]): { reason: string; rule: string } | undefined {
+  for (const v of verdicts) if (!v.ok) return v;
+  return undefined;
+}
+
+/** The strings in one argument an unknown program could take as a path. */
+function argumentPaths(arg: string): string[] {
+  const out: string[] = [];
+  const eq = arg.indexOf("=");
+  if (arg.startsWith("--")) {
+    if (eq > 0) out.push(arg.slice(eq + 1));
+  } else if (arg.startsWith("-")) {
+    if (arg.length > 2) out.push(arg.slice(2));
+    if (eq > 0) out.push(arg.slice(eq + 1));
+  } else {
+    out.push(arg);
+    if (eq > 0) out.push(arg.slice(eq + 1));
+  }
+  return out.filter((v) => v !== "" && v !== "-");
 }

@@ -78,21 +78,17 @@ export class RuleSet {
   /** The strongest match ("yes" beats "maybe"); `program` must be `key(argv[0])`. */
   match(argv: readonly Word[], program: string): RuleMatch {
     if (this.empty || argv.length === 0) return NO;
+    // The longest matching rule is reported: it is the one that can license a nested command (`sudo apt`).
     let maybe: CommandRule | undefined;
-    const exact = this.byProgram.get(program);
-    if (exact) {
-      for (const rule of exact) {
-        const m = matchTail(argv, rule);
-        if (m === "yes") return { match: "yes", rule };
-        if (m === "maybe") maybe ??= rule;
-      }
-    }
-    for (const g of this.globbed) {
-      if (!matchesWord(g.program, program)) continue;
-      const m = matchTail(argv, g.rule);
-      if (m === "yes") return { match: "yes", rule: g.rule };
-      if (m === "maybe") maybe ??= g.rule;
-    }
+    let yes: CommandRule | undefined;
+    const consider = (rule: CommandRule): void => {
+      const m = matchTail(argv, rule);
+      if (m === "yes" && (!yes || rule.words.length > yes.words.length)) yes = rule;
+      if (m === "maybe") maybe ??= rule;
+    };
+    for (const rule of this.byProgram.get(program) ?? []) consider(rule);
+    for (const g of this.globbed) if (matchesWord(g.program, program)) consider(g.rule);
+    if (yes) return { match: "yes", rule: yes };
     return maybe ? { match: "maybe", rule: maybe } : NO;
   }
 }

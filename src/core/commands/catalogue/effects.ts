@@ -39,6 +39,13 @@ export interface Effects {
   /** A path the command writes (created, truncated or changed). */
   write(path: Word, base?: Word): void;
   /**
+   * An argument the command may read or write although its use is not modelled (a program the catalogue
+   * does not know, a state-changing git subcommand): only what binds in every mode counts — an ignored or
+   * read-denied file is refused, a protected path (when `writes`) or an ask rule asks. Nothing else changes
+   * the verdict.
+   */
+  mayTouch(path: Word, base: Word | undefined, writes: boolean): void;
+  /**
    * Runs `argv` as a command (wrappers, `find -exec`, `xargs`). An allow rule for the outer command that
    * reaches past its first `prefix` words licenses the nested command too.
    */

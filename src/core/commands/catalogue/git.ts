@@ -279,7 +279,8 @@ export const git: ProgramCheck = (argv, fx) => {
       );
     case "difftool":
     case "mergetool":
-      return fx.notReadOnly(`\`git ${name}\` runs a diff or merge tool`);
+      // The tool is whatever the configuration or `-x`/`--tool` names: a program decided at run time.
+      return runsCode(fx, `\`git ${name}\` runs a diff or merge tool chosen by the configuration`);
     case "help":
       return fx.notReadOnly("`git help` opens a manual page viewer");
     default:
@@ -296,9 +297,24 @@ export const git: ProgramCheck = (argv, fx) => {
         }
         return readPaths(positionalsOf(args, VALUE_OPTIONS));
       }
-      return fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
+      fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
+      return stateChangingPaths(name, args, fx, base);
   }
 };
+
+/** Subcommands that never write the files their arguments name (they record, send or name things). */
+const NO_WORK_TREE_WRITES = new Set(["add", "commit", "push", "fetch", "notes", "tag", "branch", "gc", "fsck"]);
+
+/**
+ * A state-changing subcommand's arguments: a named file is read into the repository (`git add -f .env`
+ * stores the ignored file's content) and, unless the subcommand only records, may be written
+ * (`git checkout -- .vscode/settings.json`). The path gate refuses ignored files and asks for protected
+ * paths; an allow rule for git licenses neither.
+ */
+function stateChangingPaths(name: string, args: readonly Word[], fx: Effects, base: Word | undefined): void {
+  for (const p of positionalsOf(args, [...VALUE_OPTIONS, "-m", "--message", "-F", "--file", "-b", "-B", "-c", "-C"]))
+    fx.mayTouch(p, base, !NO_WORK_TREE_WRITES.has(name) && !p.value.includes(":"));
+}
 
 /** Subcommands that print file contents unless told to print only names or statistics. */
 const HISTORY_BY_DEFAULT = new Set(["show", "diff", "range-diff", "diff-files", "diff-index"]);
@@ -390,7 +406,8 @@ function positionalsOf(args: readonly Word[], valueOptions: readonly string[] = 
 
 /** Any option anywhere in the arguments that runs a program or writes a file. */
 function scanDangerous(args: readonly Word[], fx: Effects): void {
-  for (const a of args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
     if (a.literal && a.value === "--") return;
     if (!a.literal && (a.value.startsWith(UNKNOWN) || a.value.startsWith("-") || a.splits)) {
       fx.dangerous(
@@ -400,8 +417,16 @@ function scanDangerous(args: readonly Word[], fx: Effects): void {
     }
     if (!a.value.startsWith("--")) continue;
     const eq = a.value.indexOf("=");
-    const why = dangerousLong(a.value.slice(2, eq >= 0 ? eq : undefined));
-    if (why) dangerousOption(fx, `\`git\` ${why}`, why);
+    const name = a.value.slice(2, eq >= 0 ? eq : undefined);
+    const why = dangerousLong(name);
+    if (!why) continue;
+    dangerousOption(fx, `\`git\` ${why}`, why);
+    // `--output` (or an abbreviation) writes the file it names: a file effect, so protected paths and the
+    // workspace boundary hold for it in every mode.
+    if (name.length >= 2 && "output".startsWith(name)) {
+      const target = eq >= 0 ? sliceWord(a, eq + 1) : args[++i];
+      if (target) fx.write(target);
+    }
   }
 }
 

@@ -118,24 +118,14 @@ const NPM_LONG = [
 const NPM_LONG_ARGS = ["workspace", "loglevel", "tag", "omit", "include"];
 
 /** npm: subcommand and script come from the allow rule; options anywhere before `--` are npm's. */
-const npmLike =
-  (program: string): ProgramCheck =>
-  (argv, fx) => {
-    projectCommand(program, fx);
-    projectArgs(
-      argv,
-      program,
-      {
-        long: NPM_LONG,
-        longArgs: NPM_LONG_ARGS,
-        flags: "sqydDSEOBl",
-        shortArgs: "w",
-        stopAtPositional: false,
-        abbreviations: false,
-      },
-      fx,
-    );
-  };
+const NPM_SPEC: ProjectSpec = {
+  long: NPM_LONG,
+  longArgs: NPM_LONG_ARGS,
+  flags: "sqydDSEOBl",
+  shortArgs: "w",
+  stopAtPositional: false,
+  abbreviations: false,
+};
 
 /** npx: options, then the package's command and its own arguments. `-c` runs a shell string. */
 const npx: ProgramCheck = (argv, fx) => {
@@ -345,16 +335,42 @@ const make =
     }
   };
 
+/** Subcommands that run a package's program (fetched from the registry or installed): not the project's code. */
+const PACKAGE_RUNNERS: Readonly<Record<string, ReadonlySet<string>>> = {
+  npm: new Set(["exec", "x"]),
+  pnpm: new Set(["dlx", "exec"]),
+  yarn: new Set(["dlx", "exec"]),
+};
+
+/**
+ * `yarn dlx prettier`, `npm exec tsc`: the program that runs is named on the line, so it is a nested command
+ * that must pass on its own — an allow rule for the package manager licenses it only when it names the
+ * package too (`yarn dlx prettier`).
+ */
+function packageManager(program: string, spec: ProjectSpec): ProgramCheck {
+  return (argv, fx) => {
+    projectCommand(program, fx);
+    // The package manager's own options end at the subcommand of a package runner: the rest is the package's.
+    const sub = projectArgs(argv, program, { ...spec, stopAtPositional: true }, fx)[0];
+    if (sub?.literal && PACKAGE_RUNNERS[program]?.has(sub.value)) packageRunner(program, argv, sub, fx);
+    else projectArgs(argv, program, spec, fx);
+  };
+}
+
+function packageRunner(program: string, argv: readonly Word[], sub: Word, fx: Effects): void {
+  const at = argv.indexOf(sub);
+  const rest = argv.slice(at + 1);
+  const start = rest.findIndex((w) => !(w.literal && (w.value === "--" || w.value.startsWith("-"))));
+  if (start < 0) return;
+  if (rest.slice(0, start).some((w) => w.value !== "--"))
+    fx.dangerous(`\`${program} ${sub.value}\` gets options that choose what it runs`);
+  fx.nested(rest.slice(start), { prefix: at + 1 + start });
+}
+
 export const PROJECT: Readonly<Record<string, ProgramCheck>> = {
-  npm: npmLike("npm"),
-  pnpm: (argv, fx) => {
-    projectCommand("pnpm", fx);
-    projectArgs(argv, "pnpm", PNPM, fx);
-  },
-  yarn: (argv, fx) => {
-    projectCommand("yarn", fx);
-    projectArgs(argv, "yarn", YARN, fx);
-  },
+  npm: packageManager("npm", NPM_SPEC),
+  pnpm: packageManager("pnpm", PNPM),
+  yarn: packageManager("yarn", YARN),
   npx,
   node,
   make: make("make"),

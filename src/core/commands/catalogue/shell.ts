@@ -380,9 +380,31 @@ const alias: ProgramCheck = (argv, fx) => {
   }
 };
 
+/**
+ * `hash -p FILE NAME` makes NAME run FILE in later commands, whatever the analysis looked up; listing
+ * (`hash`, `-l`, `-t`) and forgetting (`-r`, `-d`) change nothing that runs.
+ */
+const hash: ProgramCheck = (argv, fx) => {
+  fx.label("hash");
+  for (const w of argv.slice(1)) {
+    if (!w.literal || (w.value.startsWith("-") && w.value.includes("p")))
+      return unknown(fx, "`hash -p` makes a command name run another program");
+    if (!w.value.startsWith("-")) fx.notReadOnly("`hash` changes the shell's command table");
+  }
+};
+
+/** `enable` loads builtins from a shared library (`-f`) or turns them off, so names run other code. */
+const enable: ProgramCheck = (argv, fx) => {
+  fx.label("enable");
+  if (argv.length > 1 && !(argv.length === 2 && argv[1]!.literal && /^-[aps]+$/.test(argv[1]!.value)))
+    unknown(fx, "`enable` changes which code a builtin name runs");
+};
+
 export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   trap,
   alias,
+  hash,
+  enable,
   cd,
   pushd,
   popd,
