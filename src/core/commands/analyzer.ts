@@ -66,6 +66,8 @@ const READABLE_DEVICES = new Set([
   "/dev/tty",
   "/dev/fd/0",
 ]);
+/** Commands a line's `for` variables may expand one command into before its arguments stay unknown. */
+const MAX_LOOP_VARIANTS = 16;
 const NETWORK_DEVICE = /^\/dev\/(tcp|udp)(\/|$)/;
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$/;
 /** Variables whose value bash runs or expands as code later in the same shell. */
@@ -231,6 +233,8 @@ class Run {
   deletes = false;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
+  /** `for` variables of the script being read that nothing else in it can change (see `stableLoopVariables`). */
+  private stableLoops: ReadonlySet<string> = new Set();
   /** Guessed command starts followed so far (see `MAX_GUESSES`); shared with the runs that guess payloads. */
   guesses = { count: 0 };
 
@@ -268,6 +272,16 @@ class Run {
   }
 
   script(s: Script, depth: number): void {
+    const outerLoops = this.stableLoops;
+    this.stableLoops = stableLoopVariables(s);
+    try {
+      this.scriptCommands(s, depth);
+    } finally {
+      this.stableLoops = outerLoops;
+    }
+  }
+
+  private scriptCommands(s: Script, depth: number): void {
     if (s.unparseable) this.flagUnparseable(s.unparseable);
     for (const r of s.risks) this.flagUnsafe(r, "commands:risky-construct");
     if (s.dynamic) for (const r of s.dynamic) this.flagUnknown(r, "commands:dynamic-code");
@@ -403,6 +417,11 @@ class Run {
   /** Checks one file effect with the path gate, in every possible working directory. */
   path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
     if (word.pipe) return;
+    const values = this.loopValuesOf(word);
+    if (values) {
+      for (const v of values) this.path(v, access, kind, base);
+      return;
+    }
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
     if (access === "write") this.readOnly = false;
     let path: string;
@@ -478,6 +497,40 @@ class Run {
     if (failed) this.flagUnsafe(failed.reason, failed.rule);
   }
 
+  /**
+   * The command once per value of the `for` variables among its arguments (`wc -l "$f"` in `for f in a b`
+   * is `wc -l a` and `wc -l b`), when they keep the loop's words (see `loopValuesOf`) and there are at most
+   * `MAX_LOOP_VARIANTS` combinations; otherwise undefined and the arguments stay unknown. The program word
+   * is never replaced.
+   */
+  private loopVariants(words: readonly Word[]): (readonly Word[])[] | undefined {
+    let variants: (readonly Word[])[] | undefined;
+    for (let i = 1; i < words.length; i++) {
+      const values = this.loopValuesOf(words[i]!);
+      if (!values) continue;
+      const base: (readonly Word[])[] = variants ?? [words];
+      if (base.length * values.length > MAX_LOOP_VARIANTS) return undefined;
+      variants = base.flatMap((argv) => values.map((v) => argv.map((w, j) => (j === i ? v : w))));
+    }
+    return variants;
+  }
+
+  /**
+   * The words a `for` variable takes, when a path argument is exactly that variable (`wc -l "$f"` in
+   * `for f in src/*.ts`) and each iteration passes one of them unchanged: nothing else in the line assigns
+   * the variable, no value could be read as an option, and an unquoted use (which splits and globs again)
+   * only takes plain literal words.
+   */
+  private loopValuesOf(word: Word): readonly Word[] | undefined {
+    const values = word.loopValues;
+    if (!values || values.length === 0 || !word.variable || !this.stableLoops.has(word.variable)) return undefined;
+    for (const v of values) {
+      if (v.value === "" || v.value.includes(UNKNOWN) || v.value.startsWith("-") || v.pipe) return undefined;
+      if (word.splits && (!v.literal || /[\s*?[\]{}]/.test(v.value))) return undefined;
+    }
+    return values;
+  }
+
   chdir(target: Word | "home" | "unknown"): void {
     const current = this.cwds;
     if (!current) return;
@@ -544,6 +597,11 @@ class Run {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
     if (opts.guess && ++this.guesses.count > MAX_GUESSES)
       return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
+    const variants = this.loopVariants(words);
+    if (variants) {
+      for (const v of variants) this.simple(v, depth, opts);
+      return;
+    }
     const program = words[0]!;
     let argv = words;
     if (opts.extraArgs) argv = [...words, unknownWord()];
@@ -816,4 +874,41 @@ function argumentPaths(arg: string): string[] {
     if (eq > 0) out.push(arg.slice(eq + 1));
   }
   return out.filter((v) => v !== "" && v !== "-");
+}
+
+/** Declarations that make one name stand for another (`declare -n ref=f`): any assignment may then be to `f`. */
+const NAMEREF_DECLARATIONS = new Set(["declare", "typeset", "local", "readonly", "export"]);
+
+/**
+ * `for` variables of one script that keep the loop's words: assigned by exactly one `for`, and named
+ * nowhere else as something assigned — no `f=…` (also inside strings `eval` or a nested shell could run),
+ * no `read f`/`printf -v f`/`getopts o f`, no arithmetic `f++`, no `…=f` a nameref could point with; and no
+ * `source`/`.` or nameref declaration in the script at all, since those can assign any name unseen.
+ */
+function stableLoopVariables(s: Script): ReadonlySet<string> {
+  const loops = new Map<string, number>();
+  for (const c of s.commands)
+    for (const a of c.assignments) if (a.loopValues) loops.set(a.name, (loops.get(a.name) ?? 0) + 1);
+  if (loops.size === 0) return new Set();
+  const texts: string[] = [];
+  const assigned = new Set<string>();
+  for (const c of s.commands) {
+    const program = c.words[0]?.value;
+    if (program === "source" || program === ".") return new Set();
+    if (program !== undefined && NAMEREF_DECLARATIONS.has(program) && c.words.some((w) => /^-[A-Za-z]*n/.test(w.value)))
+      return new Set();
+    for (const a of c.assignments) {
+      if (!a.loopValues) assigned.add(a.name.replace(/\[.*$/s, ""));
+      texts.push(a.value.value);
+    }
+    for (const w of c.words) texts.push(w.value);
+    for (const r of c.redirects) texts.push(r.target.value);
+  }
+  const stable = new Set<string>();
+  for (const [name, count] of loops) {
+    if (count !== 1 || assigned.has(name)) continue;
+    const named = new RegExp(`(^|[^A-Za-z0-9_-])${name}([+]?=|\\[|\\+\\+|--|$)|(\\+\\+|--)${name}\\b|=${name}$`, "m");
+    if (!texts.some((t) => named.test(t))) stable.add(name);
+  }
+  return stable;
 }

@@ -24,7 +24,7 @@ import {
   type Script,
   type Word,
 } from "./model";
-import { MAX_COMMANDS, MAX_DEPTH } from "./parse";
+import { innermostLoop, MAX_COMMANDS, MAX_DEPTH, type LoopScope } from "./parse";
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
 
 /** Words that are syntax in command position and not handled here (or read differently by tree-sitter). */
@@ -110,6 +110,8 @@ class FastParser {
   readonly script: Script = emptyScript();
   private i = 0;
   private repeated = false;
+  /** The `for` loops whose body is being read, outermost first. */
+  private readonly loopScopes: LoopScope[] = [];
   private depth = 0;
   /** Inside `$(...)` or `<(...)`: comments and here-documents are left to tree-sitter. */
   private substitution = 0;
@@ -377,7 +379,8 @@ class FastParser {
     // `for NAME in` assigns NAME like `NAME=...` (the walker emits it first).
     const b = new WordBuilder();
     b.expansion(true);
-    this.emit([{ name: name[0], value: b.build() }], [], []);
+    const loopValues: Word[] = [];
+    this.emit([{ name: name[0], value: b.build(), loopValues }], [], []);
     this.blanks();
     this.keyword("in");
     let values = 0;
@@ -386,14 +389,16 @@ class FastParser {
       const c = this.code();
       if (c === 59 || c === 10) break;
       if (this.i >= this.s.length || (c < 128 && ENDS_WORD[c] === 1)) fallback();
-      this.word();
+      loopValues.push(this.word());
       values++;
     }
     if (values === 0) fallback(); // tree-sitter: `for f in ; do` is an error to it
     if (this.code() === 59) this.i++;
     this.separators();
     this.keyword("do");
+    this.loopScopes.push({ name: name[0], values: loopValues });
     this.list(DONE, false);
+    this.loopScopes.pop();
     this.keyword("done");
     this.repeated = outer;
     this.compoundRedirects();
@@ -723,8 +728,9 @@ class FastParser {
         if ((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95) j++;
         else break;
       }
+      const name = s.slice(this.i + 1, j);
       this.i = j;
-      return b.expansion(quoted);
+      return b.variable(name, quoted, innermostLoop(this.loopScopes, name));
     }
     if (code >= 48 && code <= 57) {
       const d = s.charCodeAt(this.i + 2);

@@ -24,12 +24,21 @@ export interface Word {
   readonly tilde: "home" | "other" | undefined;
   /** The whole word is a process substitution (`<(...)`/`>(...)`): a pipe whose commands are in the model. */
   readonly pipe: boolean;
+  /** The whole word is one expansion of this variable (`$f` or `"$f"`); `value` is then `UNKNOWN`. */
+  readonly variable?: string;
+  /**
+   * In the body of `for variable in WORDS`: those words (one per iteration). The variable may still have been
+   * changed in between; the analyzer decides whether it can rely on them.
+   */
+  readonly loopValues?: readonly Word[];
 }
 
 export interface Assignment {
   /** Variable name; `name[index]` for an array element. */
   readonly name: string;
   readonly value: Word;
+  /** `for NAME in WORDS`: the words NAME takes, one per iteration (filled in as the parser reads them). */
+  readonly loopValues?: Word[];
 }
 
 export type RedirectOp = ">" | ">>" | ">|" | "&>" | "&>>" | "<" | "<>" | ">&" | "<&" | "<<" | "<<-" | "<<<";

@@ -234,6 +234,8 @@ const REDIRECT_OPS = new Set<string>([">", ">>", ">|", "&>", "&>>", "<", "<>", "
 class Walker {
   private depth = 0;
   private repeated = false;
+  /** The `for` loops whose body is being read, outermost first. */
+  private readonly loopScopes: LoopScope[] = [];
 
   constructor(
     private readonly text: string,
@@ -653,6 +655,9 @@ class Walker {
   }
 
   private loop(n: TNode): void {
+    let loopValues: Word[] | undefined;
+    let loopName = "";
+    let scoped = false;
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named) {
@@ -665,17 +670,25 @@ class Walker {
           // `for PATH in ...` assigns like `PATH=...`.
           const b = new WordBuilder();
           b.expansion(true);
+          loopValues = [];
+          loopName = this.src(c);
           this.emit({
-            assignments: [{ name: this.src(c), value: b.build() }],
+            assignments: [{ name: loopName, value: b.build(), loopValues }],
             words: [],
             redirects: [],
             repeated: true,
           });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
-          this.word(c);
-        } else this.statement(c);
+          const w = this.word(c);
+          loopValues?.push(w);
+        } else {
+          // The body sees the loop variable as one of the words read above.
+          if (loopValues && !scoped) scoped = this.loopScopes.push({ name: loopName, values: loopValues }) > 0;
+          this.statement(c);
+        }
       }
     });
+    if (scoped) this.loopScopes.pop();
   }
 
   private caseStatement(n: TNode): void {
@@ -846,8 +859,11 @@ class Walker {
       }
       case "concatenation":
         return this.concatenation(n, b);
-      case "simple_expansion":
-        return b.expansion(quoted);
+      case "simple_expansion": {
+        const name = this.src(n).slice(1);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return b.expansion(quoted);
+        return b.variable(name, quoted, innermostLoop(this.loopScopes, name));
+      }
       case "expansion":
         this.expansion(n);
         return b.expansion(quoted);
@@ -905,4 +921,15 @@ class Walker {
     }
     literal(pos, end);
   }
+}
+
+/** The words of the innermost `for` over `name` whose body is being read, if any. */
+export function innermostLoop(scopes: readonly LoopScope[], name: string): readonly Word[] | undefined {
+  for (let i = scopes.length - 1; i >= 0; i--) if (scopes[i]!.name === name) return scopes[i]!.values;
+  return undefined;
+}
+
+export interface LoopScope {
+  readonly name: string;
+  readonly values: readonly Word[];
 }

@@ -112,6 +112,8 @@ export class WordBuilder {
   private unquotedExpansion = false;
   private unknown = false;
   private pipe = false;
+  private variableName: string | undefined;
+  private loopValues: readonly Word[] | undefined;
 
   unquoted(text: string): void {
     const base = this.value.length;
@@ -135,6 +137,15 @@ export class WordBuilder {
     this.parts++;
     this.unknown = true;
     if (!quoted) this.unquotedExpansion = true;
+  }
+
+  /** `$NAME`: an expansion whose variable is known by name (and, in a `for` body, the words it takes). */
+  variable(name: string, quoted: boolean, loopValues?: readonly Word[]): void {
+    if (this.parts === 0) {
+      this.variableName = name;
+      this.loopValues = loopValues;
+    }
+    this.expansion(quoted);
   }
 
   processSubstitution(): void {
@@ -161,6 +172,9 @@ export class WordBuilder {
       glob,
       tilde,
       pipe: this.pipe && this.parts === 1,
+      ...(this.variableName !== undefined && this.parts === 1
+        ? { variable: this.variableName, ...(this.loopValues ? { loopValues: this.loopValues } : {}) }
+        : {}),
     };
   }
 }
