@@ -233,7 +233,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["flag", "git log --textconv", "unsafe"],
   ["flag", "git grep -O x", "unparseable"],
   ["flag", "git grep --open-files-in-pager=vim x", "unparseable"],
-  ["flag", "git log $opt", "unsafe"],
+  ["flag", "git log $opt", "unparseable"],
   ["flag", "rg --pre sh x", "unparseable"],
   ["flag", "rg --pre=sh x", "unparseable"],
   ["flag", "rg --pre-glob '*' x", "unsafe"],

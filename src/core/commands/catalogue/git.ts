@@ -187,9 +187,9 @@ export const git: ProgramCheck = (argv, fx) => {
     return;
   }
   if (!subWord.literal) {
+    // It may split into global options (`-c alias.x='!cmd' x`): what runs is decided at run time.
     fx.label("git");
-    fx.dangerous("the `git` subcommand is computed at run time");
-    return;
+    return runsCode(fx, "the `git` subcommand is computed at run time");
   }
   const name = subWord.value;
   const args = argv.slice(sub + 1);
@@ -410,7 +410,9 @@ function scanDangerous(args: readonly Word[], fx: Effects): void {
     const a = args[i]!;
     if (a.literal && a.value === "--") return;
     if (!a.literal && (a.value.startsWith(UNKNOWN) || a.value.startsWith("-") || a.splits)) {
-      fx.dangerous(
+      // It could be `--ext-diff` or `--output=…`, which run a program or write a file.
+      runsCode(
+        fx,
         "`git` gets an argument computed at run time that could be an option like `--output` or `--ext-diff`",
       );
       continue;
