@@ -7,6 +7,7 @@ import { ignoredBelow, SCAN_LIMIT } from "./ignoredBelow";
 import { gitCheck } from "./gitRepository";
 import { checkGlobRead } from "./globIgnoreOverlap";
 import { statSync } from "node:fs";
+import { posix } from "node:path";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -91,6 +92,10 @@ export class CommandPathGate implements PathGate {
     kind: "content" | "content-nofollow" | "names" | "git-repository" | "git-history" = "content",
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
+    // Under /proc (and /dev/fd, a link into it) a name means one thing for the command's process and another
+    // for Toolgate's (`/proc/self/cwd/.env`): no verdict reached here would be about the file the command uses.
+    if (/^\/(proc|dev\/fd)(\/|$)/.test(posix.resolve(cwd, path)))
+      return this.note("hard-ask", `\`${path}\` names a different file for the command than for Toolgate`, "path:proc");
     const v = this.validator.checkPath(tool, path, cwd);
     if (!v.ok)
       return v.rule.startsWith("ignoreFile:")

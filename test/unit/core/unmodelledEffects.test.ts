@@ -87,11 +87,37 @@ describe.each(Object.entries(MODES))("under %s", (_name, flat) => {
     expect(g.decide(cmd("mytool src")).decision).toBe("allow");
   });
 
+  it("paths under /proc and /dev/fd, which name other files for the command than for the gate, ask", async () => {
+    const g = await gateWith(flat, roots);
+    expect(g.decide(cmd("cat /proc/self/cwd/.env")).decision).toBe("ask");
+    expect(g.decide(cmd("cd /proc/self/cwd && cat src/a.ts")).decision).toBe("ask");
+    expect(g.decide(cmd("cat /dev/fd/5")).decision).toBe("ask");
+    expect(g.decide(cmd("cat /dev/stdin < src/a.ts")).decision).toBe("allow");
+  });
+
+  it("git writes what it creates: a repository's .git, a worktree, a patch's files", async () => {
+    const g = await gateWith(flat, roots);
+    expect(g.decide(cmd("git init")).decision).toBe("ask");
+    expect(g.decide(cmd("git init sub")).decision).toBe("ask");
+    expect(g.decide(cmd("git apply x.patch")).decision).toBe("ask");
+    expect(g.decide(cmd("git apply --check x.patch")).decision).toBe("allow");
+  });
+
   it("bash's /dev/tcp and /dev/udp redirects ask", async () => {
     const g = await gateWith(flat, roots);
     expect(g.decide(cmd("echo x > /dev/tcp/127.0.0.1/80")).decision).toBe("ask");
     expect(g.decide(cmd("cat < /dev/udp/10.0.0.1/53")).decision).toBe("ask");
     expect(g.decide(cmd("echo x > /dev/null")).decision).toBe("allow");
+  });
+});
+
+describe("allow rules for git", () => {
+  it("do not license writes outside the workspace", async () => {
+    const g = await gateWith({ "toolgate.commands.allow": ["git"] }, roots);
+    expect(g.decide(cmd("git worktree add /tmp/elsewhere")).decision).toBe("ask");
+    expect(g.decide(cmd("git clone /tmp/other-repo")).decision).toBe("ask");
+    expect(g.decide(cmd("git clone https://example.com/x.git")).decision).toBe("allow");
+    expect(g.decide(cmd("git commit -m wip")).decision).toBe("allow");
   });
 });
 

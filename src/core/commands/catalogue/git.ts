@@ -214,9 +214,68 @@ export const git: ProgramCheck = (argv, fx) => {
       return remote(args, fx);
     case "config":
       return config(args, fx, base);
-    case "worktree":
+    case "worktree": {
       if (args[0]?.value === "list") return;
+      // `git worktree add PATH`: a checkout is written there.
+      const where = args[0]?.value === "add" ? positionalsOf(args.slice(1), ["-b", "-B", "--reason"])[0] : undefined;
+      if (where) fx.write(where, base);
       return fx.notReadOnly("`git worktree` changes worktrees");
+    }
+    case "init": {
+      const dir = positionalsOf(args, [
+        "--template",
+        "--separate-git-dir",
+        "-b",
+        "--initial-branch",
+        "--object-format",
+        "--ref-format",
+        "--shared",
+      ])[0];
+      // It writes the repository's `.git` (configuration, hooks): a protected path wherever it is.
+      if (dir && !dir.literal) fx.write(dir, base);
+      else fx.write(literalWord(dir ? `${dir.value.replace(/\/+$/, "")}/.git` : ".git"), base);
+      return fx.notReadOnly("`git init` creates a repository");
+    }
+    case "clone": {
+      const [source, dir] = positionalsOf(args, [
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "--depth",
+        "--reference",
+        "--template",
+        "-c",
+        "--config",
+        "--separate-git-dir",
+        "-u",
+        "--upload-pack",
+        "--filter",
+        "-j",
+        "--jobs",
+        "--bundle-uri",
+        "--shallow-since",
+        "--shallow-exclude",
+        "--server-option",
+        "--ref-format",
+      ]);
+      // A local source is read; a URL (`https://…`, `host:path`) is the network, which an allow rule for git licenses.
+      if (source && !(source.literal && /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value)))
+        fx.read(source, "names", base);
+      if (dir) fx.write(dir, base);
+      return fx.notReadOnly("`git clone` fetches a repository");
+    }
+    case "apply":
+    case "am":
+      // The files a patch changes are named inside it, known only when the command runs.
+      if (
+        !args.some(
+          (a) => a.value === "--check" || a.value === "--stat" || a.value === "--numstat" || a.value === "--summary",
+        )
+      )
+        fx.write(unknownPath(), base);
+      fx.notReadOnly(`\`git ${name}\` changes the files a patch names`);
+      return stateChangingPaths(name, args, fx, base);
     case "reflog":
       if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists")
         return readPaths(positionalsOf(args.slice(args[0]?.value === "show" ? 1 : 0)));
@@ -686,4 +745,9 @@ function config(args: readonly Word[], fx: Effects, base: Word | undefined): voi
   else if (args.some((a) => a.value === "--blob")) fx.dangerous("`git config --blob` cannot be written");
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);
   else fx.write(literalWord("/etc/gitconfig"));
+}
+
+/** A path known only when the command runs (the path gate asks about such writes in every mode). */
+function unknownPath(): Word {
+  return { value: UNKNOWN, literal: false, splits: false, glob: false, tilde: undefined, pipe: false };
 }
