@@ -76,7 +76,8 @@ describe.skipIf(!probe.available)("auto-approved commands run inside the OS sand
   });
 
   it("a git directory the command created is removed and listed for the model", async () => {
-    const r = await runCommandTask("git init -q . && echo made", {});
+    // The gate asks before a written `git init`; a script it cannot see into is the miss the sandbox catches.
+    const r = await runCommandTask("echo 'git init -q .' > init.sh && sh init.sh && echo made", {});
     expect(existsSync(nodePath.join(r.harness.dir, ".git"))).toBe(false);
     expect(r.result).toMatch(/Exit code: 0/);
     expect(r.result).toMatch(/changed protected paths/);
