@@ -45,25 +45,25 @@ export function RuleItem({ entry, showSource }: { readonly entry: RuleEntry; rea
   };
   return (
     <li className="tg-rule-item" aria-label={`Rule ${ruleText(entry)}`}>
-      <div className="tg-rule-item-head">
-        <Tag tone={EFFECT_TONE[entry.effect]}>{entry.effect}</Tag>
-        {showSource ? <Tag tone="neutral">{SOURCE_LABEL[entry.source]}</Tag> : null}
-        <code className="tg-rule-text">{ruleText(entry)}</code>
-        {ref ? (
-          <Button
-            appearance="secondary"
-            className="tg-rule-remove"
-            icon="trash"
-            label={`Remove ${ruleText(entry)}`}
-            onClick={() => void remove()}
-            disabled={busy}
-          >
-            Remove
-          </Button>
-        ) : null}
+      <div className="tg-rule-body">
+        <div className="tg-rule-item-head">
+          <Tag tone={EFFECT_TONE[entry.effect]}>{entry.effect}</Tag>
+          {showSource ? <Tag tone="neutral">{SOURCE_LABEL[entry.source]}</Tag> : null}
+          <code className="tg-rule-text">{ruleText(entry)}</code>
+        </div>
+        <div className="tg-muted tg-small tg-rule-where">{entry.where}</div>
+        {ref ? null : <div className="tg-muted tg-small tg-rule-fixed">{fixedNote(entry)}</div>}
       </div>
-      <div className="tg-muted tg-small tg-rule-where">{entry.where}</div>
-      {ref ? null : <div className="tg-muted tg-small tg-rule-fixed">{fixedNote(entry)}</div>}
+      {ref ? (
+        <Button
+          appearance="icon"
+          className="tg-rule-remove"
+          icon="trash"
+          label={`Remove ${ruleText(entry)}`}
+          onClick={() => void remove()}
+          disabled={busy}
+        />
+      ) : null}
     </li>
   );
 }
