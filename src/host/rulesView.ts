@@ -10,6 +10,7 @@
 import { parseRule, ruleMatches } from "../core/permissionRules";
 import { managedLayers } from "../core/settingsFiles";
 import type { SettingsLayer } from "../core/settingsLayers";
+import { TIGHTEN_ONLY_KEYS } from "../core/settingsModel";
 import type { RuleEntry, RuleRef, RulesView } from "../shared/protocol";
 import { withAlwaysAllow } from "./mcpPanel";
 import { USER_KEY, type RuleList, type RuleStore } from "./rememberedRules";
@@ -59,6 +60,8 @@ interface Listed {
   readonly entry: RuleEntry;
   readonly list: UserList | "alwaysAllow";
   readonly server?: string;
+  /** False for the person's entries of a list the managed policy replaces. */
+  readonly inEffect: boolean;
 }
 
 export interface RememberedRules {
@@ -71,11 +74,35 @@ export interface RememberedRules {
   forMcpTool(server: string, tool: string): RuleEntry[];
 }
 
+/**
+ * A managed policy that sets a list which is not tighten-only (an allow list, the MCP servers) fixes it: the
+ * person's own entries are then not in effect, and the list says so rather than implying they are.
+ */
+function overriddenByPolicy(managed: readonly SettingsLayer[]): Set<string> {
+  const out = new Set<string>();
+  for (const layer of managed)
+    if (isObj(layer.flat)) for (const k of Object.keys(layer.flat)) if (!TIGHTEN_ONLY_KEYS.includes(k)) out.add(k);
+  return out;
+}
+
+const NOT_IN_EFFECT = " — not in effect: the managed policy sets this list";
+
 export function rememberedRules(src: RulesSources): RememberedRules {
+  const managed = (src.managed ?? defaultManaged)();
+  const fixed = overriddenByPolicy(managed);
   const listed: Listed[] = [];
   const errors: string[] = [];
-  const add = (list: Listed["list"], entry: RuleEntry, server?: string) =>
-    listed.push({ entry, list, ...(server !== undefined ? { server } : {}) });
+  const add = (list: Listed["list"], entry: RuleEntry, server?: string) => {
+    const key = list === "alwaysAllow" ? `${SECTION}.${SettingKey.mcpServers}` : fullKey(list);
+    const mine = entry.source === "user" || entry.source === "mcpAlwaysAllow";
+    const inEffect = !(mine && fixed.has(key));
+    listed.push({
+      entry: inEffect ? entry : { ...entry, where: entry.where + NOT_IN_EFFECT },
+      list,
+      inEffect,
+      ...(server !== undefined ? { server } : {}),
+    });
+  };
 
   if (src.taskId !== undefined) {
     const task = src.rules.taskList(src.taskId);
@@ -143,7 +170,7 @@ export function rememberedRules(src: RulesSources): RememberedRules {
         where: `${fullKey(list)} in this workspace's .vscode/settings.json (edit that file to change it)`,
       });
 
-  for (const layer of (src.managed ?? defaultManaged)()) {
+  for (const layer of managed) {
     const flat = isObj(layer.flat) ? layer.flat : {};
     for (const list of USER_LISTS)
       for (const rule of strings(flat[fullKey(list)]))
@@ -174,6 +201,7 @@ export function rememberedRules(src: RulesSources): RememberedRules {
     forMcpTool: (server, tool) =>
       listed
         .filter((l) => {
+          if (!l.inEffect) return false;
           if (l.list === "alwaysAllow") return l.server === server && (l.entry.rule === tool || l.entry.rule === "*");
           if (l.list !== "permissionsAllow") return false;
           const parsed = parseRule(l.entry.rule, "allow", l.entry.source);

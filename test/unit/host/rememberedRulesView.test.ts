@@ -34,7 +34,6 @@ const managedPolicy = () => [
     source: "/etc/toolgate/managed-settings.json",
     flat: {
       "toolgate.permissions.deny": ["Bash(curl *)"],
-      "toolgate.permissions.allow": ["mcp__everything__get-env"],
     },
   },
 ];
@@ -174,7 +173,6 @@ describe("the Rules view's list", () => {
       "mcpAlwaysAllow:allow:get-sum",
       "mcpAlwaysAllow:allow:ping",
       "workspaceSettings:deny:Edit(.env)",
-      "managed:allow:mcp__everything__get-env",
       "managed:deny:Bash(curl *)",
     ]);
     const byRule = (r: string) => view.rules.find((e) => e.rule === r)!;
@@ -199,10 +197,6 @@ describe("the Rules view's list", () => {
       "user:allow:mcp__everything",
       "mcpAlwaysAllow:allow:get-sum",
     ]);
-    expect(texts(r.forMcpTool("everything", "get-env"))).toEqual([
-      "user:allow:mcp__everything",
-      "managed:allow:mcp__everything__get-env",
-    ]);
     expect(texts(r.forMcpTool("other", "ping"))).toEqual(["mcpAlwaysAllow:allow:ping"]);
     h.config.global.set("permissions.allow", ["use_mcp_tool"]);
     const all = rememberedRules({ rules: h.rules, settings: h.settings, managed: () => [] });
@@ -210,6 +204,24 @@ describe("the Rules view's list", () => {
     // mcpView attaches them to the tools.
     const v = mcpView(h.settings.mcpServers(), undefined, all.forMcpTool);
     expect(texts(v.servers.find((x) => x.name === "other")!.tools[0]!.rules ?? [])).toHaveLength(2);
+  });
+
+  it("a managed allow list replaces the user's: those entries say they are not in effect and let nothing run", async () => {
+    const { h, s } = await populated();
+    const policy = () => [
+      {
+        source: "/etc/toolgate/managed-settings.json",
+        flat: { "toolgate.permissions.allow": ["mcp__everything__get-env"] },
+      },
+    ];
+    const r = rememberedRules({ rules: h.rules, settings: h.settings, taskId: s.id, managed: policy });
+    const user = r.view.rules.find((e) => e.rule === "mcp__everything")!;
+    expect(user.where).toBe(
+      "toolgate.permissions.allow in your user settings — not in effect: the managed policy sets this list",
+    );
+    expect(r.view.rules.find((e) => e.rule === "git log")!.where).toBe("toolgate.commands.allow in your user settings");
+    expect(texts(r.forMcpTool("everything", "get-env"))).toEqual(["managed:allow:mcp__everything__get-env"]);
+    expect(texts(r.forMcpTool("everything", "get-sum"))).toEqual(["mcpAlwaysAllow:allow:get-sum"]);
   });
 
   it("removing a rule of each scope removes that entry alone and rebuilds the task's gate", async () => {
