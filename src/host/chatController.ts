@@ -10,13 +10,15 @@
  *   answer lost is told so. A saved rule is always the one the host's own copy of the ask suggested.
  */
 import type { TaskMessage } from "../shared/messages";
-import type { HostState, HostToWebview, McpChange, TaskView, WebviewToHost } from "../shared/protocol";
+import type { HostState, HostToWebview, McpChange, RuleRef, TaskView, WebviewToHost } from "../shared/protocol";
 import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
 import { attentionOf, NO_ATTENTION, type Attention } from "./askAttention";
 import { formatAnswer } from "./decisionLog";
 import { applyMcpChange, mcpView } from "./mcpPanel";
 import { parseWebviewMessage } from "./protocolGuard";
-import { ruleTarget, type RuleStore } from "./rememberedRules";
+import { ruleTarget, type RuleStore, type RuleTarget } from "./rememberedRules";
+import type { SettingsLayer } from "../core/settingsLayers";
+import { rememberedRules, removeRule, type RememberedRules } from "./rulesView";
 import type { SettingsBridge } from "./settingsBridge";
 import { randomUUID } from "node:crypto";
 import {
@@ -39,6 +41,8 @@ export interface HostServices {
   attention?(attention: Attention): void;
   /** Injected in tests; defaults to setTimeout. */
   readonly timer?: Timer;
+  /** The managed policy layers the Rules view lists; default: the policy files every surface reads. */
+  readonly managedLayers?: () => readonly SettingsLayer[];
 }
 
 export const NO_AGENT =
@@ -52,7 +56,7 @@ export class ChatController {
   private factory: TaskSessionFactory | undefined;
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
-  private pendingReveal: "autoApprove" | "input" | "mcp" | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -86,11 +90,13 @@ export class ChatController {
   }
 
   state(): HostState {
+    const rules = this.remembered();
     return {
       task: this.taskView(),
       settings: this.services.settings.view(),
-      mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource),
+      mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource, rules.forMcpTool),
       agentAvailable: this.factory !== undefined,
+      rules: rules.view,
     };
   }
 
@@ -99,15 +105,30 @@ export class ChatController {
     this.mcpChanged();
   }
 
+  /** The MCP tab and the Rules view: both show remembered rules, so they are sent together. */
   mcpChanged(): void {
-    this.broadcast({ type: "mcp", mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource) });
+    const rules = this.remembered();
+    this.broadcast({
+      type: "mcp",
+      mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource, rules.forMcpTool),
+    });
+    this.broadcast({ type: "rules", rules: rules.view });
+  }
+
+  private remembered(): RememberedRules {
+    return rememberedRules({
+      rules: this.services.rules,
+      settings: this.services.settings,
+      ...(this.session ? { taskId: this.session.id } : {}),
+      ...(this.services.managedLayers ? { managed: this.services.managedLayers } : {}),
+    });
   }
 
   /**
    * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
    * first webview when none exists yet (the view is still being created by the focus command).
    */
-  reveal(target: "autoApprove" | "input" | "mcp"): void {
+  reveal(target: "autoApprove" | "input" | "mcp" | "rules"): void {
     if (this.channels.size === 0) this.pendingReveal = target;
     for (const ch of this.channels) ch.post({ type: "reveal", target });
   }
@@ -175,6 +196,8 @@ export class ChatController {
       case "addMcpServer":
         await this.services.addMcpServer();
         return undefined;
+      case "removeRule":
+        return this.removeRule(msg.ref);
     }
   }
 
@@ -234,6 +257,7 @@ export class ChatController {
     if (this.session && !IDLE_STATES.includes(this.session.state)) return "The task is still running. Cancel it first.";
     this.detach();
     this.broadcast({ type: "task", task: null });
+    this.broadcast({ type: "rules", rules: this.remembered().view });
     return undefined;
   }
 
@@ -256,6 +280,7 @@ export class ChatController {
       }),
     ];
     this.broadcast({ type: "task", task: view });
+    this.broadcast({ type: "rules", rules: this.remembered().view }); // "this task" rules are the new task's
     this.updateAttention();
   }
 
@@ -304,7 +329,7 @@ export class ChatController {
     if (!session || !ask || ask.role !== "ask") return "This request is no longer part of the task.";
     if (ask.askState !== "pending") return "This request was already answered.";
 
-    let target;
+    let target: (RuleTarget & { where?: string }) | undefined;
     if (msg.remember) {
       const wanted = msg.remember.effect === "allow" ? "approve" : "reject";
       if (msg.response.kind !== wanted) return "An 'always' rule must go with the matching answer.";
@@ -317,9 +342,11 @@ export class ChatController {
     let saveError: string | undefined;
     if (msg.remember && target) {
       try {
-        await this.services.rules.save(msg.remember.scope, target, session.id);
-        this.services.log("info", `Saved ${target.list} rule "${target.rule}" (${msg.remember.scope}).`);
+        const where = await this.services.rules.save(msg.remember.scope, target, session.id);
+        target = { ...target, where };
+        this.services.log("info", `Saved ${where} rule "${target.rule}" (${msg.remember.scope}).`);
         await session.rulesChanged?.();
+        this.mcpChanged();
       } catch (e) {
         saveError = e instanceof Error ? e.message : String(e);
       }
@@ -332,11 +359,31 @@ export class ChatController {
           ask,
           msg.response,
           session.id,
-          msg.remember && target && saveError === undefined ? { scope: msg.remember.scope, ...target } : undefined,
+          msg.remember && target && saveError === undefined
+            ? { scope: msg.remember.scope, list: target.where ?? target.list, rule: target.rule }
+            : undefined,
         ),
       );
     if (saveError !== undefined) return `The rule could not be saved: ${saveError}`;
     if (!answered && !(msg.remember && target)) return "This request was already answered.";
+    return undefined;
+  }
+
+  /** Removes one remembered rule; the running task's gate is rebuilt before its next decision. */
+  private async removeRule(ref: RuleRef): Promise<string | undefined> {
+    await removeRule(
+      {
+        rules: this.services.rules,
+        settings: this.services.settings,
+        ...(this.session ? { taskId: this.session.id } : {}),
+      },
+      ref,
+    );
+    const what =
+      ref.source === "mcpAlwaysAllow" ? `${ref.server} alwaysAllow ${ref.tool}` : `${ref.list} "${ref.rule}"`;
+    this.services.log("info", `Removed ${ref.source} rule ${what}.`);
+    await this.session?.rulesChanged?.();
+    this.mcpChanged();
     return undefined;
   }
 

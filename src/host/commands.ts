@@ -101,6 +101,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await webviews.reveal();
       controller.reveal("mcp");
     }),
+    reg(CommandId.showRules, async () => {
+      await webviews.reveal();
+      controller.reveal("rules");
+    }),
     reg(CommandId.showPendingAsk, () => webviews.reveal()),
     reg(CommandId.approvePendingAsk, () => answerByKey("approve")),
     reg(CommandId.rejectPendingAsk, () => answerByKey("reject")),

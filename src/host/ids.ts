@@ -18,4 +18,5 @@ export const CommandId = {
   showPendingAsk: "toolgate.showPendingAsk",
   approvePendingAsk: "toolgate.approvePendingAsk",
   rejectPendingAsk: "toolgate.rejectPendingAsk",
+  showRules: "toolgate.showRules",
 } as const;

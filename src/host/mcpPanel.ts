@@ -6,7 +6,7 @@
  * rewrites only `alwaysAllow`, `disabledTools` or `disabled` of one server and keeps every other field as the
  * person wrote it.
  */
-import type { McpChange, McpServerView, McpToolView, McpView } from "../shared/protocol";
+import type { McpChange, McpServerView, McpToolView, McpView, RuleEntry } from "../shared/protocol";
 import type { McpServerSummary } from "../agent/mcp/types";
 import type { McpServerStatus, McpStatusSource } from "./taskSession";
 
@@ -56,7 +56,27 @@ function serverView(name: string, cfg: Obj | undefined, live: McpServerStatus | 
   return { name, status: "error", error: NOT_STARTED, alwaysAllowAll, tools };
 }
 
-export function mcpView(config: Obj, source: McpStatusSource | undefined): McpView {
+/**
+ * The MCP tab's model. `rulesFor` (rememberedRules' forMcpTool) lists, per tool, every remembered rule that
+ * lets it run, so the tab can show and revoke each.
+ */
+export function mcpView(
+  config: Obj,
+  source: McpStatusSource | undefined,
+  rulesFor?: (server: string, tool: string) => readonly RuleEntry[],
+): McpView {
+  const view = mcpServersView(config, source);
+  if (!rulesFor) return view;
+  return {
+    ...view,
+    servers: view.servers.map((s) => ({
+      ...s,
+      tools: s.tools.map((t) => ({ ...t, rules: rulesFor(s.name, t.name) })),
+    })),
+  };
+}
+
+function mcpServersView(config: Obj, source: McpStatusSource | undefined): McpView {
   const servers: McpServerView[] = [];
   const seen = new Set<string>();
   for (const live of source?.servers ?? []) {
@@ -139,4 +159,21 @@ export function applyMcpChange(config: Obj, change: McpChange, knownTools: reado
       break;
   }
   return { ...config, [change.server]: server };
+}
+
+/**
+ * The new `toolgate.mcpServers` with one tool added to (or removed from) a server's `alwaysAllow`, every other
+ * field and server as written. Refuses, rather than rewrites, a malformed value: a settings object that is not
+ * an object, an unknown server, an `alwaysAllow` that is not a list of strings.
+ */
+export function withAlwaysAllow(config: Obj, server: string, tool: string, add: boolean): Obj {
+  const current = Object.prototype.hasOwnProperty.call(config, server) ? config[server] : undefined;
+  if (!isObj(current)) throw new Error(`There is no MCP server named "${server}" in your user settings.`);
+  const allow = current.alwaysAllow;
+  if (allow !== undefined && !(Array.isArray(allow) && allow.every((t) => typeof t === "string")))
+    throw new Error(`The alwaysAllow of MCP server "${server}" is not a list of tool names; fix it in settings.json.`);
+  const list = (allow as string[] | undefined) ?? [];
+  if (add) return list.includes(tool) ? config : { ...config, [server]: { ...current, alwaysAllow: [...list, tool] } };
+  if (!list.includes(tool)) throw new Error(`"${tool}" is no longer in the alwaysAllow of "${server}".`);
+  return { ...config, [server]: { ...current, alwaysAllow: list.filter((t) => t !== tool) } };
 }

@@ -3,10 +3,15 @@
  * - this task      → memory, dropped with the task;
  * - this workspace → the extension's `workspaceState` (never a file in the repository: a repository must not be
  *                    able to grant itself approvals);
- * - always         → user settings (`toolgate.commands.allow|deny`, `toolgate.permissions.allow|deny`).
+ * - always         → user settings (`toolgate.commands.allow|deny`, `toolgate.permissions.allow|deny`); except
+ *                    "always allow" of one MCP tool, which ticks it in its server's `alwaysAllow` (the list the MCP
+ *                    tab shows), so there is one place that says a tool runs unasked. "Always deny" of an MCP
+ *                    tool stays a deny rule: alwaysAllow has no deny.
  */
+import { parseRule } from "../core/permissionRules";
 import type { RuleScope } from "../shared/protocol";
-import { SettingKey, StorageKey, type SettingsBridge } from "./settingsBridge";
+import { withAlwaysAllow } from "./mcpPanel";
+import { SECTION, SettingKey, StorageKey, type SettingsBridge } from "./settingsBridge";
 import type { ExtraRules } from "./taskSession";
 
 export type RuleList = keyof ExtraRules;
@@ -44,7 +49,7 @@ export function ruleTarget(
   return { list: effect === "allow" ? "commandsAllow" : "commandsDeny", rule };
 }
 
-const USER_KEY: Record<RuleList, SettingKey> = {
+export const USER_KEY: Record<RuleList, SettingKey> = {
   commandsAllow: SettingKey.commandsAllow,
   commandsDeny: SettingKey.commandsDeny,
   permissionsAllow: SettingKey.permissionsAllow,
@@ -75,24 +80,53 @@ export class RuleStore {
     private readonly settings: SettingsBridge,
   ) {}
 
-  async save(scope: RuleScope, target: RuleTarget, taskId: string): Promise<void> {
+  /** Saves a rule; returns where it went (for the log). */
+  async save(scope: RuleScope, target: RuleTarget, taskId: string): Promise<string> {
     switch (scope) {
       case "task": {
         const rules = this.taskRules.get(taskId) ?? emptyRules();
         if (!rules[target.list].includes(target.rule)) rules[target.list].push(target.rule);
         this.taskRules.set(taskId, rules);
-        return;
+        return target.list;
       }
       case "workspace": {
         const rules = readRules(this.workspaceState.get(StorageKey.workspaceRules));
-        if (rules[target.list].includes(target.rule)) return;
+        if (rules[target.list].includes(target.rule)) return target.list;
         rules[target.list].push(target.rule);
         await this.workspaceState.update(StorageKey.workspaceRules, rules);
-        return;
+        return target.list;
       }
-      case "user":
-        return this.settings.addUserRule(USER_KEY[target.list], target.rule);
+      case "user": {
+        const mcp = target.list === "permissionsAllow" ? mcpToolOf(target.rule) : undefined;
+        // `mcp__server` also covers the server's resources, which alwaysAllow does not: it stays a rule.
+        if (mcp && mcp.tool !== "*") {
+          const next = withAlwaysAllow(this.settings.mcpServers(), mcp.server, mcp.tool, true);
+          await this.settings.updateMcpServers(next);
+          return `${SECTION}.${SettingKey.mcpServers}.${mcp.server}.alwaysAllow`;
+        }
+        await this.settings.addUserRule(USER_KEY[target.list], target.rule);
+        return target.list;
+      }
     }
+  }
+
+  /** The rules saved for one task, per list. */
+  taskList(taskId: string): ExtraRules {
+    return this.taskRules.get(taskId) ?? emptyRules();
+  }
+
+  /** The rules saved for this workspace, per list. */
+  workspaceList(): ExtraRules {
+    return readRules(this.workspaceState.get(StorageKey.workspaceRules));
+  }
+
+  /** Removes a rule from one task's memory or the workspace storage; other entries are kept as they are. */
+  async remove(scope: "task" | "workspace", list: RuleList, rule: string, taskId: string): Promise<void> {
+    const rules =
+      scope === "task" ? this.taskRules.get(taskId) : readRules(this.workspaceState.get(StorageKey.workspaceRules));
+    if (!rules?.[list].includes(rule)) throw new Error(`"${rule}" is no longer saved for this ${scope}.`);
+    rules[list] = rules[list].filter((r) => r !== rule);
+    if (scope === "workspace") await this.workspaceState.update(StorageKey.workspaceRules, rules);
   }
 
   /** Task and workspace rules for one task (user rules are in settings and reach the gate from there). */
@@ -107,4 +141,10 @@ export class RuleStore {
   forgetTask(taskId: string): void {
     this.taskRules.delete(taskId);
   }
+}
+
+/** The MCP tool an allow rule names (`mcp__server__tool`; `mcp__server` and `mcp__server__*` name every tool). */
+export function mcpToolOf(rule: string): { server: string; tool: string } | undefined {
+  const r = parseRule(rule, "allow", "user");
+  return r.ok && r.rule.mcp ? { server: r.rule.mcp.server, tool: r.rule.mcp.tool } : undefined;
 }

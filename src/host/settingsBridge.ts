@@ -165,9 +165,42 @@ export class SettingsBridge {
 
   /** Adds a rule to a user-scope list (used by "always allow/deny … always"). No duplicate is written. */
   async addUserRule(key: SettingKey, rule: string): Promise<void> {
-    const current = stringList(this.store.inspect(key)?.globalValue);
-    if (current.includes(rule)) return;
-    await this.store.updateGlobal(key, [...current, rule]);
+    const current = this.userRules(key);
+    if (!current.ok) throw new Error(current.error);
+    if (current.rules.includes(rule)) return;
+    await this.store.updateGlobal(key, [...current.rules, rule]);
+  }
+
+  /**
+   * A user-scope rule list as written. A value that is not a list of strings is an error: writing it back
+   * filtered would silently drop what the person wrote.
+   */
+  userRules(key: SettingKey): { ok: true; rules: string[] } | { ok: false; error: string; rules: string[] } {
+    const v = this.store.inspect(key)?.globalValue;
+    if (v === undefined) return { ok: true, rules: [] };
+    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return { ok: true, rules: [...(v as string[])] };
+    return {
+      ok: false,
+      error: `${SECTION}.${key} in your user settings is not a list of rules (strings); fix it in settings.json`,
+      rules: stringList(v),
+    };
+  }
+
+  /** Removes every copy of `rule` from a user-scope list; the other entries stay as written, in order. */
+  async removeUserRule(key: SettingKey, rule: string): Promise<void> {
+    const current = this.userRules(key);
+    if (!current.ok) throw new Error(current.error);
+    if (!current.rules.includes(rule)) throw new Error(`"${rule}" is no longer in ${SECTION}.${key}.`);
+    await this.store.updateGlobal(
+      key,
+      current.rules.filter((r) => r !== rule),
+    );
+  }
+
+  /** The string entries a workspace (or folder) `.vscode/settings.json` holds for a key (read only). */
+  workspaceRules(key: SettingKey): string[] {
+    const i = this.store.inspect(key);
+    return [...stringList(i?.workspaceValue), ...stringList(i?.workspaceFolderValue)];
   }
 
   /** toolgate.mcpServers at user scope (a workspace cannot add servers). */

@@ -18,6 +18,7 @@ import type {
   AutoApproveActionSchema,
   McpChangeSchema,
   RememberRuleSchema,
+  RuleRefSchema,
   RuleScopeSchema,
   SettingChangeSchema,
   WebviewToHostSchema,
@@ -74,6 +75,8 @@ export interface McpToolView {
   readonly destructiveHint?: boolean;
   readonly alwaysAllow: boolean;
   readonly enabled: boolean;
+  /** Every remembered rule that lets this tool run (alwaysAllow, task, workspace, user, managed allow rules). */
+  readonly rules?: readonly RuleEntry[];
 }
 
 export interface McpServerView {
@@ -109,6 +112,31 @@ export interface HostState {
   readonly mcp: McpView;
   /** False when no agent runtime is connected: "new task" cannot start anything yet, and the panel says so. */
   readonly agentAvailable: boolean;
+  /** Every remembered rule, for the Rules view. */
+  readonly rules?: RulesView;
+}
+
+/**
+ * Where a remembered rule lives: the current task's memory, Toolgate's workspace storage, a user settings list,
+ * an MCP server's `alwaysAllow`, a workspace's `.vscode/settings.json` (tighten only) or the managed policy.
+ */
+export type RuleSource = "task" | "workspace" | "user" | "mcpAlwaysAllow" | "workspaceSettings" | "managed";
+
+export interface RuleEntry {
+  readonly source: RuleSource;
+  readonly effect: "allow" | "ask" | "deny";
+  /** The rule as saved (`git log`, `read_file(src/**)`, `mcp__github__search`); for alwaysAllow the tool or `*`. */
+  readonly rule: string;
+  /** Where it is kept, in words a person can find it by ("toolgate.permissions.allow in your user settings"). */
+  readonly where: string;
+  /** How to remove it; absent when it cannot be removed here (managed policy, a workspace settings file). */
+  readonly ref?: RuleRef;
+}
+
+export interface RulesView {
+  readonly rules: readonly RuleEntry[];
+  /** Malformed values of the lists read: shown as errors, never rewritten by a removal. */
+  readonly errors: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -125,10 +153,11 @@ export type HostToWebview =
   | { readonly type: "taskState"; readonly taskId: string; readonly state: TaskState }
   | { readonly type: "settings"; readonly settings: SettingsView }
   | { readonly type: "mcp"; readonly mcp: McpView }
+  | { readonly type: "rules"; readonly rules: RulesView }
   /** Answer to a request carrying `requestId`. `error` is for a person. */
   | { readonly type: "result"; readonly requestId: number; readonly ok: boolean; readonly error?: string }
   /** The status bar item or a command asked the panel to show something. */
-  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" };
+  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "rules" };
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host
@@ -144,6 +173,8 @@ export type RememberRule = z.infer<typeof RememberRuleSchema>;
 export type SettingChange = z.infer<typeof SettingChangeSchema>;
 /** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */
 export type McpChange = z.infer<typeof McpChangeSchema>;
+/** Names one removable remembered rule; the host checks it is still there before removing it. */
+export type RuleRef = z.infer<typeof RuleRefSchema>;
 export type WebviewToHost = z.infer<typeof WebviewToHostSchema>;
 
 /** Discriminants, handy for exhaustive switches. */

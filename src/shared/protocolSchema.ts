@@ -74,6 +74,20 @@ export const McpChangeSchema = z.discriminatedUnion("kind", [
   obj({ kind: z.literal("serverEnabled"), server: Name, value: z.boolean() }),
 ]);
 
+const SavedListSchema = z.enum(["commandsAllow", "commandsDeny", "permissionsAllow", "permissionsDeny"]);
+
+/** A removable remembered rule: its place and its exact text (task rules are the current task's). */
+export const RuleRefSchema = z.discriminatedUnion("source", [
+  obj({ source: z.literal("task"), list: SavedListSchema, rule: Name }),
+  obj({ source: z.literal("workspace"), list: SavedListSchema, rule: Name }),
+  obj({
+    source: z.literal("user"),
+    list: z.enum(["commandsAllow", "commandsDeny", "permissionsAllow", "permissionsAsk", "permissionsDeny"]),
+    rule: Name,
+  }),
+  obj({ source: z.literal("mcpAlwaysAllow"), server: Name, tool: Name }),
+]);
+
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Sent once per load. The host answers with `state` and then starts sending. */
   obj({ type: z.literal("ready") }),
@@ -95,6 +109,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("openDiff"), messageId: MessageId }),
   obj({ type: z.literal("openSettings"), query: z.optional(z.string().check(z.maxLength(MAX_QUERY))) }),
   obj({ type: z.literal("addMcpServer") }),
+  /** Remove one remembered rule (Rules view, MCP tab); a malformed settings list is reported, not rewritten. */
+  obj({ type: z.literal("removeRule"), requestId: RequestId, ref: RuleRefSchema }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

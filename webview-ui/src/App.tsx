@@ -1,5 +1,5 @@
 /**
- * The webview root: a pure view of host state plus the person's intents. Two tabs (Chat, MCP), the
+ * The webview root: a pure view of host state plus the person's intents. Three tabs (Chat, MCP, Rules), the
  * Restricted Mode banner, error toasts, and the in-webview shortcut that toggles auto-approve.
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
@@ -7,12 +7,16 @@ import type { WebviewBootstrap } from "../../src/shared/protocol";
 import { ChatView } from "./chat/ChatView";
 import { Button, Icon } from "./components";
 import { McpView } from "./mcp/McpView";
+import { RulesView } from "./rules/RulesView";
 import type { Bridge } from "./state/bridge";
 import { BridgeContext } from "./state/context";
 import type { Store } from "./state/store";
 import { isToggleShortcut } from "./util/shortcut";
 
-type Tab = "chat" | "mcp";
+type Tab = "chat" | "mcp" | "rules";
+const TABS: readonly Tab[] = ["chat", "mcp", "rules"];
+const TAB_LABEL: Readonly<Record<Tab, string>> = { chat: "Chat", mcp: "MCP servers", rules: "Rules" };
+const TAB_ICON: Readonly<Record<Tab, string>> = { chat: "comment-discussion", mcp: "server", rules: "list-unordered" };
 
 interface UiState {
   tab: Tab;
@@ -29,7 +33,7 @@ export function App({
 }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const saved = bridge.getUiState<UiState>();
-  const [tab, setTabState] = useState<Tab>(saved.tab === "mcp" ? "mcp" : "chat");
+  const [tab, setTabState] = useState<Tab>(saved.tab && TABS.includes(saved.tab) ? saved.tab : "chat");
   const [menuOpen, setMenuOpenState] = useState(saved.menuOpen === true);
   const [focusInputSeq, setFocusInputSeq] = useState(0);
   const [errors, setErrors] = useState<string[]>([]);
@@ -49,7 +53,7 @@ export function App({
   useEffect(() => {
     const r = state.reveal;
     if (!r) return;
-    if (r.target === "mcp") setTab("mcp");
+    if (r.target === "mcp" || r.target === "rules") setTab(r.target);
     else {
       setTab("chat");
       if (r.target === "autoApprove") setMenuOpen(true);
@@ -85,7 +89,7 @@ export function App({
     <BridgeContext.Provider value={bridge}>
       <div className="tg-app">
         <div className="tg-tabs" role="tablist" aria-label="Toolgate">
-          {(["chat", "mcp"] as const).map((t) => (
+          {TABS.map((t) => (
             <button
               key={t}
               type="button"
@@ -98,13 +102,14 @@ export function App({
               onClick={() => setTab(t)}
               onKeyDown={(e) => {
                 if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-                  const next = t === "chat" ? "mcp" : "chat";
+                  const step = e.key === "ArrowRight" ? 1 : TABS.length - 1;
+                  const next = TABS[(TABS.indexOf(t) + step) % TABS.length]!;
                   setTab(next);
                   document.getElementById(`tg-tab-${next}`)?.focus();
                 }
               }}
             >
-              <Icon name={t === "chat" ? "comment-discussion" : "server"} /> {t === "chat" ? "Chat" : "MCP servers"}
+              <Icon name={TAB_ICON[t]} /> {TAB_LABEL[t]}
             </button>
           ))}
         </div>
@@ -156,8 +161,10 @@ export function App({
               onMenuOpenChange={setMenuOpen}
               focusInputSeq={focusInputSeq}
             />
-          ) : (
+          ) : tab === "mcp" ? (
             <McpView mcp={state.mcp} useMcp={settings.autoApprove.actions.useMcp} />
+          ) : (
+            <RulesView rules={state.rules} />
           )}
         </div>
       </div>

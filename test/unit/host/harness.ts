@@ -5,6 +5,7 @@ import { RuleStore } from "../../../src/host/rememberedRules";
 import { SettingsBridge } from "../../../src/host/settingsBridge";
 import { WebviewChannel } from "../../../src/host/webviewChannel";
 import type { TaskMessage } from "../../../src/shared/messages";
+import type { SettingsLayer } from "../../../src/core/settingsLayers";
 import { Store } from "../../../webview-ui/src/state/store";
 import { FakeConfigStore, FakeFactory, FakeMemento, FakeWebview, ManualTimer } from "./fakes";
 
@@ -19,7 +20,9 @@ export interface TestWebview {
   texts(): string[];
 }
 
-export function makeHost(opts: { trusted?: boolean; withFactory?: boolean } = {}) {
+export function makeHost(
+  opts: { trusted?: boolean; withFactory?: boolean; managed?: () => readonly SettingsLayer[] } = {},
+) {
   const config = new FakeConfigStore();
   const memento = new FakeMemento();
   let trusted = opts.trusted ?? true;
@@ -39,6 +42,8 @@ export function makeHost(opts: { trusted?: boolean; withFactory?: boolean } = {}
     addMcpServer: () => void opened.push("mcpServers"),
     log: (level, text) => void logs.push(`${level}: ${text}`),
     attention: (a) => void attentions.push(a),
+    // Tests never read this machine's policy file.
+    managedLayers: opts.managed ?? (() => []),
   });
   const factory = new FakeFactory();
   if (opts.withFactory !== false) controller.setTaskFactory(factory);

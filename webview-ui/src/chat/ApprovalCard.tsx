@@ -42,14 +42,24 @@ export function ruleSettingKey(toolName: string, rule: string, effect: "allow" |
   return `toolgate.${permission ? "permissions" : "commands"}.${effect}`;
 }
 
+/** The server and tool of an `mcp__server__tool` suggestion; mirrors the host's mcpToolOf. */
+function mcpTool(rule: string): { server: string; tool: string } | undefined {
+  const m = /^mcp__(.+?)__(.+)$/s.exec(rule);
+  return m && !/[()\s*]/.test(rule) ? { server: m[1]!, tool: m[2]! } : undefined;
+}
+
 export function whereSaved(scope: RuleScope, toolName: string, rule: string): string {
   switch (scope) {
     case "task":
       return "kept for this task only";
     case "workspace":
       return "saved for this workspace in Toolgate's own storage, not in the repository";
-    case "user":
+    case "user": {
+      const mcp = toolName === "use_mcp_tool" ? mcpTool(rule) : undefined;
+      if (mcp)
+        return `Always allow ticks ${mcp.tool} in the MCP tab (alwaysAllow of ${mcp.server} in toolgate.mcpServers; it runs unasked while “Use MCP” is on). Always deny: toolgate.permissions.deny`;
       return `saved in your user settings (${ruleSettingKey(toolName, rule, "allow")} or ${ruleSettingKey(toolName, rule, "deny")})`;
+    }
   }
 }
 

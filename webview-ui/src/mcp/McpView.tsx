@@ -7,6 +7,7 @@
 import { useId } from "react";
 import type { McpChange, McpServerView, McpToolView, McpView as McpViewModel } from "../../../src/shared/protocol";
 import { Button, Checkbox, Icon, Tag } from "../components";
+import { RuleItem } from "../rules/RuleItem";
 import { useBridge } from "../state/context";
 
 export const MCP_TOOL_WARNING = 60;
@@ -81,7 +82,25 @@ function ToolItem({
           Enabled
         </Checkbox>
       </div>
+      {tool.rules?.length ? <ToolRules tool={tool} /> : null}
     </li>
+  );
+}
+
+/** Every remembered rule that lets this tool run, whatever its scope, each with its own way to revoke it. */
+function ToolRules({ tool }: { readonly tool: McpToolView }) {
+  const titleId = useId();
+  return (
+    <div className="tg-mcp-tool-rules">
+      <div id={titleId} className="tg-label">
+        Rules that let it run
+      </div>
+      <ul className="tg-rule-list" aria-labelledby={titleId}>
+        {(tool.rules ?? []).map((r, i) => (
+          <RuleItem key={`${r.where}\u0000${r.rule}\u0000${i}`} entry={r} showSource />
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -4,9 +4,9 @@
  * objects they touch; unchanged rows keep their identity and their memoised rendering.
  */
 import type { MessageDelta, TaskMessage } from "../../../src/shared/messages";
-import type { HostToWebview, McpView, SettingsView, TaskView } from "../../../src/shared/protocol";
+import type { HostToWebview, McpView, RulesView, SettingsView, TaskView } from "../../../src/shared/protocol";
 
-export type RevealTarget = "autoApprove" | "input" | "mcp";
+export type RevealTarget = "autoApprove" | "input" | "mcp" | "rules";
 
 /** Characters of a streaming text the view keeps ready as a tail (rows show at most this much). */
 export const TAIL_CHARS = 64_000;
@@ -30,6 +30,8 @@ export interface ViewState {
   readonly agentAvailable: boolean;
   /** Bumped on each reveal so the same target can be revealed twice. */
   readonly reveal: { readonly target: RevealTarget; readonly seq: number } | null;
+  /** Every remembered rule (Rules view); null until the host sent them. */
+  readonly rules: RulesView | null;
 }
 
 export type Scheduler = (fn: () => void) => void;
@@ -48,6 +50,7 @@ const INITIAL: ViewState = {
   mcp: null,
   agentAvailable: false,
   reveal: null,
+  rules: null,
 };
 
 export interface ResultMessage {
@@ -108,6 +111,7 @@ export class Store {
             settings: m.state.settings,
             mcp: m.state.mcp,
             agentAvailable: m.state.agentAvailable,
+            rules: m.state.rules ?? null,
           };
           this.reindex(s.task);
           break;
@@ -130,6 +134,9 @@ export class Store {
           break;
         case "mcp":
           s = { ...s, mcp: m.mcp };
+          break;
+        case "rules":
+          s = { ...s, rules: m.rules };
           break;
         case "reveal":
           s = { ...s, reveal: { target: m.target, seq: (s.reveal?.seq ?? 0) + 1 } };
