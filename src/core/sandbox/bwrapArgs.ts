@@ -1,3 +1,4 @@
+import { bridgeBindArgs, type NetworkBridge } from "./networkBridge";
 import { assertAbsolute, mountOrder, type SandboxPolicy } from "./sandboxPolicy";
 
 export interface BwrapOptions {
@@ -7,6 +8,8 @@ export interface BwrapOptions {
   /** bubblewrap ≥ 0.8 can forbid nested user namespaces; the probe says whether this one can. */
   readonly disableUserns: boolean;
   readonly cwd: string;
+  /** A host allow-list: the proxy's socket, bound at `target` after every other mount (see networkBridge.ts). */
+  readonly bridge?: { readonly bridge: NetworkBridge; readonly target: string };
 }
 
 /**
@@ -54,6 +57,7 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
     o.emptyFile,
     o.emptyDir,
     o.cwd,
+    ...(o.bridge ? [o.bridge.bridge.hostSocket, o.bridge.target] : []),
   ];
   assertAbsolute(all);
   const args = baseBwrapArgs(o.disableUserns);
@@ -77,6 +81,8 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
         break;
     }
   }
+  // Last: inside the private scratch directory, where no later mount can cover it.
+  if (o.bridge) args.push(...bridgeBindArgs(o.bridge.bridge, o.bridge.target));
   args.push("--chdir", o.cwd);
   return args;
 }
