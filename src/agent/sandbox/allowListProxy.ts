@@ -30,6 +30,13 @@ export interface AllowListProxyOptions {
   readonly idleTimeoutMs?: number;
 }
 
+/** Proxies still open: their socket directories are removed when the process exits without disposing them. */
+const live = new Set<AllowListProxy>();
+let exitHook = false;
+function closeAllAtExit(): void {
+  for (const p of live) p.close();
+}
+
 const systemLookup: HostLookup = (host) => dns.lookup(host, { all: true, verbatim: true });
 
 export class AllowListProxy {
@@ -56,6 +63,11 @@ export class AllowListProxy {
     // An asynchronous listen failure, or a later one: the proxy is gone, the session starts another.
     this.server.on("error", () => this.close());
     this.server.unref();
+    live.add(this);
+    if (!exitHook) {
+      exitHook = true;
+      process.once("exit", closeAllAtExit);
+    }
   }
 
   /** Whether it listens (a closed or failed proxy never listens again). */
@@ -100,6 +112,7 @@ export class AllowListProxy {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    live.delete(this);
     this.server.close();
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
