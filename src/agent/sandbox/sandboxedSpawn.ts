@@ -10,7 +10,7 @@ import type { SandboxPolicy } from "../../core/sandbox/sandboxPolicy";
 import type { SandboxNetwork } from "../../core/sandbox/sandboxSettings";
 import { seatbeltProfile } from "../../core/sandbox/seatbeltProfile";
 import { AllowListProxy, type AllowListProxyOptions } from "./allowListProxy";
-import { BRIDGE_SOURCE } from "./bridgeProgram";
+import { defaultBridgeProgram, type BridgeProgram } from "./bridgeProgram";
 import { hostSecrets } from "./hostSecrets";
 import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
@@ -69,8 +69,8 @@ const proxyDownNotice = (reason: string): string =>
 export interface SandboxSessionOptions {
   /** For the allow-list proxy (tests inject a resolver). */
   readonly proxy?: Omit<AllowListProxyOptions, "hosts">;
-  /** The Node binary the in-sandbox bridge runs with; defaults to the runner's own. */
-  readonly node?: string;
+  /** The in-sandbox bridge; defaults to Perl where present, else the runner's own Node. */
+  readonly bridge?: BridgeProgram;
 }
 
 /** How one command reaches the network: not at all, or through the session's proxy. */
@@ -242,7 +242,7 @@ export class SandboxSession {
       const bridge =
         net.kind === "unix" && target !== undefined
           ? {
-              bridge: { hostSocket: net.socket, node: this.options.node ?? process.execPath, source: BRIDGE_SOURCE },
+              bridge: { hostSocket: net.socket, ...(this.options.bridge ?? defaultBridgeProgram()) },
               target,
             }
           : undefined;

@@ -20,9 +20,9 @@ export const BRIDGE_FAILED_MESSAGE =
 export interface NetworkBridge {
   /** The allow-list proxy's Unix socket on the host. */
   readonly hostSocket: string;
-  /** The Node binary that runs the bridge inside (the runner's own: `process.execPath`). */
-  readonly node: string;
-  /** The bridge program (JavaScript), passed with `-e`. */
+  /** The interpreter that runs the bridge inside: Perl where the host has it (starts in milliseconds), else Node. */
+  readonly interpreter: string;
+  /** The bridge program for that interpreter, passed with `-e` (both take `-e CODE ARGS...`). */
   readonly source: string;
 }
 
@@ -39,13 +39,14 @@ export function bridgeBindArgs(bridge: NetworkBridge, target: string): string[] 
 
 /**
  * Starts the bridge detached (reparented to the sandbox's init, so the command never waits for it), waits for
- * its `ready` line, then replaces itself with the command. Positional: node, source, socket, port, command...
- * NODE_OPTIONS is cleared for the bridge alone (a workspace's `--require` must not break it);
- * ELECTRON_RUN_AS_NODE makes an editor's Electron binary behave as Node. Nothing it sets reaches the command.
+ * its `ready` line, then replaces itself with the command. Positional: interpreter, source, socket, port,
+ * command... The interpreters' start-up variables are cleared for the bridge alone (a workspace's
+ * `NODE_OPTIONS=--require` or `PERL5OPT` must not break it); ELECTRON_RUN_AS_NODE makes an editor's Electron
+ * binary behave as Node. Nothing it sets reaches the command.
  */
 const LAUNCHER = [
   'n="$1" s="$2" k="$3" p="$4"; shift 4',
-  'exec 3< <( (NODE_OPTIONS= ELECTRON_RUN_AS_NODE=1 exec "$n" -e "$s" "$k" "$p" </dev/null 2>/dev/null &) )',
+  'exec 3< <( (NODE_OPTIONS= PERL5OPT= PERL5LIB= PERLLIB= ELECTRON_RUN_AS_NODE=1 exec "$n" -e "$s" "$k" "$p" </dev/null 2>/dev/null &) )',
   `r=; read -r -t ${BRIDGE_WAIT_SECONDS} r <&3; exec 3<&-`,
   `[ "$r" = ready ] || printf '%s\\n' '${BRIDGE_FAILED_MESSAGE}' >&2`,
   "unset n s k p r",
@@ -61,7 +62,7 @@ export function bridgeCommand(bridge: NetworkBridge, target: string, file: strin
     "-c",
     LAUNCHER,
     "toolgate-net",
-    bridge.node,
+    bridge.interpreter,
     bridge.source,
     target,
     String(SANDBOX_PROXY_PORT),

@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BRIDGE_SOURCE, PERL_BRIDGE_SOURCE } from "../../../src/agent/sandbox/bridgeProgram";
 import { SandboxSession, type SandboxSessionOptions } from "../../../src/agent/sandbox/sandboxedSpawn";
 import type { SandboxNetwork } from "../../../src/core/sandbox/sandboxSettings";
 import { tempTree } from "../../support/workspace";
@@ -15,12 +17,20 @@ import { probe, run } from "./sandboxHarness";
 
 const HAS_CURL = spawnSync("curl", ["--version"]).status === 0;
 const BODY = "HELLO-FROM-THE-HOST";
+const BIG = 3 * 1024 * 1024;
 
 let server: Server;
 let port = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     res.setHeader("content-type", "text/plain");
+    if (req.method === "POST") {
+      let n = 0;
+      req.on("data", (b: Buffer) => (n += b.length));
+      req.on("end", () => res.end(`RECEIVED ${n}\n`));
+      return;
+    }
+    if (req.url === "/big") return void res.end("z".repeat(BIG));
     res.end(`${BODY} ${req.headers.host ?? "-"} ${req.url ?? ""}\n`);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -63,16 +73,29 @@ const curl = (name: string, extra = "") =>
 describe.skipIf(!probe.available || !HAS_CURL)(
   "sandbox network: a host list through the proxy (real bubblewrap)",
   () => {
-    it("reaches a listed host through the proxy, plain HTTP and a CONNECT tunnel", async () => {
-      const s = session(hosts("allowed.test"));
-      const plain = await run(s, curl("allowed.test"), true);
-      expect(plain.out).toContain(`${BODY} allowed.test:${port} /path`);
-      expect(plain.status).toBe(0);
-      expect(plain.report?.blocked).toBeUndefined();
-      const tunnel = await run(s, curl("allowed.test", "--proxytunnel"), true);
-      expect(tunnel.out).toContain(`${BODY} allowed.test:${port} /path`);
-      expect(tunnel.status).toBe(0);
-    });
+    const bridges = [
+      { name: "Perl", bridge: { interpreter: "/usr/bin/perl", source: PERL_BRIDGE_SOURCE } },
+      { name: "Node", bridge: { interpreter: process.execPath, source: BRIDGE_SOURCE } },
+    ].filter((b) => existsSync(b.bridge.interpreter));
+    it.each(bridges)(
+      "reaches a listed host through the proxy ($name bridge): plain HTTP, a CONNECT tunnel, large bodies both ways",
+      async ({ bridge }) => {
+        const s = session(hosts("allowed.test"), { ...options, bridge });
+        const plain = await run(s, curl("allowed.test"), true);
+        expect(plain.out).toContain(`${BODY} allowed.test:${port} /path`);
+        expect(plain.status).toBe(0);
+        expect(plain.report?.blocked).toBeUndefined();
+        const tunnel = await run(s, curl("allowed.test", "--proxytunnel"), true);
+        expect(tunnel.out).toContain(`${BODY} allowed.test:${port} /path`);
+        expect(tunnel.status).toBe(0);
+        const down = `curl -sS --max-time 20 --proxytunnel http://allowed.test:${port}/big | wc -c`;
+        expect((await run(s, down, true)).out.trim()).toBe(String(BIG));
+        const up = `head -c ${BIG} /dev/zero | curl -sS --max-time 20 --data-binary @- http://allowed.test:${port}/up`;
+        expect((await run(s, up, true)).out.trim()).toBe(`RECEIVED ${BIG}`);
+        const parallel = `for i in 1 2 3 4 5 6; do ${curl("allowed.test", "--proxytunnel")} & done; wait`;
+        expect((await run(s, parallel, true)).out.split(BODY)).toHaveLength(7);
+      },
+    );
 
     it("proxy settings inside point at the bridge; the sandbox's own loopback stays direct", async () => {
       const s = session(hosts("allowed.test"));
@@ -151,7 +174,10 @@ describe.skipIf(!probe.available || !HAS_CURL)(
     });
 
     it("fails closed: a bridge that cannot start leaves the command with no network, and says so", async () => {
-      const s = session(hosts("allowed.test"), { ...options, node: "/nonexistent/node" });
+      const s = session(hosts("allowed.test"), {
+        ...options,
+        bridge: { interpreter: "/nonexistent/perl", source: "" },
+      });
       const inside = await run(s, curl("allowed.test"), true);
       expect(inside.out).toMatch(/sandbox network bridge did not start: this command has no network/);
       expect(inside.out).not.toContain(BODY);

@@ -25,7 +25,11 @@ const policy: SandboxPolicy = {
   secretDirs: ["/home/u/.ssh"],
   network: "off",
 };
-const bridge: NetworkBridge = { hostSocket: "/tmp/toolgate-proxy-x/proxy.sock", node: "/usr/bin/node", source: "1" };
+const bridge: NetworkBridge = {
+  hostSocket: "/tmp/toolgate-proxy-x/proxy.sock",
+  interpreter: "/usr/bin/node",
+  source: "1",
+};
 const opts = { emptyFile: "/tmp/e/empty", emptyDir: "/tmp/e/empty.d", disableUserns: true, cwd: "/tmp/ws" };
 
 describe("bubblewrap arguments with a host allow-list", () => {
@@ -67,7 +71,7 @@ describe("bubblewrap arguments with a host allow-list", () => {
     writeFileSync(fakeNode, '#!/bin/sh\n[ "$1" = -e ] && [ "$2" = SRC ] && [ "$4" = 48131 ] && echo ready\n', {
       mode: 0o755,
     });
-    const fakeReady: NetworkBridge = { ...bridge, node: fakeNode, source: "SRC" };
+    const fakeReady: NetworkBridge = { ...bridge, interpreter: fakeNode, source: "SRC" };
     const line = 'echo "args:$1|$2 vars:${n-}${s-}${k-}${p-}${r-}"; exit 7';
     const ready = bridgeCommand(fakeReady, "/x", "/bin/bash", ["-c", line, "-", "one", "two words"]);
     const ok = spawnSync(ready[0]!, ready.slice(1), { encoding: "utf8" });
@@ -75,7 +79,7 @@ describe("bubblewrap arguments with a host allow-list", () => {
     expect(ok.stdout).toBe("args:one|two words vars:\n");
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(7);
-    const broken: NetworkBridge = { ...bridge, node: "/nonexistent/node" };
+    const broken: NetworkBridge = { ...bridge, interpreter: "/nonexistent/node" };
     const argv = bridgeCommand(broken, "/x", "/bin/echo", ["ran"]);
     const failed = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8" });
     expect(failed.stdout).toBe("ran\n");
