@@ -13,9 +13,10 @@ import { execSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { hostSecrets } from "../src/agent/sandbox/hostSecrets";
+import { BRIDGE_SOURCE, defaultBridgeProgram } from "../src/agent/sandbox/bridgeProgram";
+import { currentHostSecrets, hostSecrets } from "../src/agent/sandbox/hostSecrets";
 import { takeSnapshot } from "../src/agent/sandbox/protectedSnapshot";
-import { SandboxSession } from "../src/agent/sandbox/sandboxedSpawn";
+import { SandboxSession, type SandboxSessionOptions } from "../src/agent/sandbox/sandboxedSpawn";
 import { probeSandbox, type SandboxProbe } from "../src/agent/sandbox/sandboxProbe";
 import { scanWorkspace } from "../src/agent/sandbox/workspaceScan";
 import { baseBwrapArgs } from "../src/core/sandbox/bwrapArgs";
@@ -60,42 +61,60 @@ function floor(probe: SandboxProbe, runs: number): void {
   line("[floor] bubblewrap, base namespaces only, /bin/true", samples);
 }
 
-function measure(probe: SandboxProbe, ws: string, label: string, network: SandboxNetwork, runs: number): number {
-  const session = new SandboxSession({ roots: [ws], ignoreFileName: ".toolgateignore", network }, probe);
+interface Config {
+  readonly label: string;
+  readonly network: SandboxNetwork;
+  readonly options?: SandboxSessionOptions;
+}
+
+/**
+ * Each iteration runs the command unsandboxed and then once per configuration, interleaved, so a change in
+ * the machine's load colours every figure alike (this machine is shared).
+ */
+function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], runs: number): number[] {
+  const sessions = configs.map(
+    (c) => new SandboxSession({ roots: [ws], ignoreFileName: ".toolgateignore", network: c.network }, probe, c.options),
+  );
   const spec = { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", "true"], env: { ...process.env }, cwd: ws };
   const plain: number[] = [];
-  const boxed: number[] = [];
-  const prep: number[] = [];
-  const after: number[] = [];
+  const boxed = configs.map(() => [] as number[]);
+  const prep = configs.map(() => [] as number[]);
+  const after = configs.map(() => [] as number[]);
   for (let i = 0; i < runs + 10; i++) {
-    let t0 = process.hrtime.bigint();
+    const t0 = process.hrtime.bigint();
     const r = spawnSync(spec.file, spec.args, { cwd: ws, env: spec.env, stdio: "ignore" });
     if (r.status !== 0) throw new Error("bash -c true failed");
-    const tPlain = since(t0);
-    t0 = process.hrtime.bigint();
-    const p = session.prepare(spec);
-    const tPrep = since(t0);
-    if (p.notice !== undefined) throw new Error(p.notice);
-    const b = spawnSync(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["ignore", "ignore", "pipe"] });
-    const t1 = process.hrtime.bigint();
-    const report = p.afterRun({ exitCode: b.status ?? undefined, output: b.stderr.toString() });
-    const tAfter = since(t1);
-    const tBoxed = since(t0);
-    if (b.status !== 0 || report.startFailure || b.stderr.length > 0)
-      throw new Error(`sandboxed true failed: ${b.stderr.toString()}`);
-    if (i < 10) continue; // warm-up
-    plain.push(tPlain);
-    boxed.push(tBoxed);
-    prep.push(tPrep);
-    after.push(tAfter);
+    if (i >= 10) plain.push(since(t0));
+    sessions.forEach((session, k) => {
+      const t1 = process.hrtime.bigint();
+      const p = session.prepare(spec);
+      const tPrep = since(t1);
+      if (p.notice !== undefined) throw new Error(p.notice);
+      const b = spawnSync(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["ignore", "ignore", "pipe"] });
+      const t2 = process.hrtime.bigint();
+      const report = p.afterRun({ exitCode: b.status ?? undefined, output: b.stderr.toString() });
+      const tAfter = since(t2);
+      if (b.status !== 0 || report.startFailure || b.stderr.length > 0)
+        throw new Error(`sandboxed true failed: ${b.stderr.toString()}`);
+      if (i < 10) return; // warm-up
+      boxed[k]!.push(since(t1));
+      prep[k]!.push(tPrep);
+      after[k]!.push(tAfter);
+    });
   }
-  session.dispose();
-  const a = line(`[${label}] bash -c true, unsandboxed`, plain);
-  const b = line(`[${label}] bash -c true, sandboxed  `, boxed, network.kind === "off" ? " (target p50 ≤ 20 ms)" : "");
-  line(`[${label}]   of which prepare (policy, snapshot, argv)`, prep);
-  line(`[${label}]   of which after-run (snapshot, compare)`, after);
-  console.log(`[${label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
-  return b.p50;
+  for (const s of sessions) s.dispose();
+  const a = line(`bash -c true, unsandboxed`, plain);
+  return configs.map((c, k) => {
+    const b = line(
+      `[${c.label}] bash -c true, sandboxed`,
+      boxed[k]!,
+      c.network.kind === "off" ? " (target p50 ≤ 20 ms)" : "",
+    );
+    line(`[${c.label}]   of which prepare (policy, snapshot, argv)`, prep[k]!);
+    line(`[${c.label}]   of which after-run (snapshot, compare)`, after[k]!);
+    console.log(`[${c.label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
+    return b.p50;
+  });
 }
 
 /** The runtime's own per-command steps, one by one. */
@@ -106,6 +125,7 @@ function phases(probe: SandboxProbe, ws: string): void {
   );
   const pol: number[] = [];
   const sec: number[] = [];
+  const secCached: number[] = [];
   const snap: number[] = [];
   for (let i = 0; i < 110; i++) {
     let t0 = process.hrtime.bigint();
@@ -115,17 +135,24 @@ function phases(probe: SandboxProbe, ws: string): void {
     hostSecrets(homedir(), process.env);
     const b = since(t0);
     t0 = process.hrtime.bigint();
+    currentHostSecrets(homedir(), process.env);
+    const b2 = since(t0);
+    t0 = process.hrtime.bigint();
     takeSnapshot([ws], ".toolgateignore");
     const c = since(t0);
     if (i < 10) continue;
     pol.push(a);
     sec.push(b);
+    secCached.push(b2);
     snap.push(c);
   }
   line("[phases] policy (cached scan check + credential stores)", pol);
-  line("[phases]   of which credential stores in $HOME", sec);
-  line("[phases] protected-path snapshot (taken before and after each command)", snap);
+  line("[phases] credential stores in $HOME, looked up", sec);
+  line("[phases] credential stores in $HOME, reused while their directories are unchanged", secCached);
+  line("[phases] protected-path snapshot, fingerprints reused (taken before and after each command)", snap);
 }
+
+const hostList: SandboxNetwork = { kind: "hosts", hosts: ["registry.npmjs.org"] };
 
 function main(): void {
   const probe = probeSandbox();
@@ -148,17 +175,22 @@ function main(): void {
   );
   phases(probe, ws);
   floor(probe, RUNS);
-  const off = measure(probe, ws, `${mounts} mounts, network off`, { kind: "off" }, RUNS);
-  const hosts = measure(
+  const node = { interpreter: process.execPath, source: BRIDGE_SOURCE, execs: false };
+  const [off = 0, fast = 0, slow = 0] = measure(
     probe,
     ws,
-    `${mounts} mounts, network hosts`,
-    { kind: "hosts", hosts: ["registry.npmjs.org"] },
+    [
+      { label: `${mounts} mounts, network off`, network: { kind: "off" } },
+      { label: `${mounts} mounts, host list, ${defaultBridgeProgram().interpreter} bridge`, network: hostList },
+      { label: `${mounts} mounts, host list, Node bridge`, network: hostList, options: { bridge: node } },
+    ],
     RUNS,
   );
-  console.log(`host list (proxy socket + bridge) adds: p50 ${ms(hosts - off)} per command`);
+  console.log(
+    `host list (proxy socket + bridge) adds per command: p50 ${ms(fast - off)}; with the Node bridge ${ms(slow - off)}`,
+  );
   for (let i = 0; i < 100 - mounts; i++) writeFileSync(path.join(ws, `pkg${i % 50}`, `extra${i}.pem`), "k");
-  measure(probe, ws, "100 mounts, network off", { kind: "off" }, 50);
+  measure(probe, ws, [{ label: "100 mounts, network off", network: { kind: "off" } }], 50);
   rmSync(ws, { recursive: true, force: true });
 }
 

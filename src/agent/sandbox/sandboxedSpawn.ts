@@ -11,7 +11,7 @@ import type { SandboxNetwork } from "../../core/sandbox/sandboxSettings";
 import { seatbeltProfile } from "../../core/sandbox/seatbeltProfile";
 import { AllowListProxy, type AllowListProxyOptions } from "./allowListProxy";
 import { defaultBridgeProgram, type BridgeProgram } from "./bridgeProgram";
-import { hostSecrets } from "./hostSecrets";
+import { currentHostSecrets } from "./hostSecrets";
 import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 import { ignoreStamp, scanWorkspace, type WorkspaceScan } from "./workspaceScan";
@@ -176,7 +176,7 @@ export class SandboxSession {
 
   policy(): SandboxPolicy {
     const scan = this.currentScan();
-    const secrets = hostSecrets(this.input.home ?? homedir(), process.env);
+    const secrets = currentHostSecrets(this.input.home ?? homedir(), process.env);
     return {
       writableRoots: this.roots,
       readOnly: scan.readOnly,
@@ -256,9 +256,15 @@ export class SandboxSession {
           ...(bridge ? { bridge } : {}),
         }),
         "--",
-        ...(bridge ? bridgeCommand(bridge.bridge, bridge.target, spec.file, spec.args) : [spec.file, ...spec.args]),
+        ...(bridge
+          ? bridgeCommand(bridge.bridge, bridge.target, spec.file, spec.args, env.PERL5OPT)
+          : [spec.file, ...spec.args]),
       ];
-      if (bridge) Object.assign(env, proxyEnvironment(SANDBOX_PROXY_PORT, allowList));
+      if (bridge) {
+        // The bridge restores it for the command (see bridgeCommand).
+        if (bridge.bridge.execs) delete env.PERL5OPT;
+        Object.assign(env, proxyEnvironment(SANDBOX_PROXY_PORT, allowList));
+      }
     } else {
       scratch = realpathSync.native(mkdtempSync(nodePath.join(tmpdir(), "toolgate-scratch-")));
       for (const k of ["TMPDIR", "TMP", "TEMP"]) env[k] = scratch;

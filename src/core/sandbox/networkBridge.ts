@@ -24,6 +24,11 @@ export interface NetworkBridge {
   readonly interpreter: string;
   /** The bridge program for that interpreter, passed with `-e` (both take `-e CODE ARGS...`). */
   readonly source: string;
+  /**
+   * The program listens, then replaces itself with the command (Perl: no launcher, no wait). Otherwise the
+   * shell launcher below starts it and waits for its `ready` line (Node cannot replace itself).
+   */
+  readonly execs: boolean;
 }
 
 /** Where the socket appears inside: in a private scratch directory (so the bind creates nothing on the host). */
@@ -53,8 +58,30 @@ const LAUNCHER = [
   'exec "$@"',
 ].join("\n");
 
-/** The program bubblewrap starts (after `--`): the launcher, then the command's own file and arguments. */
-export function bridgeCommand(bridge: NetworkBridge, target: string, file: string, args: readonly string[]): string[] {
+/**
+ * The program bubblewrap starts (after `--`), then the command's own file and arguments. A bridge that execs
+ * gets `-e SOURCE SOCKET PORT SAVED FILE ARGS...`, where SAVED is the command's PERL5OPT (`=value`, or empty
+ * when unset): the caller removes PERL5OPT from the environment so a workspace's switches cannot stop the
+ * bridge from starting, and the bridge puts it back before it runs the command.
+ */
+export function bridgeCommand(
+  bridge: NetworkBridge,
+  target: string,
+  file: string,
+  args: readonly string[],
+  perl5opt?: string,
+): string[] {
+  if (bridge.execs)
+    return [
+      bridge.interpreter,
+      "-e",
+      bridge.source,
+      target,
+      String(SANDBOX_PROXY_PORT),
+      perl5opt === undefined ? "" : `=${perl5opt}`,
+      file,
+      ...args,
+    ];
   return [
     "/bin/bash",
     "--noprofile",

@@ -74,8 +74,8 @@ describe.skipIf(!probe.available || !HAS_CURL)(
   "sandbox network: a host list through the proxy (real bubblewrap)",
   () => {
     const bridges = [
-      { name: "Perl", bridge: { interpreter: "/usr/bin/perl", source: PERL_BRIDGE_SOURCE } },
-      { name: "Node", bridge: { interpreter: process.execPath, source: BRIDGE_SOURCE } },
+      { name: "Perl", bridge: { interpreter: "/usr/bin/perl", source: PERL_BRIDGE_SOURCE, execs: true } },
+      { name: "Node", bridge: { interpreter: process.execPath, source: BRIDGE_SOURCE, execs: false } },
     ].filter((b) => existsSync(b.bridge.interpreter));
     it.each(bridges)(
       "reaches a listed host through the proxy ($name bridge): plain HTTP, a CONNECT tunnel, large bodies both ways",
@@ -176,7 +176,7 @@ describe.skipIf(!probe.available || !HAS_CURL)(
     it("fails closed: a bridge that cannot start leaves the command with no network, and says so", async () => {
       const s = session(hosts("allowed.test"), {
         ...options,
-        bridge: { interpreter: "/nonexistent/perl", source: "" },
+        bridge: { interpreter: "/nonexistent/node", source: "", execs: false },
       });
       const inside = await run(s, curl("allowed.test"), true);
       expect(inside.out).toMatch(/sandbox network bridge did not start: this command has no network/);

@@ -29,6 +29,7 @@ const bridge: NetworkBridge = {
   hostSocket: "/tmp/toolgate-proxy-x/proxy.sock",
   interpreter: "/usr/bin/node",
   source: "1",
+  execs: false,
 };
 const opts = { emptyFile: "/tmp/e/empty", emptyDir: "/tmp/e/empty.d", disableUserns: true, cwd: "/tmp/ws" };
 
@@ -63,6 +64,23 @@ describe("bubblewrap arguments with a host allow-list", () => {
       "-c",
       "echo 'a b' \"$x\"",
     ]);
+  });
+
+  it("a bridge that execs gets the command directly, with the saved PERL5OPT", () => {
+    const perl: NetworkBridge = { ...bridge, interpreter: "/usr/bin/perl", source: "P", execs: true };
+    expect(bridgeCommand(perl, "/run/s.sock", "/bin/bash", ["-c", "x"], "-Mstrict")).toEqual([
+      "/usr/bin/perl",
+      "-e",
+      "P",
+      "/run/s.sock",
+      String(SANDBOX_PROXY_PORT),
+      "=-Mstrict",
+      "/bin/bash",
+      "-c",
+      "x",
+    ]);
+    expect(bridgeCommand(perl, "/run/s.sock", "/bin/true", [])[5]).toBe("");
+    expect(bridgeCommand(perl, "/run/s.sock", "/bin/true", [], "")[5]).toBe("=");
   });
 
   it("the launcher waits for the bridge's ready line, runs the command either way, and leaks no variables", () => {
