@@ -13,12 +13,6 @@ export interface BwrapOptions {
 }
 
 /**
- * The bubblewrap arguments before the command (`bwrap ARGS -- FILE ARGS...`). Namespaces: a user namespace
- * with every capability dropped (a root caller keeps none either), nested user namespaces refused where
- * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, no network, a new session (no TIOCSTI into the caller's
- * terminal), and the sandbox dies with its parent.
- */
-/**
  * The namespaces, session and capability flags and the read-only root every sandboxed command starts from; the
  * availability probe starts bubblewrap with exactly these, so it fails exactly when a real start would.
  */
@@ -45,6 +39,13 @@ export function baseBwrapArgs(disableUserns: boolean): string[] {
   ];
 }
 
+/**
+ * The bubblewrap arguments before the command (`bwrap ARGS -- FILE ARGS...`). Namespaces: a user namespace
+ * with every capability dropped (a root caller keeps none either), nested user namespaces refused where
+ * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, an own network namespace with only a loopback (a host
+ * list reaches the proxy through its socket, never the host's network), a new session (no TIOCSTI into the
+ * caller's terminal), and the sandbox dies with its parent.
+ */
 export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
   const all = [
     ...policy.writableRoots,
