@@ -1,30 +1,38 @@
 /**
  * OS sandbox start-up overhead per command: `bash --noprofile --norc -c true` spawned directly and inside
- * bubblewrap with the full policy (a git workspace with an ignore file), p50/p99 over 200 runs each. The
- * sandboxed figure includes the runtime's own work per command (protected-path snapshot before and after,
- * argv). The workspace: 5,000 files, a git directory, an ignore file hiding a directory, `.env` and five
- * `*.pem` files. Also: the workspace scan (hidden set), computed once per task, and the start-up with 100
- * hidden files (the mount limit), since bubblewrap's cost grows with the number of mounts.
- * Target on this machine: sandboxed p50 ≤ 20 ms.
+ * bubblewrap with the full policy (a git workspace with an ignore file), p50/p99 over 200 runs each, with
+ * `toolgate.sandbox.network` "off" and with a host list (the allow-list proxy's socket bound in, and the
+ * in-sandbox bridge started before the command). The sandboxed figure includes the runtime's own work per
+ * command (policy, protected-path snapshot before and after, argv); it is also shown by phase, and bubblewrap's
+ * own floor (the base namespaces alone) is measured for comparison. The workspace: 5,000 files, a git
+ * directory, an ignore file hiding a directory, `.env` and five `*.pem` files. Also: the workspace scan
+ * (hidden set), computed once per task, and the start-up with 100 hidden files (the mount limit), since
+ * bubblewrap's cost grows with the number of mounts. Target on this machine: sandboxed p50 ≤ 20 ms (network off).
  */
 import { execSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { SandboxSession } from "../src/agent/sandbox/sandboxedSpawn";
-import { probeSandbox } from "../src/agent/sandbox/sandboxProbe";
+import { BRIDGE_SOURCE, defaultBridgeProgram } from "../src/agent/sandbox/bridgeProgram";
+import { currentHostSecrets, hostSecrets } from "../src/agent/sandbox/hostSecrets";
+import { takeSnapshot } from "../src/agent/sandbox/protectedSnapshot";
+import { SandboxSession, type SandboxSessionOptions } from "../src/agent/sandbox/sandboxedSpawn";
+import { probeSandbox, type SandboxProbe } from "../src/agent/sandbox/sandboxProbe";
 import { scanWorkspace } from "../src/agent/sandbox/workspaceScan";
+import { baseBwrapArgs } from "../src/core/sandbox/bwrapArgs";
+import type { SandboxNetwork } from "../src/core/sandbox/sandboxSettings";
 import { fmt, percentiles } from "./stats";
 
 const RUNS = 200;
 const ms = (us: number) => `${fmt(us / 1000)} ms`;
+const since = (t0: bigint) => Number(process.hrtime.bigint() - t0);
+const line = (label: string, samples: readonly number[], extra = "") => {
+  const p = percentiles(samples);
+  console.log(`${label}: p50 ${ms(p.p50)}, p99 ${ms(p.p99)}${extra}`);
+  return p;
+};
 
-function main(): void {
-  const probe = probeSandbox();
-  if (!probe.available) {
-    console.log(`sandbox unavailable (${probe.reason}): nothing to measure`);
-    return;
-  }
+function workspace(): string {
   const ws = realpathSync(mkdtempSync(path.join(tmpdir(), "toolgate-bench-sandbox-")));
   execSync("git init -q .", { cwd: ws });
   const ignore: string[] = ["*.pem", "secrets/", "build/", ".env"];
@@ -38,59 +46,151 @@ function main(): void {
   mkdirSync(path.join(ws, "secrets"));
   writeFileSync(path.join(ws, ".toolgateignore"), ignore.join("\n"));
   writeFileSync(path.join(ws, ".env"), "K=V");
+  return ws;
+}
 
+/** bubblewrap with the namespaces alone (no workspace, no hidden paths): what no policy work can go below. */
+function floor(probe: SandboxProbe, runs: number): void {
+  const args = [...baseBwrapArgs(probe.disableUserns), "--tmpfs", "/tmp", "--", "/bin/true"];
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 10; i++) {
+    const t0 = process.hrtime.bigint();
+    spawnSync(probe.executable!, args, { stdio: "ignore" });
+    if (i >= 10) samples.push(since(t0));
+  }
+  line("[floor] bubblewrap, base namespaces only, /bin/true", samples);
+}
+
+interface Config {
+  readonly label: string;
+  readonly network: SandboxNetwork;
+  readonly options?: SandboxSessionOptions;
+}
+
+/**
+ * Each iteration runs the command unsandboxed and then once per configuration, interleaved, so a change in
+ * the machine's load colours every figure alike (this machine is shared).
+ */
+function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], runs: number): number[] {
+  const sessions = configs.map(
+    (c) => new SandboxSession({ roots: [ws], ignoreFileName: ".toolgateignore", network: c.network }, probe, c.options),
+  );
+  const spec = { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", "true"], env: { ...process.env }, cwd: ws };
+  const plain: number[] = [];
+  const boxed = configs.map(() => [] as number[]);
+  const prep = configs.map(() => [] as number[]);
+  const after = configs.map(() => [] as number[]);
+  for (let i = 0; i < runs + 10; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(spec.file, spec.args, { cwd: ws, env: spec.env, stdio: "ignore" });
+    if (r.status !== 0) throw new Error("bash -c true failed");
+    if (i >= 10) plain.push(since(t0));
+    sessions.forEach((session, k) => {
+      const t1 = process.hrtime.bigint();
+      const p = session.prepare(spec);
+      const tPrep = since(t1);
+      if (p.notice !== undefined) throw new Error(p.notice);
+      const b = spawnSync(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["ignore", "ignore", "pipe"] });
+      const t2 = process.hrtime.bigint();
+      const report = p.afterRun({ exitCode: b.status ?? undefined, output: b.stderr.toString() });
+      const tAfter = since(t2);
+      if (b.status !== 0 || report.startFailure || b.stderr.length > 0)
+        throw new Error(`sandboxed true failed: ${b.stderr.toString()}`);
+      if (i < 10) return; // warm-up
+      boxed[k]!.push(since(t1));
+      prep[k]!.push(tPrep);
+      after[k]!.push(tAfter);
+    });
+  }
+  for (const s of sessions) s.dispose();
+  const a = line(`bash -c true, unsandboxed`, plain);
+  return configs.map((c, k) => {
+    const b = line(
+      `[${c.label}] bash -c true, sandboxed`,
+      boxed[k]!,
+      c.network.kind === "off" ? " (target p50 ≤ 20 ms)" : "",
+    );
+    line(`[${c.label}]   of which prepare (policy, snapshot, argv)`, prep[k]!);
+    line(`[${c.label}]   of which after-run (snapshot, compare)`, after[k]!);
+    console.log(`[${c.label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
+    return b.p50;
+  });
+}
+
+/** The runtime's own per-command steps, one by one. */
+function phases(probe: SandboxProbe, ws: string): void {
+  const session = new SandboxSession(
+    { roots: [ws], ignoreFileName: ".toolgateignore", network: { kind: "off" } },
+    probe,
+  );
+  const pol: number[] = [];
+  const sec: number[] = [];
+  const secCached: number[] = [];
+  const snap: number[] = [];
+  for (let i = 0; i < 110; i++) {
+    let t0 = process.hrtime.bigint();
+    session.policy();
+    const a = since(t0);
+    t0 = process.hrtime.bigint();
+    hostSecrets(homedir(), process.env);
+    const b = since(t0);
+    t0 = process.hrtime.bigint();
+    currentHostSecrets(homedir(), process.env);
+    const b2 = since(t0);
+    t0 = process.hrtime.bigint();
+    takeSnapshot([ws], ".toolgateignore");
+    const c = since(t0);
+    if (i < 10) continue;
+    pol.push(a);
+    sec.push(b);
+    secCached.push(b2);
+    snap.push(c);
+  }
+  line("[phases] policy (cached scan check + credential stores)", pol);
+  line("[phases] credential stores in $HOME, looked up", sec);
+  line("[phases] credential stores in $HOME, reused while their directories are unchanged", secCached);
+  line("[phases] protected-path snapshot, fingerprints reused (taken before and after each command)", snap);
+}
+
+const hostList: SandboxNetwork = { kind: "hosts", hosts: ["registry.npmjs.org"] };
+
+function main(): void {
+  const probe = probeSandbox();
+  if (!probe.available) {
+    console.log(`sandbox unavailable (${probe.reason}): nothing to measure`);
+    return;
+  }
+  const ws = workspace();
   const scanSamples: number[] = [];
   let scan = scanWorkspace([ws], ".toolgateignore");
   for (let i = 0; i < 20; i++) {
     const t0 = process.hrtime.bigint();
     scan = scanWorkspace([ws], ".toolgateignore");
-    scanSamples.push(Number(process.hrtime.bigint() - t0));
+    scanSamples.push(since(t0));
   }
-  const s = percentiles(scanSamples);
-  console.log(
-    `workspace scan (${scan.entries} entries; ${scan.hiddenFiles.length} hidden files, ${scan.hiddenDirs.length} hidden dirs, ${scan.readOnly.length} read-only): p50 ${ms(s.p50)}, p99 ${ms(s.p99)}`,
+  const mounts = scan.hiddenFiles.length + scan.hiddenDirs.length + scan.readOnly.length;
+  line(
+    `workspace scan, once per task (${scan.entries} entries; ${scan.hiddenFiles.length} hidden files, ${scan.hiddenDirs.length} hidden dirs, ${scan.readOnly.length} read-only)`,
+    scanSamples,
   );
-
-  const measure = (label: string, runs: number): void => {
-    const session = new SandboxSession(
-      { roots: [ws], ignoreFileName: ".toolgateignore", network: { kind: "off" } },
-      probe,
-    );
-    const spec = { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", "true"], env: { ...process.env }, cwd: ws };
-    const plain: number[] = [];
-    const boxed: number[] = [];
-    const prep: number[] = [];
-    for (let i = 0; i < runs + 10; i++) {
-      let t0 = process.hrtime.bigint();
-      const r = spawnSync(spec.file, spec.args, { cwd: ws, env: spec.env, stdio: "ignore" });
-      if (r.status !== 0) throw new Error("bash -c true failed");
-      const tPlain = Number(process.hrtime.bigint() - t0);
-      t0 = process.hrtime.bigint();
-      const p = session.prepare(spec);
-      const tPrep = Number(process.hrtime.bigint() - t0);
-      const b = spawnSync(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["ignore", "ignore", "pipe"] });
-      const t1 = process.hrtime.bigint();
-      const report = p.afterRun({ exitCode: b.status ?? undefined, output: b.stderr.toString() });
-      const tAfter = Number(process.hrtime.bigint() - t1);
-      const tBoxed = Number(process.hrtime.bigint() - t0);
-      if (b.status !== 0 || report.startFailure) throw new Error(`sandboxed true failed: ${b.stderr.toString()}`);
-      if (i < 10) continue; // warm-up
-      plain.push(tPlain);
-      boxed.push(tBoxed);
-      prep.push(tPrep + tAfter);
-    }
-    const a = percentiles(plain);
-    const b = percentiles(boxed);
-    const c = percentiles(prep);
-    console.log(`[${label}] bash -c true, unsandboxed: p50 ${ms(a.p50)}, p99 ${ms(a.p99)}`);
-    console.log(`[${label}] bash -c true, sandboxed:   p50 ${ms(b.p50)}, p99 ${ms(b.p99)} (target p50 ≤ 20 ms)`);
-    console.log(`[${label}]   of which prepare + after-run compare: p50 ${ms(c.p50)}, p99 ${ms(c.p99)}`);
-    console.log(`[${label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
-  };
-  measure(`${scan.hiddenFiles.length + scan.hiddenDirs.length + scan.readOnly.length} mounts`, RUNS);
-  for (let i = 0; i < 100 - scan.hiddenFiles.length - scan.hiddenDirs.length - scan.readOnly.length; i++)
-    writeFileSync(path.join(ws, `pkg${i % 50}`, `extra${i}.pem`), "k");
-  measure("100 mounts", 50);
+  phases(probe, ws);
+  floor(probe, RUNS);
+  const node = { interpreter: process.execPath, source: BRIDGE_SOURCE, execs: false };
+  const [off = 0, fast = 0, slow = 0] = measure(
+    probe,
+    ws,
+    [
+      { label: `${mounts} mounts, network off`, network: { kind: "off" } },
+      { label: `${mounts} mounts, host list, ${defaultBridgeProgram().interpreter} bridge`, network: hostList },
+      { label: `${mounts} mounts, host list, Node bridge`, network: hostList, options: { bridge: node } },
+    ],
+    RUNS,
+  );
+  console.log(
+    `host list (proxy socket + bridge) adds per command: p50 ${ms(fast - off)}; with the Node bridge ${ms(slow - off)}`,
+  );
+  for (let i = 0; i < 100 - mounts; i++) writeFileSync(path.join(ws, `pkg${i % 50}`, `extra${i}.pem`), "k");
+  measure(probe, ws, [{ label: "100 mounts, network off", network: { kind: "off" } }], 50);
   rmSync(ws, { recursive: true, force: true });
 }
 

@@ -118,11 +118,13 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SHELL_HOOK_VARS.test(k)) env[k] = v;
   let prepared;
+  let session: SandboxSession | undefined;
   try {
-    const session = new SandboxSession(
+    session = new SandboxSession(
       { roots, ignoreFileName: settings.ignoreFileName, network: settings.sandbox.network },
       probe,
     );
+    await session.ready();
     prepared = session.prepare({
       file: "/bin/bash",
       args: ["--noprofile", "--norc", "-c", args.line!],
@@ -130,10 +132,13 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       cwd: roots[0]!,
     });
   } catch (e) {
+    session?.dispose();
     if (!(e instanceof SandboxUnavailableError)) throw e;
     process.stderr.write(`toolgate sandbox: no sandbox: ${e.message}\n`);
     return NO_SANDBOX_EXIT;
   }
+  // The allow-list proxy (if the settings list hosts) lives in this process until the command ended.
+  const s = session;
   if (prepared.notice) process.stderr.write(`toolgate sandbox: ${prepared.notice}\n`);
   const p = prepared;
   return new Promise<number>((resolve) => {
@@ -146,12 +151,14 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     });
     child.on("error", (e) => {
       p.cleanup();
+      s.dispose();
       process.stderr.write(`toolgate sandbox: cannot start ${p.file}: ${e.message}\n`);
       resolve(NO_SANDBOX_EXIT);
     });
     child.on("close", (code, signal) => {
       const exit = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
       const report = p.afterRun({ exitCode: exit, output: head });
+      s.dispose();
       if (report.startFailure !== undefined) {
         process.stderr.write(`toolgate sandbox: the sandbox did not start: ${report.startFailure}\n`);
         resolve(NO_SANDBOX_EXIT);

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 
 /**
@@ -64,15 +64,19 @@ export interface HostSecrets {
   readonly dirs: readonly string[];
 }
 
-/** The existing ones, as real paths, with their type (a bind must match what it covers). */
-export function hostSecrets(home: string | undefined, env: NodeJS.ProcessEnv): HostSecrets {
-  const candidates = [
+function candidatesOf(home: string | undefined, env: NodeJS.ProcessEnv): string[] {
+  return [
     ...(home ? HOME_SECRETS.map((rel) => nodePath.join(home, rel)) : []),
     ...SOCKETS,
     ...[env.SSH_AUTH_SOCK, env.XDG_RUNTIME_DIR, env.GNUPGHOME].filter(
       (p): p is string => !!p && nodePath.isAbsolute(p),
     ),
   ];
+}
+
+/** The existing ones, as real paths, with their type (a bind must match what it covers). */
+export function hostSecrets(home: string | undefined, env: NodeJS.ProcessEnv): HostSecrets {
+  const candidates = candidatesOf(home, env);
   const files = new Set<string>();
   const dirs = new Set<string>();
   for (const c of candidates) {
@@ -93,4 +97,45 @@ export function hostSecrets(home: string | undefined, env: NodeJS.ProcessEnv): H
     }
   }
   return { files: [...files].sort(), dirs: [...dirs].sort() };
+}
+
+/**
+ * What decides whether the last answer still holds: the candidates themselves and the state of every directory
+ * that holds one. Creating, removing or renaming an entry changes its directory's ctime (a command cannot set
+ * ctime), so a credential store that appears mid-task (`gh auth login`) is hidden from the next command on.
+ */
+function stamp(candidates: readonly string[]): string {
+  const parents = [...new Set(candidates.map((c) => nodePath.dirname(c)))];
+  return (
+    candidates.join("\0") +
+    "\n" +
+    parents
+      .map((d) => {
+        // Followed: a linked directory (`~/.config` -> elsewhere) changes where it leads.
+        const st = statSync(d, { throwIfNoEntry: false, bigint: true });
+        return st ? `${st.ino}:${st.mode}:${st.ctimeNs}` : "-";
+      })
+      .join("|")
+  );
+}
+
+let cached: { readonly stamp: string; readonly result: HostSecrets } | undefined;
+
+/** `hostSecrets`, reused while nothing changed in the directories that hold the candidates. */
+export function currentHostSecrets(home: string | undefined, env: NodeJS.ProcessEnv): HostSecrets {
+  const s = stamp(candidatesOf(home, env));
+  if (cached?.stamp === s) return cached.result;
+  const result = hostSecrets(home, env);
+  // A directory changed within the last second may change again with the same coarse ctime: not cached then.
+  cached = { stamp: recentlyChanged(s) ? "" : s, result };
+  return result;
+}
+
+function recentlyChanged(s: string): boolean {
+  const nowNs = BigInt(Date.now() - 1000) * 1_000_000n;
+  for (const part of s.slice(s.lastIndexOf("\n") + 1).split("|")) {
+    const ns = part.split(":")[2];
+    if (ns !== undefined && BigInt(ns) > nowNs) return true;
+  }
+  return false;
 }

@@ -53,8 +53,20 @@ export interface ProtectedChange {
 const SKIP_DIRS = new Set(["node_modules", ".hg", ".svn"]);
 const GIT_INSIDE = ["config", "config.worktree", "hooks", "info"];
 
+/**
+ * File fingerprints reused while the file's inode, size, mode and ctime are unchanged: ctime cannot be set by
+ * a command, and any write, chmod, rename onto or link change moves it. A file changed within the last second
+ * is read again (coarse kernel timestamps could give a later write the same ctime). Saves reading and hashing
+ * every protected file (a fresh git directory has a dozen sample hooks) twice per command.
+ */
+const fingerprints = new Map<string, { readonly key: string; readonly entry: Entry }>();
+const FINGERPRINT_CACHE_LIMIT = 20_000;
+/** Kept contents in the cache, in bytes; past it entries are not cached (they are still read). */
+const FINGERPRINT_CACHE_BYTES = 16 * 1024 * 1024;
+let cachedBytes = 0;
+
 function fingerprint(abs: string): Entry | undefined {
-  const st = lstatSync(abs, { throwIfNoEntry: false });
+  const st = lstatSync(abs, { throwIfNoEntry: false, bigint: true });
   if (!st) return undefined;
   if (st.isSymbolicLink()) {
     let target = "?";
@@ -65,19 +77,36 @@ function fingerprint(abs: string): Entry | undefined {
     }
     return { fingerprint: `link:${target}` };
   }
-  if (st.isDirectory()) return { fingerprint: `dir:${st.ino}:${st.mode}`, mode: st.mode };
-  if (!st.isFile()) return { fingerprint: `other:${st.mode}` };
-  if (st.size > HASH_BYTES) return { fingerprint: `file:${st.size}:${st.mtimeMs}:${st.mode}`, mode: st.mode };
+  const mode = Number(st.mode);
+  if (st.isDirectory()) return { fingerprint: `dir:${st.ino}:${mode}`, mode };
+  if (!st.isFile()) return { fingerprint: `other:${mode}` };
+  const key = `${st.dev}:${st.ino}:${st.size}:${mode}:${st.ctimeNs}`;
+  const hit = fingerprints.get(abs);
+  if (hit?.key === key) return hit.entry;
+  const entry = readFingerprint(abs, Number(st.size), Number(st.mtimeMs), mode);
+  if (Number(st.ctimeMs) < Date.now() - 1000) {
+    if (fingerprints.size >= FINGERPRINT_CACHE_LIMIT || cachedBytes > FINGERPRINT_CACHE_BYTES) {
+      fingerprints.clear();
+      cachedBytes = 0;
+    }
+    cachedBytes += entry.content?.length ?? 0;
+    fingerprints.set(abs, { key, entry });
+  }
+  return entry;
+}
+
+function readFingerprint(abs: string, size: number, mtimeMs: number, mode: number): Entry {
+  if (size > HASH_BYTES) return { fingerprint: `file:${size}:${mtimeMs}:${mode}`, mode };
   let data: Buffer;
   try {
     data = readFileSync(abs);
   } catch {
-    return { fingerprint: `unreadable:${st.size}:${st.mtimeMs}` };
+    return { fingerprint: `unreadable:${size}:${mtimeMs}` };
   }
   const hash = createHash("sha256").update(data).digest("hex");
   return {
-    fingerprint: `file:${hash}:${st.mode}`,
-    mode: st.mode,
+    fingerprint: `file:${hash}:${mode}`,
+    mode,
     ...(data.length <= KEEP_CONTENT_BYTES ? { content: data } : {}),
   };
 }

@@ -2,12 +2,16 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync,
 import { homedir, tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { bwrapArgs } from "../../core/sandbox/bwrapArgs";
+import { compileAllowList, entryText, proxyEnvironment } from "../../core/sandbox/networkAllowList";
+import { bridgeCommand, bridgeSocketTarget, SANDBOX_PROXY_PORT } from "../../core/sandbox/networkBridge";
 import { scrubEnvironment } from "../../core/sandbox/credentialEnv";
 import { classifySandboxFailure, type RunOutcome, type SandboxFailure } from "../../core/sandbox/sandboxFailure";
 import type { SandboxPolicy } from "../../core/sandbox/sandboxPolicy";
 import type { SandboxNetwork } from "../../core/sandbox/sandboxSettings";
 import { seatbeltProfile } from "../../core/sandbox/seatbeltProfile";
-import { hostSecrets } from "./hostSecrets";
+import { AllowListProxy, type AllowListProxyOptions } from "./allowListProxy";
+import { defaultBridgeProgram, type BridgeProgram } from "./bridgeProgram";
+import { currentHostSecrets } from "./hostSecrets";
 import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 import { ignoreStamp, scanWorkspace, type WorkspaceScan } from "./workspaceScan";
@@ -58,8 +62,22 @@ export interface PreparedSpawn {
 /** The sandbox cannot start for this command (no mechanism, a workspace too large to scan): the runner asks. */
 export class SandboxUnavailableError extends Error {}
 
-const HOSTS_NOTICE =
-  "`toolgate.sandbox.network` lists hosts, but the host allow-list proxy is not available yet: sandboxed commands have no network at all.";
+/** The notice when the allow-list cannot be served: the command runs with no network (never with open network). */
+const proxyDownNotice = (reason: string): string =>
+  `\`toolgate.sandbox.network\` lists hosts, but the allow-list proxy could not start (${reason}): this command has no network at all.`;
+
+export interface SandboxSessionOptions {
+  /** For the allow-list proxy (tests inject a resolver). */
+  readonly proxy?: Omit<AllowListProxyOptions, "hosts">;
+  /** The in-sandbox bridge; defaults to Perl where present, else the runner's own Node. */
+  readonly bridge?: BridgeProgram;
+}
+
+/** How one command reaches the network: not at all, or through the session's proxy. */
+type NetworkPlan =
+  | { readonly kind: "none"; readonly notice?: string }
+  | { readonly kind: "unix"; readonly socket: string }
+  | { readonly kind: "tcp"; readonly port: number };
 
 /**
  * One task's sandbox: the workspace scan (hidden set, read-only set) is computed once and kept until the
@@ -71,9 +89,13 @@ export class SandboxSession {
   private readonly roots: readonly string[];
   private empties: { readonly dir: string; readonly file: string; readonly emptyDir: string } | undefined;
 
+  private proxy: AllowListProxy | undefined;
+  private proxyStarting: Promise<void> | undefined;
+
   constructor(
     readonly input: SandboxPolicyInput,
     private readonly probe: SandboxProbe = probeSandbox(),
+    private readonly options: SandboxSessionOptions = {},
   ) {
     this.roots = input.roots.map((r) => {
       try {
@@ -88,6 +110,60 @@ export class SandboxSession {
     this.scan = undefined;
   }
 
+  /** Closes the allow-list proxy (open tunnels too) and removes its socket. Later commands get a new one. */
+  dispose(): void {
+    this.proxy?.close();
+    this.proxy = undefined;
+    this.proxyStarting = undefined;
+  }
+
+  /**
+   * Resolves once the allow-list proxy listens (or failed to), so the first command finds it. Needed for
+   * Seatbelt only, whose proxy listens on TCP (asynchronous); bubblewrap's Unix socket binds at once.
+   */
+  async ready(): Promise<void> {
+    if (this.input.network.kind !== "hosts" || this.probe.mechanism !== "seatbelt") return;
+    this.networkPlan();
+    await this.proxyStarting;
+  }
+
+  /**
+   * The session's proxy, started on first use and restarted if it died. Fails closed: when it cannot start,
+   * the command gets no network and a notice, never the open network.
+   */
+  private networkPlan(): NetworkPlan {
+    if (this.input.network.kind !== "hosts") return { kind: "none" };
+    if (this.proxy && !this.proxy.alive && this.proxyStarting === undefined) {
+      this.proxy.close();
+      this.proxy = undefined;
+    }
+    if (this.proxy === undefined) {
+      const proxy = new AllowListProxy({ ...this.options.proxy, hosts: this.input.network.hosts });
+      this.proxy = proxy;
+      if (this.probe.mechanism === "seatbelt") {
+        this.proxyStarting = proxy.listenTcp().then(
+          () => {
+            this.proxyStarting = undefined;
+          },
+          () => {
+            this.proxyStarting = undefined;
+          },
+        );
+      } else {
+        const error = proxy.listenUnix();
+        if (error !== undefined) {
+          proxy.close();
+          this.proxy = undefined;
+          return { kind: "none", notice: proxyDownNotice(error) };
+        }
+      }
+    }
+    const p = this.proxy;
+    if (p.socketPath !== undefined && p.alive) return { kind: "unix", socket: p.socketPath };
+    if (p.port !== undefined && p.alive) return { kind: "tcp", port: p.port };
+    return { kind: "none", notice: proxyDownNotice(this.proxyStarting ? "it is still starting" : "it stopped") };
+  }
+
   /** The scan, recomputed when the ignore file changed, or when a bound path vanished or changed type. */
   private currentScan(): WorkspaceScan {
     const stamp = ignoreStamp(this.roots, this.input.ignoreFileName);
@@ -100,7 +176,7 @@ export class SandboxSession {
 
   policy(): SandboxPolicy {
     const scan = this.currentScan();
-    const secrets = hostSecrets(this.input.home ?? homedir(), process.env);
+    const secrets = currentHostSecrets(this.input.home ?? homedir(), process.env);
     return {
       writableRoots: this.roots,
       readOnly: scan.readOnly,
@@ -156,8 +232,20 @@ export class SandboxSession {
     let scratch: string | undefined;
     let file: string;
     let args: string[];
+    let net = this.networkPlan();
+    const allowList = this.input.network.kind === "hosts" ? compileAllowList(this.input.network.hosts) : [];
     if (this.probe.mechanism === "bubblewrap") {
       const empties = this.emptyTargets();
+      const target = net.kind === "unix" ? bridgeSocketTarget(policy.privateDirs) : undefined;
+      if (net.kind === "unix" && target === undefined)
+        net = { kind: "none", notice: proxyDownNotice("the sandbox has no private /run or /tmp for its socket") };
+      const bridge =
+        net.kind === "unix" && target !== undefined
+          ? {
+              bridge: { hostSocket: net.socket, ...(this.options.bridge ?? defaultBridgeProgram()) },
+              target,
+            }
+          : undefined;
       file = this.probe.executable;
       args = [
         ...bwrapArgs(policy, {
@@ -165,17 +253,33 @@ export class SandboxSession {
           emptyDir: empties.emptyDir,
           disableUserns: this.probe.disableUserns,
           cwd,
+          ...(bridge ? { bridge } : {}),
         }),
         "--",
-        spec.file,
-        ...spec.args,
+        ...(bridge
+          ? bridgeCommand(bridge.bridge, bridge.target, spec.file, spec.args, env.PERL5OPT)
+          : [spec.file, ...spec.args]),
       ];
+      if (bridge) {
+        // The bridge restores it for the command (see bridgeCommand).
+        if (bridge.bridge.execs) delete env.PERL5OPT;
+        Object.assign(env, proxyEnvironment(SANDBOX_PROXY_PORT, allowList));
+      }
     } else {
       scratch = realpathSync.native(mkdtempSync(nodePath.join(tmpdir(), "toolgate-scratch-")));
       for (const k of ["TMPDIR", "TMP", "TEMP"]) env[k] = scratch;
       file = this.probe.executable;
-      args = ["-p", seatbeltProfile(policy, { scratchDir: scratch, ignoreFileName }), spec.file, ...spec.args];
+      const proxyPort = net.kind === "tcp" ? net.port : undefined;
+      args = [
+        "-p",
+        seatbeltProfile(policy, { scratchDir: scratch, ignoreFileName, ...(proxyPort ? { proxyPort } : {}) }),
+        spec.file,
+        ...spec.args,
+      ];
+      if (proxyPort !== undefined) Object.assign(env, proxyEnvironment(proxyPort, allowList));
     }
+    const proxied = net.kind !== "none";
+    const notice = net.kind === "none" ? net.notice : undefined;
     let cleaned = false;
     const cleanup = (): void => {
       if (cleaned) return;
@@ -188,10 +292,14 @@ export class SandboxSession {
       env,
       cwd,
       removedEnv: removed,
-      ...(this.input.network.kind === "hosts" ? { notice: HOSTS_NOTICE } : {}),
+      ...(notice !== undefined ? { notice } : {}),
       cleanup,
       afterRun(outcome: RunOutcome): SandboxRunReport {
-        const failure = classifySandboxFailure(outcome, { hidden, networkOff: true });
+        const failure = classifySandboxFailure(outcome, {
+          hidden,
+          networkOff: !proxied,
+          ...(proxied ? { allowedHosts: allowList.map(entryText) } : {}),
+        });
         const after = takeSnapshot(roots, ignoreFileName);
         const protectedChanges = compareSnapshots(before, after);
         cleanup();
@@ -235,11 +343,26 @@ export function prepareSandboxedSpawn(input: SandboxPolicyInput, spec: SpawnSpec
   const key = JSON.stringify([input.roots, input.ignoreFileName, input.network, input.home ?? null]);
   let session = sessions.get(key);
   if (!session) {
+    // A changed setting replaces the session it changes: its proxy (an old allow-list) closes.
+    const sameWorkspace = JSON.stringify([input.roots, input.ignoreFileName, input.home ?? null]);
+    for (const [k, s] of sessions)
+      if (
+        sessions.size > 16 ||
+        JSON.stringify([s.input.roots, s.input.ignoreFileName, s.input.home ?? null]) === sameWorkspace
+      ) {
+        s.dispose();
+        sessions.delete(k);
+      }
     session = new SandboxSession(input);
-    if (sessions.size > 16) sessions.clear();
     sessions.set(key, session);
   }
   return session.prepare(spec);
+}
+
+/** Closes every session's proxy (the host session ends). */
+export function disposeSandboxSessions(): void {
+  for (const s of sessions.values()) s.dispose();
+  sessions.clear();
 }
 
 /** Drops every cached scan (the host's file watcher saw a change). */

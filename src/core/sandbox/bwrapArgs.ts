@@ -1,3 +1,4 @@
+import { bridgeBindArgs, type NetworkBridge } from "./networkBridge";
 import { assertAbsolute, mountOrder, type SandboxPolicy } from "./sandboxPolicy";
 
 export interface BwrapOptions {
@@ -7,14 +8,10 @@ export interface BwrapOptions {
   /** bubblewrap ≥ 0.8 can forbid nested user namespaces; the probe says whether this one can. */
   readonly disableUserns: boolean;
   readonly cwd: string;
+  /** A host allow-list: the proxy's socket, bound at `target` after every other mount (see networkBridge.ts). */
+  readonly bridge?: { readonly bridge: NetworkBridge; readonly target: string };
 }
 
-/**
- * The bubblewrap arguments before the command (`bwrap ARGS -- FILE ARGS...`). Namespaces: a user namespace
- * with every capability dropped (a root caller keeps none either), nested user namespaces refused where
- * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, no network, a new session (no TIOCSTI into the caller's
- * terminal), and the sandbox dies with its parent.
- */
 /**
  * The namespaces, session and capability flags and the read-only root every sandboxed command starts from; the
  * availability probe starts bubblewrap with exactly these, so it fails exactly when a real start would.
@@ -42,6 +39,13 @@ export function baseBwrapArgs(disableUserns: boolean): string[] {
   ];
 }
 
+/**
+ * The bubblewrap arguments before the command (`bwrap ARGS -- FILE ARGS...`). Namespaces: a user namespace
+ * with every capability dropped (a root caller keeps none either), nested user namespaces refused where
+ * bubblewrap can, own PID/IPC/UTS/cgroup namespaces, an own network namespace with only a loopback (a host
+ * list reaches the proxy through its socket, never the host's network), a new session (no TIOCSTI into the
+ * caller's terminal), and the sandbox dies with its parent.
+ */
 export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
   const all = [
     ...policy.writableRoots,
@@ -54,6 +58,7 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
     o.emptyFile,
     o.emptyDir,
     o.cwd,
+    ...(o.bridge ? [o.bridge.bridge.hostSocket, o.bridge.target] : []),
   ];
   assertAbsolute(all);
   const args = baseBwrapArgs(o.disableUserns);
@@ -77,6 +82,8 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
         break;
     }
   }
+  // Last: inside the private scratch directory, where no later mount can cover it.
+  if (o.bridge) args.push(...bridgeBindArgs(o.bridge.bridge, o.bridge.target));
   args.push("--chdir", o.cwd);
   return args;
 }

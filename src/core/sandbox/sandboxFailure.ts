@@ -14,6 +14,8 @@ export interface FailureContext {
   /** Hidden paths (absolute), and their workspace-relative spellings, that a message may name. */
   readonly hidden: readonly string[];
   readonly networkOff: boolean;
+  /** `toolgate.sandbox.network` lists hosts and the proxy serves them: refusals name the list. */
+  readonly allowedHosts?: readonly string[];
 }
 
 export type SandboxFailure =
@@ -26,6 +28,10 @@ const READ_ONLY = /Read-only file system|EROFS|Operation not permitted.*(sandbox
 const NOT_FOUND = /No such file or directory|ENOENT|Permission denied|EACCES/;
 const NO_NETWORK =
   /Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|ENETUNREACH|EAI_AGAIN|getaddrinfo|Connection refused|ECONNREFUSED|No route to host|Could not connect to|Failed to connect to/i;
+
+/** The allow-list proxy's refusal as clients report it (curl, npm/undici, git, pip), or a bridge that never came up. */
+const PROXY_REFUSED =
+  /toolgate sandbox proxy:|network bridge did not start|CONNECT tunnel failed|from proxy after CONNECT|Received HTTP code 40[0-9] from proxy|tunneling socket could not be established|Tunnel connection failed|ProxyError|403 Forbidden/i;
 
 const NOTE =
   "This was the OS sandbox around auto-approved commands, not a problem with the command. Do not try to work " +
@@ -53,6 +59,16 @@ export function classifySandboxFailure(run: RunOutcome, ctx: FailureContext): Sa
         message: `The sandbox hides \`${named}\` (the ignore file or a credential store): it looks empty or missing inside the sandbox. ${NOTE}`,
       };
   }
+  if (
+    ctx.allowedHosts !== undefined &&
+    ctx.allowedHosts.length > 0 &&
+    (PROXY_REFUSED.test(text) || NO_NETWORK.test(text))
+  )
+    return {
+      kind: "blocked",
+      cause: "network",
+      message: `The sandbox reaches only the hosts in \`toolgate.sandbox.network\` (${ctx.allowedHosts.slice(0, 20).join(", ")}), through a proxy that refuses every other host and private addresses. ${NOTE}`,
+    };
   if (ctx.networkOff && NO_NETWORK.test(text))
     return {
       kind: "blocked",

@@ -12,6 +12,11 @@ export interface SeatbeltOptions {
   readonly scratchDir: string;
   /** The ignore file's name (protected in every root). */
   readonly ignoreFileName: string;
+  /**
+   * `toolgate.sandbox.network` lists hosts: the allow-list proxy's port on the host's loopback, the one network
+   * destination allowed (the proxy decides the rest). Absent: no network at all.
+   */
+  readonly proxyPort?: number;
 }
 
 /** An SBPL string literal. */
@@ -100,5 +105,10 @@ export function seatbeltProfile(policy: SandboxPolicy, o: SeatbeltOptions): stri
       ")",
     );
   lines.push("(deny network*)");
+  if (o.proxyPort !== undefined) {
+    if (!Number.isInteger(o.proxyPort) || o.proxyPort < 1 || o.proxyPort > 65535)
+      throw new Error(`seatbelt profile: not a port: ${String(o.proxyPort)}`);
+    lines.push(`(allow network-outbound (remote ip ${sbplString(`localhost:${o.proxyPort}`)}))`);
+  }
   return lines.join("\n") + "\n";
 }
