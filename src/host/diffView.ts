@@ -47,3 +47,76 @@ export async function openDefaultDiff(message: TaskMessage, proposed: ProposedCo
   }
   await vscode.window.showTextDocument(file, { preview: true });
 }
+
+export const CHECKPOINT_SCHEME = "toolgate-checkpoint";
+
+/** One file of a checkpoint diff: each side is the file on disk, given bytes, or absent (an empty side). */
+export interface CheckpointFileDiff {
+  readonly abs: string;
+  readonly left: "disk" | Uint8Array | undefined;
+  readonly right: "disk" | Uint8Array | undefined;
+}
+
+/** Past this many remembered sides the oldest diffs' virtual sides are dropped (their tabs then show empty). */
+const MAX_SIDES = 400;
+
+/**
+ * The diffs of checkpoints (what a restore undoes, all changes of a task): one file in VS Code's diff
+ * editor, several in the multi-file diff editor (`vscode.changes`), or — where that command is missing — a
+ * quick pick of the files, each opening its own diff. Virtual sides are read-only documents of this scheme,
+ * named after the file so the editor picks its language.
+ */
+export class CheckpointDiffs implements vscode.TextDocumentContentProvider {
+  private readonly contents = new Map<string, string>();
+  private seq = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.path) ?? "";
+  }
+
+  private side(f: CheckpointFileDiff, which: "left" | "right", tag: string): vscode.Uri {
+    const side = f[which];
+    if (side === "disk") return vscode.Uri.file(f.abs);
+    const rel = vscode.workspace.asRelativePath(f.abs, true).replace(/^\/+/, "");
+    const path = `/${this.seq}-${which}/${tag}/${rel}`;
+    while (this.contents.size >= MAX_SIDES) this.contents.delete(this.contents.keys().next().value!);
+    this.contents.set(path, side ? new TextDecoder().decode(side) : "");
+    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path });
+  }
+
+  /** `title` names what the right side is ("before step 3"); `leftTag`/`rightTag` name the sides' folders. */
+  async open(
+    title: string,
+    files: readonly CheckpointFileDiff[],
+    tags: { left: string; right: string },
+  ): Promise<void> {
+    this.seq++;
+    const pairs = files.map((f) => ({
+      f,
+      left: this.side(f, "left", tags.left),
+      right: this.side(f, "right", tags.right),
+    }));
+    const one = async (p: (typeof pairs)[number]) =>
+      vscode.commands.executeCommand(
+        "vscode.diff",
+        p.left,
+        p.right,
+        `${vscode.workspace.asRelativePath(p.f.abs, true)} (${title})`,
+        { preview: false },
+      );
+    if (pairs.length === 1) return void (await one(pairs[0]!));
+    try {
+      await vscode.commands.executeCommand(
+        "vscode.changes",
+        title,
+        pairs.map((p) => [vscode.Uri.file(p.f.abs), p.left, p.right]),
+      );
+    } catch {
+      const picked = await vscode.window.showQuickPick(
+        pairs.map((p) => ({ label: vscode.workspace.asRelativePath(p.f.abs, true), pair: p })),
+        { title, placeHolder: vscode.l10n.t("Choose a file to see its diff") },
+      );
+      if (picked) await one(picked.pair);
+    }
+  }
+}

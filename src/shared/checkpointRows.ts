@@ -48,18 +48,22 @@ export function taskCheckpoints(messages: readonly TaskMessage[]): {
   readonly unavailable?: string;
   readonly skipped?: SkipSummary;
   readonly recorded: number;
+  /** Recorded steps that changed files (or may have: not known yet). */
+  readonly changing: number;
 } {
   let unavailable: string | undefined;
   let skipped: SkipSummary | undefined;
   let recorded = 0;
+  let changing = 0;
   for (const m of messages) {
     const c: RowCheckpoint | undefined = m.tool?.checkpoint;
     if (!c) continue;
     if (c.state === "unavailable") unavailable ??= c.reason;
     else {
       recorded++;
+      if (c.changedFiles !== 0) changing++;
       skipped = c.skipped;
     }
   }
-  return { ...(unavailable !== undefined ? { unavailable } : {}), ...(skipped ? { skipped } : {}), recorded };
+  return { ...(unavailable !== undefined ? { unavailable } : {}), ...(skipped ? { skipped } : {}), recorded, changing };
 }
