@@ -106,6 +106,16 @@ describe("checkpoints in a task", () => {
     const taskId = h.task.id;
     const edited = fileState(h.dir).get("notes.md");
 
+    // What the editor's diffs show: a file before a step, and at the end of the task.
+    const bytes = async (rel: string, at: { before: string } | "end") => {
+      const b = await service.fileAt(taskId, path.join(h.dir, rel), at);
+      return b === undefined ? undefined : Buffer.from(b).toString("utf8");
+    };
+    expect(await bytes("a.txt", { before: rowStep(h.task.store.get(replace.id)) })).toBe("alpha\nline two\n");
+    expect(await bytes("a.txt", "end")).toBe("ALPHA\nline two\n");
+    expect(await bytes("new.txt", { before: rowStep(h.task.store.get(write.id)) })).toBeUndefined();
+    expect(await bytes("secret.txt", { before: rowStep(h.task.store.get(write.id)) })).toBeUndefined();
+
     // Step 3 (the command): b.txt comes back, gen/c.txt goes; the person's edit was before this step.
     let review = await reviewRestore(service, taskId, rowStep(h.task.store.get(command.id)));
     expect(review.undone.map((f) => [f.path, f.action])).toEqual([
