@@ -11,13 +11,13 @@ import { reviewRestore, restoreReviewed, rowStep, type RestoreReview } from "../
 import type { CheckpointService, PlannedFile } from "../agent/checkpoints/types";
 import type { TaskMessage } from "../shared/messages";
 import type { CheckpointHost } from "./checkpointHost";
-import type { CheckpointDiffs, CheckpointFileDiff } from "./diffView";
+import { relPath, type CheckpointDiffs, type CheckpointFileDiff } from "./diffView";
 
 const t = vscode.l10n.t;
 const MAX_LISTED = 12;
 
 function rel(abs: string): string {
-  return vscode.workspace.asRelativePath(abs, true);
+  return relPath(abs);
 }
 
 function listed(files: readonly PlannedFile[], line: (f: PlannedFile) => string): string {
@@ -84,7 +84,7 @@ export class CheckpointActions implements CheckpointHost {
           right: f.action === "delete" ? undefined : await service.fileAt(taskId, f.abs, { before: stepId }),
         })),
       );
-      await this.diffs.open(t("now ↔ before step {0}", seq), files, { left: "now", right: `before-step-${seq}` });
+      await this.diffs.open(t("now ↔ before step {0}", seq), files);
       const restore = t("Restore files");
       const overwrite = t("Overwrite my edits too");
       const choice = await vscode.window.showWarningMessage(
@@ -131,7 +131,7 @@ export class CheckpointActions implements CheckpointHost {
           right: f.status === "deleted" ? undefined : await service.fileAt(taskId, f.abs, "end"),
         })),
       );
-      await this.diffs.open(t("All changes of this task"), files, { left: "before-task", right: "after-task" });
+      await this.diffs.open(t("All changes of this task"), files);
       return undefined;
     } catch (e) {
       return (e as Error).message;

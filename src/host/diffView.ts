@@ -50,6 +50,11 @@ export async function openDefaultDiff(message: TaskMessage, proposed: ProposedCo
 
 export const CHECKPOINT_SCHEME = "toolgate-checkpoint";
 
+/** A workspace path as the person reads it: with the folder's name only in a multi-root workspace. */
+export function relPath(abs: string): string {
+  return vscode.workspace.asRelativePath(abs, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
 /** One file of a checkpoint diff: each side is the file on disk, given bytes, or absent (an empty side). */
 export interface CheckpointFileDiff {
   readonly abs: string;
@@ -71,49 +76,46 @@ export class CheckpointDiffs implements vscode.TextDocumentContentProvider {
   private seq = 0;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.path) ?? "";
+    return this.contents.get(`${uri.path}?${uri.query}`) ?? "";
   }
 
-  private side(f: CheckpointFileDiff, which: "left" | "right", tag: string): vscode.Uri {
+  /**
+   * Both virtual sides of a file share its path (the query tells them apart), so the editors name the file
+   * and the multi-file diff does not read the pair as a rename.
+   */
+  private side(f: CheckpointFileDiff, which: "left" | "right"): vscode.Uri {
     const side = f[which];
     if (side === "disk") return vscode.Uri.file(f.abs);
-    const rel = vscode.workspace.asRelativePath(f.abs, true).replace(/^\/+/, "");
-    const path = `/${this.seq}-${which}/${tag}/${rel}`;
+    const path = `/${relPath(f.abs).replace(/^\/+/, "")}`;
+    const query = `${this.seq}-${which}`;
     while (this.contents.size >= MAX_SIDES) this.contents.delete(this.contents.keys().next().value!);
-    this.contents.set(path, side ? new TextDecoder().decode(side) : "");
-    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path });
+    this.contents.set(`${path}?${query}`, side ? new TextDecoder().decode(side) : "");
+    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path, query });
   }
 
-  /** `title` names what the right side is ("before step 3"); `leftTag`/`rightTag` name the sides' folders. */
-  async open(
-    title: string,
-    files: readonly CheckpointFileDiff[],
-    tags: { left: string; right: string },
-  ): Promise<void> {
+  /** `title` says what the two sides are ("now ↔ before step 3"). */
+  async open(title: string, files: readonly CheckpointFileDiff[]): Promise<void> {
     this.seq++;
-    const pairs = files.map((f) => ({
-      f,
-      left: this.side(f, "left", tags.left),
-      right: this.side(f, "right", tags.right),
-    }));
+    const pairs = files.map((f) => ({ f, left: this.side(f, "left"), right: this.side(f, "right") }));
     const one = async (p: (typeof pairs)[number]) =>
-      vscode.commands.executeCommand(
-        "vscode.diff",
-        p.left,
-        p.right,
-        `${vscode.workspace.asRelativePath(p.f.abs, true)} (${title})`,
-        { preview: false },
-      );
+      vscode.commands.executeCommand("vscode.diff", p.left, p.right, `${relPath(p.f.abs)} (${title})`, {
+        preview: false,
+      });
     if (pairs.length === 1) return void (await one(pairs[0]!));
     try {
+      // An absent side is left out, so the multi-file diff marks the file added or deleted.
       await vscode.commands.executeCommand(
         "vscode.changes",
         title,
-        pairs.map((p) => [vscode.Uri.file(p.f.abs), p.left, p.right]),
+        pairs.map((p) => [
+          vscode.Uri.file(p.f.abs),
+          p.f.left === undefined ? undefined : p.left,
+          p.f.right === undefined ? undefined : p.right,
+        ]),
       );
     } catch {
       const picked = await vscode.window.showQuickPick(
-        pairs.map((p) => ({ label: vscode.workspace.asRelativePath(p.f.abs, true), pair: p })),
+        pairs.map((p) => ({ label: relPath(p.f.abs), pair: p })),
         { title, placeHolder: vscode.l10n.t("Choose a file to see its diff") },
       );
       if (picked) await one(picked.pair);
