@@ -2,9 +2,11 @@
  * The agent runtime without VS Code: the real task loop, gate factory, handlers and MCP hub, with the Node
  * adapters for files, commands and search. Headless, so every ask the gate makes is a deny carrying its
  * reason (the model reads it); the task's own asks have fixed answers: a completion is accepted, a failed
- * model request is not retried beyond the provider's own retries.
+ * model request is not retried beyond the provider's own retries. With a checkpoint service, every call that may
+ * change files is checkpointed first, and the run reports how to restore.
  */
 import { realGateFactory } from "../agent/approvalGate";
+import type { CheckpointService } from "../agent/checkpoints/types";
 import type { AskChannel } from "../agent/env";
 import { ToolExecutor } from "../agent/executor/toolExecutor";
 import { McpHub } from "../agent/mcp/hub";
@@ -17,6 +19,7 @@ import type { TaskState } from "../agent/task/snapshot";
 import type { ToolEnv } from "../agent/tools/types";
 import { IgnoreRules } from "../core/ignoreFile";
 import type { ToolgateSettings } from "../core/settingsModel";
+import { taskCheckpoints } from "../shared/checkpointRows";
 import type { AskResponse, TaskMessage } from "../shared/messages";
 import { RunEvents, type RunEvent } from "./runEvents";
 
@@ -30,7 +33,15 @@ export interface HeadlessOptions {
   readonly emit: (e: RunEvent) => void;
   readonly onRefusal: (tool: string, reason: string, rule: string) => void;
   readonly onNotice?: (text: string) => void;
+  readonly checkpoints?: CheckpointService;
+  /** Called once the run ended with what was recorded (nothing when no call changed files). */
+  readonly onCheckpoints?: (c: RunCheckpoints) => void;
 }
+
+/** The checkpoints a run recorded, or why it recorded none. */
+export type RunCheckpoints =
+  | { readonly taskId: string; readonly steps: number; readonly changedFiles: number }
+  | { readonly taskId: string; readonly unavailable: string };
 
 export interface HeadlessResult {
   readonly state: TaskState;
@@ -84,7 +95,14 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   };
   const asks = new HeadlessAsks();
   const task = Task.create(
-    { provider: o.provider, config, env, ask: asks, onEnd: () => executor.release("run") },
+    {
+      provider: o.provider,
+      config,
+      env,
+      ask: asks,
+      onEnd: () => executor.release("run"),
+      ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
+    },
     o.prompt,
   );
   asks.getMessage = (id) => task.store.get(id);
@@ -99,8 +117,10 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   try {
+    if (o.checkpoints) void o.checkpoints.warm().catch(() => undefined);
     const state = await task.run();
     task.store.flush();
+    if (o.checkpoints) await reportCheckpoints(o.checkpoints, task, o);
     const exitCode = exitCodeFor(state, events.refusals);
     o.emit({ type: "end", state, exitCode, refusals: events.refusals });
     return { state, refusals: events.refusals, exitCode };
@@ -109,4 +129,17 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     process.removeListener("SIGTERM", stop);
     await hub?.dispose();
   }
+}
+
+/** Waits for the last step's record (operations of a service run in order), then reports the task's steps. */
+async function reportCheckpoints(service: CheckpointService, task: Task, o: HeadlessOptions): Promise<void> {
+  const list = await service.list(task.id).catch(() => undefined);
+  const tool = list?.steps.filter((s) => s.kind === "tool") ?? [];
+  if (tool.length > 0) {
+    const changedFiles = tool.reduce((n, s) => n + (s.changedFiles ?? 0), 0);
+    o.onCheckpoints?.({ taskId: task.id, steps: tool.length, changedFiles });
+    return;
+  }
+  const why = taskCheckpoints(task.store.messages).unavailable;
+  if (why !== undefined) o.onCheckpoints?.({ taskId: task.id, unavailable: why });
 }

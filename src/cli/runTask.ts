@@ -7,12 +7,14 @@
 import { AnthropicProvider } from "../agent/providers/anthropic";
 import { OpenAiCompatibleProvider } from "../agent/providers/openai";
 import type { ModelProvider } from "../agent/providers/types";
+import { parseCheckpointSettings } from "../core/checkpointSettings";
 import { parseRule, type RuleEffect } from "../core/permissionRules";
 import type { HostSettings, SettingsLayer } from "../core/settingsLayers";
 import { AGENT_SETTING_KEYS, SETTING_KEYS } from "../core/settingsModel";
 import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError, type FlagSpec } from "./args";
 import type { CliCommand, CliIo } from "./command";
-import { runHeadless } from "./headlessTask";
+import { cliCheckpointService, formatRestoreHint } from "./checkpoints";
+import { runHeadless, type RunCheckpoints } from "./headlessTask";
 import { RUN_SUMMARY } from "./runSummary";
 import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
 
@@ -45,7 +47,10 @@ ${SETTINGS_USAGE}
   --base-url URL        the provider's endpoint (default: toolgate.openai.baseUrl / toolgate.anthropic.baseUrl)
   --model NAME          default: toolgate.openai.model / toolgate.anthropic.model
   --max-requests N      refuse calls once N were auto-approved in the task, and stop the run
-  --json                JSON Lines events on stdout (assistant_text, tool_call, decision, tool_result, usage, end)
+  --json                JSON Lines events on stdout (assistant_text, tool_call, decision, tool_result, usage,
+                        checkpoints, end)
+Every call that may change files is checkpointed first (toolgate.checkpoints.*; needs git): the run prints how
+to undo its changes (toolgate restore TASK STEP; toolgate checkpoints TASK lists the steps).
 API keys: TOOLGATE_API_KEY, else OPENAI_API_KEY / ANTHROPIC_API_KEY (never on the command line).
 exit codes: 0 the task completed (even if some calls were refused), 1 task error, 2 usage or configuration
 error, 3 the task ended without completing after a refusal`;
@@ -148,6 +153,35 @@ async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
   policy.loaded.notices.forEach(say);
   const provider = providerFor(v, policy.loaded, io.env);
   const json = f.bools.has("--json");
+  const ckpt = parseCheckpointSettings(policy.loaded.values);
+  ckpt.errors.forEach(say);
+  const checkpoints = cliCheckpointService({
+    roots: policy.roots,
+    settings: ckpt.value,
+    ignoreFile: policy.loaded.settings.ignoreFile,
+    // A headless run is started by the person in a folder they chose: it is trusted as its gate is.
+    trusted: true,
+  });
+  const reportCheckpoints = (c: RunCheckpoints): void => {
+    if ("unavailable" in c) {
+      if (json)
+        io.stdout.write(JSON.stringify({ type: "checkpoints", taskId: c.taskId, unavailable: c.unavailable }) + "\n");
+      else say(`no checkpoints were recorded: ${c.unavailable}`);
+      return;
+    }
+    const hint = formatRestoreHint(c.taskId, 1);
+    if (json)
+      io.stdout.write(
+        JSON.stringify({
+          type: "checkpoints",
+          taskId: c.taskId,
+          steps: c.steps,
+          changedFiles: c.changedFiles,
+          restore: hint,
+        }) + "\n",
+      );
+    else say(`${c.steps} checkpoint(s) recorded. ${hint}`);
+  };
   const result = await runHeadless({
     prompt,
     settings: policy.loaded.settings,
@@ -161,6 +195,8 @@ async function runMain(argv: readonly string[], io: CliIo): Promise<number> {
     },
     onRefusal: (tool, reason, rule) => say(`refused ${tool}: ${reason} [${rule}]`),
     onNotice: say,
+    ...(ckpt.value.enabled ? { checkpoints } : {}),
+    onCheckpoints: reportCheckpoints,
   });
   if (!json && result.exitCode !== 0)
     say(

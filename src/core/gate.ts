@@ -222,7 +222,14 @@ export class Gate {
       ...(canonical.mcp ? { mcp: canonical.mcp } : {}),
       ...(url ? { url } : {}),
       ...(command !== undefined && command.trim() !== ""
-        ? { command: { line: command, shell: "bash" as const, cwd: this.commandCtx.cwd } }
+        ? {
+            command: {
+              line: command,
+              shell: "bash" as const,
+              cwd: this.commandCtx.cwd,
+              readOnly: analysis?.readOnly === true,
+            },
+          }
         : {}),
     });
     const withCall = (d: Decision): Judged => ({ ...d, resolved });

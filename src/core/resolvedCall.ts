@@ -35,6 +35,8 @@ export interface CommandTarget {
   /** Always bash: the analysis models bash, so nothing else may run the line. */
   readonly shell: "bash";
   readonly cwd: string;
+  /** The analysis judged every part read-only (no writes, no state change): nothing to checkpoint before it. */
+  readonly readOnly?: boolean;
 }
 
 export interface ResolvedCall {

@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
 import { AskNotifier } from "./askNotifier";
+import type { CheckpointHost } from "./checkpointHost";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
 import { openToolgateSettings, registerCommands } from "./commands";
@@ -37,6 +38,8 @@ export interface ToolgateHostApi {
   /** new_task: start a new task with this context once the running one ends; its id, or undefined without a runtime. */
   handOver(context: string): string | undefined;
   setMcpSource(source: McpStatusSource | undefined): void;
+  /** What "Restore files to before this step" and "Show all changes of this task" reach. */
+  setCheckpoints(host: CheckpointHost | undefined): void;
   /** Replace the default "open diff" (the agent's editable diff). */
   setDiffOpener(open: (message: TaskMessage) => PromiseLike<void> | void): void;
   /** Fires when any toolgate.* setting or the workspace trust changed. */
@@ -137,6 +140,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     setTaskFactory: (f) => controller.setTaskFactory(f),
     handOver: (context) => controller.handOver(context),
     setMcpSource: (s) => controller.setMcpSource(s),
+    setCheckpoints: (c) => controller.setCheckpoints(c),
     setDiffOpener: (fn) => {
       diffOpener = fn;
     },

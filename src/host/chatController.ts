@@ -11,6 +11,7 @@
  */
 import type { TaskMessage } from "../shared/messages";
 import type { HostState, HostToWebview, McpChange, RuleRef, TaskView, WebviewToHost } from "../shared/protocol";
+import { NO_CHECKPOINTS, type CheckpointHost } from "./checkpointHost";
 import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
 import { attentionOf, NO_ATTENTION, type Attention } from "./askAttention";
 import { formatAnswer } from "./decisionLog";
@@ -57,6 +58,7 @@ export class ChatController {
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
   private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | undefined;
+  private checkpoints: CheckpointHost | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -76,6 +78,10 @@ export class ChatController {
       if (restored) this.attach(restored);
     }
     this.broadcastState();
+  }
+
+  setCheckpoints(host: CheckpointHost | undefined): void {
+    this.checkpoints = host;
   }
 
   setMcpSource(source: McpStatusSource | undefined): void {
@@ -198,6 +204,14 @@ export class ChatController {
         return undefined;
       case "removeRule":
         return this.removeRule(msg.ref);
+      case "restoreCheckpoint": {
+        const m = this.findMessage(msg.messageId);
+        if (!this.session || !m) return "This step is no longer part of the task.";
+        return this.checkpoints ? this.checkpoints.restore(this.session.id, m) : NO_CHECKPOINTS;
+      }
+      case "showTaskChanges":
+        if (!this.session) return "There is no task.";
+        return this.checkpoints ? this.checkpoints.showTaskChanges(this.session.id) : NO_CHECKPOINTS;
     }
   }
 

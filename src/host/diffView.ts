@@ -47,3 +47,78 @@ export async function openDefaultDiff(message: TaskMessage, proposed: ProposedCo
   }
   await vscode.window.showTextDocument(file, { preview: true });
 }
+
+export const CHECKPOINT_SCHEME = "toolgate-checkpoint";
+
+/** A workspace path as the person reads it: with the folder's name only in a multi-root workspace. */
+export function relPath(abs: string): string {
+  return vscode.workspace.asRelativePath(abs, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+}
+
+/** One file of a checkpoint diff: each side is the file on disk, given bytes, or absent (an empty side). */
+export interface CheckpointFileDiff {
+  readonly abs: string;
+  readonly left: "disk" | Uint8Array | undefined;
+  readonly right: "disk" | Uint8Array | undefined;
+}
+
+/** Past this many remembered sides the oldest diffs' virtual sides are dropped (their tabs then show empty). */
+const MAX_SIDES = 400;
+
+/**
+ * The diffs of checkpoints (what a restore undoes, all changes of a task): one file in VS Code's diff
+ * editor, several in the multi-file diff editor (`vscode.changes`), or — where that command is missing — a
+ * quick pick of the files, each opening its own diff. Virtual sides are read-only documents of this scheme,
+ * named after the file so the editor picks its language.
+ */
+export class CheckpointDiffs implements vscode.TextDocumentContentProvider {
+  private readonly contents = new Map<string, string>();
+  private seq = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(`${uri.path}?${uri.query}`) ?? "";
+  }
+
+  /**
+   * Both virtual sides of a file share its path (the query tells them apart), so the editors name the file
+   * and the multi-file diff does not read the pair as a rename.
+   */
+  private side(f: CheckpointFileDiff, which: "left" | "right"): vscode.Uri {
+    const side = f[which];
+    if (side === "disk") return vscode.Uri.file(f.abs);
+    const path = `/${relPath(f.abs).replace(/^\/+/, "")}`;
+    const query = `${this.seq}-${which}`;
+    while (this.contents.size >= MAX_SIDES) this.contents.delete(this.contents.keys().next().value!);
+    this.contents.set(`${path}?${query}`, side ? new TextDecoder().decode(side) : "");
+    return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path, query });
+  }
+
+  /** `title` says what the two sides are ("now ↔ before step 3"). */
+  async open(title: string, files: readonly CheckpointFileDiff[]): Promise<void> {
+    this.seq++;
+    const pairs = files.map((f) => ({ f, left: this.side(f, "left"), right: this.side(f, "right") }));
+    const one = async (p: (typeof pairs)[number]) =>
+      vscode.commands.executeCommand("vscode.diff", p.left, p.right, `${relPath(p.f.abs)} (${title})`, {
+        preview: false,
+      });
+    if (pairs.length === 1) return void (await one(pairs[0]!));
+    try {
+      // An absent side is left out, so the multi-file diff marks the file added or deleted.
+      await vscode.commands.executeCommand(
+        "vscode.changes",
+        title,
+        pairs.map((p) => [
+          vscode.Uri.file(p.f.abs),
+          p.f.left === undefined ? undefined : p.left,
+          p.f.right === undefined ? undefined : p.right,
+        ]),
+      );
+    } catch {
+      const picked = await vscode.window.showQuickPick(
+        pairs.map((p) => ({ label: relPath(p.f.abs), pair: p })),
+        { title, placeHolder: vscode.l10n.t("Choose a file to see its diff") },
+      );
+      if (picked) await one(picked.pair);
+    }
+  }
+}

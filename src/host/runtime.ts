@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { ToolExecutor } from "../agent/executor/toolExecutor";
 import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/approvalGate";
+import { GitCheckpointService } from "../agent/checkpoints/checkpointService";
 import { TaskHistory } from "../agent/history/taskHistory";
 import { McpHub } from "../agent/mcp/hub";
 import { mcpToolLister } from "../agent/mcp/toolList";
@@ -16,6 +17,7 @@ import type { TaskSnapshot } from "../agent/task/snapshot";
 import type { ToolEnv } from "../agent/tools/types";
 import { BashAnalyzer } from "../core/commands/analyzer";
 import { grammarFilesIn } from "../core/commands/treeSitter";
+import { parseCheckpointSettings } from "../core/checkpointSettings";
 import { IgnoreRules } from "../core/ignoreFile";
 import { publicDecision } from "../core/resolvedCall";
 import type { McpServers } from "../core/settingsModel";
@@ -26,6 +28,8 @@ import { ApiKeyStore } from "./adapters/secrets";
 import { VscodeTerminalRunner } from "./adapters/terminalRunner";
 import { NodeCommandRunner } from "../agent/node/nodeCommandRunner";
 import { VscodeFs } from "./adapters/vscodeFs";
+import { CheckpointActions } from "./checkpointActions";
+import { CHECKPOINT_SCHEME, CheckpointDiffs } from "./diffView";
 import { HostGateSource, workspaceRoots } from "./hostGateSource";
 import { statusFromHub } from "./mcpPanel";
 import { chooseProvider } from "./providerChoice";
@@ -144,7 +148,47 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   };
   const keys = new ApiKeyStore(context.secrets);
   const history = new TaskHistory(join(context.globalStorageUri.fsPath, "tasks"));
-  const deps: AgentSessionDeps = { executor, provider: () => chooseProvider(keys), env, history };
+  // Checkpoints: one service per set of roots (a task keeps the roots it started with), in global storage.
+  // Trust is asked at every operation: in Restricted Mode nothing is recorded or restored.
+  const checkpointServices = new Map<string, GitCheckpointService>();
+  const taskCheckpoints = new Map<string, GitCheckpointService>();
+  const checkpointsFor = (roots: readonly string[]): GitCheckpointService => {
+    const key = JSON.stringify(roots);
+    let service = checkpointServices.get(key);
+    if (!service) {
+      service = new GitCheckpointService({
+        storageDir: join(context.globalStorageUri.fsPath, "checkpoints"),
+        roots,
+        trusted: () => vscode.workspace.isTrusted,
+        settings: () => parseCheckpointSettings(gates.readSettings().values).value,
+        ignore: () => IgnoreRules.load(roots, gates.readSettings().settings.ignoreFile),
+      });
+      checkpointServices.set(key, service);
+    }
+    return service;
+  };
+  const diffs = new CheckpointDiffs();
+  sub(vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, diffs));
+  api.setCheckpoints(
+    new CheckpointActions((taskId) => {
+      const roots = workspaceRoots();
+      return taskCheckpoints.get(taskId) ?? (roots.length > 0 ? checkpointsFor(roots) : undefined);
+    }, diffs),
+  );
+  sub({ dispose: () => api.setCheckpoints(undefined) });
+
+  const deps: AgentSessionDeps = {
+    executor,
+    provider: () => chooseProvider(keys),
+    env,
+    history,
+    checkpoints: (taskId, roots) => {
+      if (roots.length === 0) return undefined;
+      const service = checkpointsFor(roots);
+      taskCheckpoints.set(taskId, service);
+      return service;
+    },
+  };
 
   // The last unfinished task comes back after a window reload, its pending ask still pending.
   const unfinished = (await history.list())

@@ -46,7 +46,45 @@ export interface ToolInfo {
   readonly cwd?: string;
   /** Commands: whether it ran inside the OS sandbox (absent: not known, or no sandbox configured). */
   readonly sandboxed?: boolean;
+  /** Calls that may change files: the checkpoint taken before the call ran (restore offers to go back to it). */
+  readonly checkpoint?: RowCheckpoint;
 }
+
+/** Why a checkpoint left a file or folder out. */
+export type SkipReason =
+  /** The gate's ignore file: never read, not even hashed. */
+  | "ignoreFile"
+  /** The person's `.gitignore` files (unless `includeGitignored`). */
+  | "gitignored"
+  /** Dependency and cache folders (node_modules, .venv, …), skipped whole. */
+  | "heavyFolder"
+  | "tooLarge"
+  /** Past the per-root file count cap. */
+  | "fileCap"
+  /** Sockets, FIFOs, devices. */
+  | "special"
+  /** A folder or file that could not be read at the time (permissions, or it vanished). */
+  | "unreadable";
+
+/** What a checkpoint left out, for the panel ("3 files over 5 MB and node_modules were not recorded"). */
+export interface SkipSummary {
+  readonly counts: Readonly<Partial<Record<SkipReason, number>>>;
+  /** A few root-relative paths per reason (folders end in `/`); multi-root paths start with the root's name. */
+  readonly examples: readonly { readonly path: string; readonly reason: SkipReason }[];
+}
+
+/** What a tool row carries of its checkpoint. */
+export type RowCheckpoint =
+  | {
+      readonly state: "recorded";
+      readonly stepId: string;
+      readonly seq: number;
+      /** Undefined while the call runs; 0 = it changed nothing (the row offers no restore). */
+      readonly changedFiles?: number;
+      readonly skipped: SkipSummary;
+    }
+  /** No checkpoint: why (shown once per task, e.g. "git was not found", "Restricted Mode"). */
+  | { readonly state: "unavailable"; readonly reason: string };
 
 export interface TaskMessage {
   readonly id: number;

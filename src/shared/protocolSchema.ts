@@ -111,6 +111,10 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("addMcpServer") }),
   /** Remove one remembered rule (Rules view, MCP tab); a malformed settings list is reported, not rewritten. */
   obj({ type: z.literal("removeRule"), requestId: RequestId, ref: RuleRefSchema }),
+  /** "Restore files to before this step" on a row: the host shows what it undoes and asks before restoring. */
+  obj({ type: z.literal("restoreCheckpoint"), requestId: RequestId, messageId: MessageId }),
+  /** "Show all changes of this task": one diff from before its first checkpoint to its end. */
+  obj({ type: z.literal("showTaskChanges"), requestId: RequestId }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

@@ -10,7 +10,7 @@
  *   automatically unless the settings enable it (restoring what was recorded stays possible when disabled).
  * - Restoring records the current files first (a "restore" step), so restoring to that step undoes it.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import * as nodePath from "node:path";
 import type { CheckpointSettings } from "../../core/checkpointSettings";
 import type { IgnoreRules } from "../../core/ignoreFile";
@@ -342,6 +342,30 @@ export class GitCheckpointService implements CheckpointService {
         patches.push(await repo.patch(a, b, this.prefixes[i]!));
       }
       return { files, ...this.joinPatches(patches) };
+    });
+  }
+
+  async fileAt(taskId: string, abs: string, at: { readonly before: string } | "end"): Promise<Uint8Array | undefined> {
+    await this.mustRestore();
+    return this.serial(async () => {
+      const i = this.o.roots.findIndex(
+        (r) => abs === r || abs.startsWith(r.endsWith(nodePath.sep) ? r : r + nodePath.sep),
+      );
+      if (i < 0) throw new CheckpointError(`${abs} is not in the workspace.`);
+      const root = this.o.roots[i]!;
+      const record = await this.log.read(taskId);
+      if (!record || record.steps.length === 0)
+        throw new CheckpointError(`No checkpoints were recorded for task ${taskId}.`);
+      const step =
+        at === "end"
+          ? record.steps[record.steps.length - 1]!
+          : record.steps[(await this.stepOf(taskId, at.before)).index]!;
+      const tree = at === "end" ? step.roots[root]?.after : step.roots[root]?.before;
+      if (tree === undefined) {
+        if (at !== "end") return undefined;
+        return readFile(abs).catch(() => undefined);
+      }
+      return this.repos[i]!.blob(tree, nodePath.relative(root, abs).split(nodePath.sep).join("/"));
     });
   }
 

@@ -116,6 +116,16 @@ export class ShadowRepo {
     return out;
   }
 
+  /** A file's bytes in a tree (a link's target for links); undefined when the tree has no such file. */
+  async blob(tree: string, path: string): Promise<Buffer | undefined> {
+    if (tree === EMPTY_TREE) return undefined;
+    const rec = splitNul(await this.run(["ls-tree", "-z", "--full-tree", tree, "--", path]))[0];
+    if (!rec) return undefined;
+    const [, type, sha] = rec.slice(0, rec.indexOf("\t")).split(" ");
+    if (type !== "blob" || !sha) return undefined;
+    return this.run(["cat-file", "blob", sha]);
+  }
+
   /** Files that differ between two trees. */
   async changes(from: string, to: string): Promise<NameStatus[]> {
     if (from === to) return [];

@@ -2,7 +2,8 @@
  * The checkpoint around one tool call, as the tool execution path uses it: which calls may change files,
  * `before` awaited ahead of the handler, `after` once it returned or threw, and what the row shows.
  */
-import type { CheckpointService, SkipSummary, StepCall } from "./types";
+import type { RowCheckpoint } from "../../shared/messages";
+import type { CheckpointService, StepCall } from "./types";
 
 /** Tools that never change files in the workspace: no checkpoint is taken for them. */
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
@@ -36,18 +37,8 @@ export function mayChangeFiles(tool: string, facts: CallFacts = {}): boolean {
   return true;
 }
 
-/** What a tool row carries (a `checkpoint` field on the row's tool info). */
-export type RowCheckpoint =
-  | {
-      readonly state: "recorded";
-      readonly stepId: string;
-      readonly seq: number;
-      /** Undefined while the call runs; 0 = it changed nothing (the row offers no restore). */
-      readonly changedFiles?: number;
-      readonly skipped: SkipSummary;
-    }
-  /** No checkpoint: why (shown once per task, e.g. "git was not found", "Restricted Mode"). */
-  | { readonly state: "unavailable"; readonly reason: string };
+/** What a tool row carries (the `checkpoint` field of the row's tool info). */
+export type { RowCheckpoint };
 
 /**
  * Runs `run` (the handler) with a checkpoint before it. `onRow` is told what the row shows: once `before`

@@ -14,6 +14,11 @@
  * `plan`/`restore`/`diff` reject with a `CheckpointError` whose message can be shown as is.
  */
 
+import type { SkipReason, SkipSummary } from "../../shared/messages";
+
+// What a checkpoint left out is shown in the panel, so its types live with the task messages.
+export type { SkipReason, SkipSummary };
+
 export interface StepCall {
   readonly taskId: string;
   /** Unique within the task; the row's id (e.g. the tool_use id). */
@@ -23,28 +28,6 @@ export interface StepCall {
   readonly label?: string;
   /** False for calls that cannot change files: nothing is recorded and no git process starts. */
   readonly mayChange: boolean;
-}
-
-export type SkipReason =
-  /** The gate's ignore file: never read, not even hashed. */
-  | "ignoreFile"
-  /** The person's `.gitignore` files (unless `includeGitignored`). */
-  | "gitignored"
-  /** Dependency and cache folders (node_modules, .venv, …), skipped whole. */
-  | "heavyFolder"
-  | "tooLarge"
-  /** Past the per-root file count cap. */
-  | "fileCap"
-  /** Sockets, FIFOs, devices. */
-  | "special"
-  /** A folder or file that could not be read at the time (permissions, or it vanished). */
-  | "unreadable";
-
-/** What a checkpoint left out, for the panel ("3 files over 5 MB and node_modules were not recorded"). */
-export interface SkipSummary {
-  readonly counts: Readonly<Partial<Record<SkipReason, number>>>;
-  /** A few root-relative paths per reason (folders end in `/`); multi-root paths start with the root's name. */
-  readonly examples: readonly { readonly path: string; readonly reason: SkipReason }[];
 }
 
 export type BeforeResult =
@@ -181,6 +164,12 @@ export interface CheckpointService {
    * (default: the end of the task — after its last step, or the current files when that is unknown).
    */
   diff(taskId: string, range?: { readonly from?: string; readonly to?: string }): Promise<CheckpointDiff>;
+  /**
+   * A file's bytes before step `at` (what restoring to it writes), or at the end of the task (`"end"`: after
+   * its last step, the file on disk when that is unknown). Undefined when the file did not exist then or the
+   * checkpoint did not cover it.
+   */
+  fileAt(taskId: string, abs: string, at: { readonly before: string } | "end"): Promise<Uint8Array | undefined>;
   /** Drops a task's checkpoints (its history entry was deleted). */
   forget(taskId: string): Promise<void>;
   /** Drops the oldest tasks past the size cap and compacts the store. Runs by itself now and then. */

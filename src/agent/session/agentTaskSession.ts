@@ -4,6 +4,7 @@
  * flushes coalesced appends, so it reflects every delta emitted before it and nothing is sent twice.
  */
 import type { AskResponse, MessageDelta, TaskMessage } from "../../shared/messages";
+import type { CheckpointService } from "../checkpoints/types";
 import type { ToolExecutor } from "../executor/toolExecutor";
 import type { TaskHistory } from "../history/taskHistory";
 import type { ModelProvider } from "../providers/types";
@@ -21,6 +22,8 @@ export interface AgentSessionDeps {
   readonly env: ToolEnv;
   readonly history?: TaskHistory;
   readonly customInstructions?: string;
+  /** The checkpoint service for a task's roots (fixed when the task starts, as its gate's roots are). */
+  readonly checkpoints?: (taskId: string, roots: readonly string[]) => CheckpointService | undefined;
 }
 
 interface Disposable {
@@ -74,6 +77,9 @@ export class AgentTaskSession {
     try {
       const config = await this.deps.executor.asToolConfig(this.id);
       const provider = await this.deps.provider();
+      const checkpoints = this.deps.checkpoints?.(this.id, config.roots);
+      // The baseline is taken while the model thinks, so the first checkpoint is incremental.
+      void checkpoints?.warm().catch(() => undefined);
       const taskDeps = {
         provider,
         config,
@@ -82,6 +88,7 @@ export class AgentTaskSession {
         ...(this.deps.history ? { persistence: this.deps.history.writer.bind(this.deps.history) } : {}),
         ...(this.deps.customInstructions ? { customInstructions: this.deps.customInstructions } : {}),
         onEnd: () => this.deps.executor.release(this.id),
+        ...(checkpoints ? { checkpoints } : {}),
         store: { flushMs: 16 },
       };
       const task = this.restoreFrom

@@ -38,7 +38,7 @@ export class Task {
   ) {
     this.core = new TaskCore(deps, snapshot, () => this.snapshot());
     this.store = this.core.store;
-    this.calls = new ToolCalls(this.core);
+    this.calls = new ToolCalls(this.core, id);
     this.turns = new ModelTurns(this.core, this.calls);
     this.createdAt = snapshot.createdAt;
     this.title = snapshot.title;

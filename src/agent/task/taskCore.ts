@@ -6,6 +6,7 @@
  * Invariant: `state` changes through `setState` (which saves and tells the listeners); only restoring a
  * saved task sets it directly.
  */
+import type { CheckpointService } from "../checkpoints/types";
 import type { AskChannel } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
 import type { ContentPart, ConversationMessage, ModelProvider } from "../providers/types";
@@ -29,6 +30,8 @@ export interface TaskDeps {
   readonly store?: MessageStoreOptions;
   /** Called once when the task stops (to release its executor config). */
   readonly onEnd?: (state: TaskState) => void;
+  /** Records a checkpoint before each call that may change files, so the row can restore to before it. */
+  readonly checkpoints?: CheckpointService;
 }
 
 /** Thrown through the loop when the task is cancelled; the loop answers what is pending and ends "cancelled". */

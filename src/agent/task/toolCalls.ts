@@ -7,8 +7,14 @@
  * - Every call gets a result: rejected ones make the rest "not run", a cancel answers the unfinished ones,
  *   and a call that was running when the editor closed is reported as of unknown outcome, never run twice.
  * - A call with effects is saved as running before it starts (reads skip that write: repeating them is harmless).
+ * - A call that may change files runs only once its checkpoint was taken (or found impossible), and its row
+ *   carries that checkpoint; the gate's read-only verdict on a command is what lets it skip one.
  */
+import type { ResolvedCall } from "../../core/resolvedCall";
 import type { CallFacts } from "../../core/types";
+import type { RowCheckpoint } from "../../shared/messages";
+import { mayChangeFiles, withCheckpoint } from "../checkpoints/toolStep";
+import type { StepCall } from "../checkpoints/types";
 import { hostFacts } from "../tools/hostFacts";
 import type { ToolBlock } from "../streaming/turn";
 import { handlerFor } from "../tools/handlers/registry";
@@ -26,11 +32,26 @@ const REPEATABLE_TOOLS: ReadonlySet<string> = new Set([
   "ask_followup_question",
 ]);
 
+/** One line naming the call in checkpoint lists ("write_to_file src/a.ts", "execute_command: rm -r out"). */
+function stepLabel(call: ResolvedCall): string {
+  const one = (t: string) => {
+    const line = t.replace(/\s+/g, " ").trim();
+    return line.length > 80 ? line.slice(0, 79) + "…" : line;
+  };
+  if (call.command) return `${call.tool}: ${one(call.command.line)}`;
+  if (call.mcp) return `${call.tool} ${call.mcp.server}/${call.mcp.tool ?? ""}`;
+  const path = call.params.path;
+  return typeof path === "string" ? `${call.tool} ${one(path)}` : call.tool;
+}
+
 export class ToolCalls {
   /** By tool_use id: the runs of queued calls (the message each call shows). */
   private readonly runs = new Map<string, ToolCallRun>();
 
-  constructor(private readonly core: TaskCore) {}
+  constructor(
+    private readonly core: TaskCore,
+    private readonly taskId: string,
+  ) {}
 
   /** A run for a call whose block just started streaming. */
   newRun(toolUseId: string, name: string): ToolCallRun {
@@ -187,8 +208,18 @@ export class ToolCalls {
       ...(prepared ? { prepared } : {}),
     };
     let result: ToolResult;
+    let checkpoint: RowCheckpoint | undefined;
+    const showCheckpoint = (c: RowCheckpoint): void => {
+      checkpoint = c;
+      this.patchCheckpoint(run.messageId, c);
+    };
     try {
-      result = await handler.execute(approval.call, ctx);
+      result = await withCheckpoint(
+        this.core.deps.checkpoints,
+        this.checkpointStep(call, approval.call),
+        () => handler.execute(approval.call, ctx),
+        showCheckpoint,
+      );
     } catch (e) {
       if (signal.aborted) throw new Cancelled();
       result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
@@ -198,7 +229,24 @@ export class ToolCalls {
     if (approval.feedback && call.name !== "ask_followup_question")
       result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
     run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
+    // The row is rebuilt while a call re-decides (a sandbox re-run): its checkpoint must outlive that.
+    if (checkpoint && this.core.store.get(run.messageId)?.tool?.checkpoint === undefined)
+      this.patchCheckpoint(run.messageId, checkpoint);
     return result;
+  }
+
+  private checkpointStep(call: PendingCall, resolved: ResolvedCall): StepCall {
+    const mayChange = mayChangeFiles(call.name, {
+      ...(resolved.command ? { hasCommand: true, commandReadOnly: resolved.command.readOnly === true } : {}),
+      ...(resolved.mcp ? { mcpReadOnly: resolved.mcp.readOnlyHint === true } : {}),
+    });
+    return { taskId: this.taskId, stepId: call.toolUseId, tool: call.name, label: stepLabel(resolved), mayChange };
+  }
+
+  /** Merged into the row as it is now: the row also changes while the call runs and after it finished. */
+  private patchCheckpoint(messageId: number, checkpoint: RowCheckpoint): void {
+    const tool = this.core.store.get(messageId)?.tool;
+    if (tool) this.core.store.patch(messageId, { tool: { ...tool, checkpoint } });
   }
 
   private toolContext(run: ToolCallRun): ToolContext {

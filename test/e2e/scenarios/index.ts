@@ -18,6 +18,7 @@ import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
 import { rulesView } from "./s13-rules-view";
+import { checkpointRestore } from "./s11-checkpoint-restore";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -38,4 +39,5 @@ export const scenarios: readonly Scenario[] = [
   maxRequests,
   streamCut,
   rulesView,
+  checkpointRestore,
 ];

@@ -48,7 +48,10 @@ describe("toolgate run -p (headless) with a scripted OpenAI-format model", () =>
       ],
       ["--allow", "Edit(src/**)"],
     );
-    expect(r.stderr).toBe("");
+    // Nothing on stderr but how to undo the edit (the checkpoints of a headless run).
+    expect(r.stderr).toMatch(
+      /^toolgate: 1 checkpoint\(s\) recorded\. To undo the changes: toolgate restore \S+ 1 --yes .*\n$/,
+    );
     expect(r.status).toBe(0);
     expect(readFileSync(r.ws.path("src/b.ts"), "utf8")).toBe("export const b = 1;\n");
     expect(toolResultsIn(r.model, 3).join("\n")).toMatch(/2/);

@@ -21,6 +21,8 @@ export function toolgateAsync(
     ...process.env,
     VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
     TOOLGATE_MANAGED_SETTINGS: undefined,
+    // Checkpoints of test runs go to a temp store, never the person's own.
+    XDG_STATE_HOME: path.join(tmpdir(), "toolgate-test-state"),
     TOOLGATE_API_KEY: undefined,
     OPENAI_API_KEY: undefined,
     ANTHROPIC_API_KEY: undefined,

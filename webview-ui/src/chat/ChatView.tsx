@@ -5,6 +5,7 @@ import { AskDock, pendingAsk } from "./AskDock";
 import { AutoApproveMenu } from "./AutoApproveMenu";
 import { Announcer } from "./Announcer";
 import { MessageList } from "./MessageList";
+import { TaskCheckpoints } from "./TaskCheckpoints";
 import { TaskInput } from "./TaskInput";
 
 export interface ChatViewProps {
@@ -39,6 +40,7 @@ export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenC
           <div className="tg-task-state" aria-live="polite">
             {STATE_TEXT[task.state]} · {task.messages.length} messages
           </div>
+          <TaskCheckpoints task={task} />
           <MessageList messages={task.messages} busy={task.state === "running"} />
         </>
       ) : (

@@ -6,6 +6,7 @@ import type { TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import { Button, Icon } from "../components";
 import { useBridge } from "../state/context";
 import { LongText } from "./LongText";
+import { RestoreControls } from "./RestoreControls";
 import { StatusTag } from "./StatusTag";
 import { prettyArguments, toolBody, toolSummary } from "./toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
@@ -110,6 +111,7 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
           <Icon name="info" /> {tool.decision!.reason}
         </div>
       ) : null}
+      <RestoreControls message={message} />
     </div>
   );
 }
