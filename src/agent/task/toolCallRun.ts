@@ -70,6 +70,8 @@ export class ToolCallRun {
   private cwd: string | undefined;
   /** Commands: whether it ran inside the OS sandbox, once known. */
   private sandboxed: boolean | undefined;
+  /** A result shown while the call still waits (the sandbox stopped a first run; a re-run is asked about). */
+  private interimResult: string | undefined;
   /** Commands waiting for a click: how they will run once approved. */
   private outlook: SandboxOutlook | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
@@ -181,6 +183,7 @@ export class ToolCallRun {
       ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
       ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
       ...(this.outlook !== undefined ? { sandboxOutlook: this.outlook } : {}),
+      ...(this.interimResult !== undefined ? { result: this.interimResult } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),
@@ -225,15 +228,19 @@ export class ToolCallRun {
   }
 
   /**
-   * The command could not run inside the OS sandbox: one ask on this call's card, labelled "runs unsandboxed",
-   * whatever the gate decided. A gate swap while waiting asks again; only "approve" approves.
+   * The command could not run inside the OS sandbox, or the sandbox stopped it (`sandboxedRun`: how that run
+   * ended, shown on the row): one ask on this call's card, labelled "unsandboxed", whatever the gate decided.
+   * A gate swap while waiting asks again; only "approve" approves.
    */
   async askUnsandboxed(
     reason: string,
     signal: AbortSignal,
+    sandboxedRun?: string,
   ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
-    this.sandboxed = false;
-    this.outlook = { sandboxed: false, reason };
+    // A re-run after the sandbox stopped it: the row keeps saying how the first run ended, and where.
+    this.sandboxed = sandboxedRun !== undefined;
+    this.outlook = { sandboxed: false, reason: reason.replace(/^(re-run once, )?(runs )?unsandboxed: /, "") };
+    this.interimResult = sandboxedRun;
     const d: Decision = { decision: "ask", reason, rule: UNSANDBOXED_RULE };
     for (;;) {
       if (signal.aborted) throw new Error("cancelled");

@@ -215,7 +215,7 @@ export class ToolCalls {
       messages: this.core.store,
       messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
-      askUnsandboxed: (reason) => run.askUnsandboxed(reason, signal),
+      askUnsandboxed: (reason, sandboxedRun) => run.askUnsandboxed(reason, signal, sandboxedRun),
       askProtectedChanges: (changes) => askProtectedChanges(this.core, changes),
       decideAgain: async (params) => {
         const again = await run.approveAgain(params, signal);

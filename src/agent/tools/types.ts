@@ -75,9 +75,13 @@ export interface ToolContext {
   decideAgain(params: Readonly<Record<string, unknown>>): Promise<{ call: ResolvedCall } | { result: ToolResult }>;
   /**
    * Asks the person, on this call's own card, whether it may run outside the OS sandbox (`reason` starts
-   * "runs unsandboxed"). Headless: the answer is no. Absent: nobody can be asked (treated as no).
+   * "runs unsandboxed"). `sandboxedRun`: the sandbox stopped a first run; how it ended (shown on the row).
+   * Headless: the answer is no. Absent: nobody can be asked (treated as no).
    */
-  askUnsandboxed?(reason: string): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
+  askUnsandboxed?(
+    reason: string,
+    sandboxedRun?: string,
+  ): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
   /**
    * A sandboxed command changed protected paths: asks the person to keep or remove them (removing is the
    * default and what a headless run does), applies the answer, and says what was done. Absent: nobody can be

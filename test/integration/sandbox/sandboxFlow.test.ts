@@ -135,6 +135,11 @@ describe.skipIf(!probe.available)("a command the sandbox stopped: one unsandboxe
     const row = r.harness.view.find((m) => m.tool?.name === "execute_command");
     expect(row?.tool?.sandboxed).toBe(true);
     expect(row?.tool?.status).toBe("error");
+    expect(row?.tool?.result).toMatch(/stopped by the OS sandbox \(read-only file system\)/);
+    // While the re-run was asked about, the row already said the sandbox stopped the first run.
+    expect(r.harness.asks.asks.find((a) => a.message.kind === "tool")?.message.tool?.result).toMatch(
+      /stopped by the OS sandbox/,
+    );
   });
 
   it("auto mode does not approve the re-run: it still asks", async () => {
@@ -147,5 +152,36 @@ describe.skipIf(!probe.available)("a command the sandbox stopped: one unsandboxe
     const r = await runTask("ls does-not-exist", answers("remove", "approve"));
     expect(r.harness.asks.asks.filter((a) => a.message.kind === "tool")).toHaveLength(0);
     expect(r.result).toMatch(/Exit code: 2/);
+  });
+});
+
+describe.skipIf(!probe.available)("the approval card says how a command will run, before the click", () => {
+  it("a command the gate asks about: runs in the OS sandbox, no network", async () => {
+    const flat = {};
+    const runner = new NodeCommandRunner(process.env, { values: () => flat, ignoreFileName: () => ".toolgateignore" });
+    h = await startHarness({
+      settings: flat,
+      env: { runner },
+      turns: [{ steps: [{ tool: "execute_command", args: { command: "touch made.txt" } }] }, complete],
+      answer: (m) => (m.kind === "completion" ? { kind: "approve" } : { kind: "reject" }),
+    });
+    await h.task.run();
+    const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
+    expect(card?.decision?.rule).not.toBe("sandbox:unsandboxed");
+    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off" });
+  });
+
+  it("with toolgate.sandbox.mode off: runs unsandboxed, and why", async () => {
+    const flat = { "toolgate.sandbox.mode": "off" };
+    const runner = new NodeCommandRunner(process.env, { values: () => flat, ignoreFileName: () => ".toolgateignore" });
+    h = await startHarness({
+      settings: flat,
+      env: { runner },
+      turns: [{ steps: [{ tool: "execute_command", args: { command: "touch made.txt" } }] }, complete],
+      answer: (m) => (m.kind === "completion" ? { kind: "approve" } : { kind: "reject" }),
+    });
+    await h.task.run();
+    const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
+    expect(card?.sandboxOutlook).toEqual({ sandboxed: false, reason: "toolgate.sandbox.mode is off" });
   });
 });

@@ -41,6 +41,12 @@ export async function runCommand(target: CommandTarget, ctx: ToolContext): Promi
   return result;
 }
 
+const STOPPED_BY = {
+  "read-only": "stopped by the OS sandbox (read-only file system)",
+  hidden: "stopped by the OS sandbox (hidden file)",
+  network: "stopped by the OS sandbox (no network)",
+} as const;
+
 const BLOCKED_WHAT = {
   "read-only": "it tried to write where the sandbox is read-only (outside the workspace, or a protected path)",
   hidden: "it tried to read a file the sandbox hides",
@@ -59,7 +65,10 @@ async function offerUnsandboxedRerun(
   cause: CommandSandboxReport["blockedCause"],
 ): Promise<ToolResult> {
   const why = cause ? BLOCKED_WHAT[cause] : "the OS sandbox blocked it";
-  const answer = await ctx.askUnsandboxed?.(`re-run once, unsandboxed: the OS sandbox stopped this command — ${why}`);
+  const answer = await ctx.askUnsandboxed?.(
+    `re-run once, unsandboxed: the OS sandbox stopped this command — ${why}`,
+    sandboxed.display ?? sandboxed.content,
+  );
   if (!answer?.approved) {
     const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
     const who = answer
@@ -151,7 +160,7 @@ async function runOnce(
     result: {
       content: parts.join("\n"),
       isError: failed,
-      display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`,
+      display: `${result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`}${sandbox?.blockedCause ? ` — ${STOPPED_BY[sandbox.blockedCause]}` : ""}`,
       ...(sandbox ? { sandboxed: sandbox.sandboxed } : {}),
     },
     ...(sandbox ? { sandbox } : {}),
