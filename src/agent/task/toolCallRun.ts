@@ -239,7 +239,13 @@ export class ToolCallRun {
   ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
     // A re-run after the sandbox stopped it: the row keeps saying how the first run ended, and where.
     this.sandboxed = sandboxedRun !== undefined;
-    this.outlook = { sandboxed: false, reason: reason.replace(/^(re-run once, )?(runs )?unsandboxed: /, "") };
+    this.outlook = {
+      sandboxed: false,
+      reason:
+        sandboxedRun !== undefined
+          ? "once, after the OS sandbox stopped it"
+          : reason.replace(/^(runs )?unsandboxed: /, ""),
+    };
     this.interimResult = sandboxedRun;
     const d: Decision = { decision: "ask", reason, rule: UNSANDBOXED_RULE };
     for (;;) {

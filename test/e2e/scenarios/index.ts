@@ -17,6 +17,7 @@ import { restrictedBanner } from "./s6a-restricted-banner";
 import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
+import { sandboxStopsOutsideWrite } from "./s10-sandbox";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -36,4 +37,5 @@ export const scenarios: readonly Scenario[] = [
   reloadPendingAsk,
   maxRequests,
   streamCut,
+  sandboxStopsOutsideWrite,
 ];

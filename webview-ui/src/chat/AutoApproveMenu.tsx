@@ -225,6 +225,7 @@ export function AutoApproveMenu({
             </Checkbox>
             {lockNote("autoApprove.all")}
           </div>
+          {settings.sandbox ? <SandboxState sandbox={settings.sandbox} /> : null}
           <RadioGroup label="Mode" value={settings.mode} options={modes} onChange={setMode} />
           {modes.length < MODES.length ? (
             <span className="tg-muted tg-small tg-locked">
@@ -246,7 +247,6 @@ export function AutoApproveMenu({
               Plan mode: edits and state-changing commands are refused and hidden from the model.
             </div>
           ) : null}
-          {settings.sandbox ? <SandboxState sandbox={settings.sandbox} /> : null}
           {confirm ? (
             <div className="tg-danger" role="alertdialog" aria-label="Confirm">
               <div>
