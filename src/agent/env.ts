@@ -3,7 +3,8 @@
  * VS Code with its APIs (src/host/adapters/). All paths are absolute, as resolved by the gate's workspace
  * paths; an implementation may map them to remote URIs.
  */
-import type { AskResponse } from "../shared/messages";
+import type { AskResponse, ProtectedChangeView, SandboxOutlook } from "../shared/messages";
+import type { ProtectedUndo } from "./sandbox/protectedSnapshot";
 
 export interface FileStat {
   readonly type: "file" | "directory" | "other";
@@ -60,10 +61,22 @@ export interface CommandSandboxReport {
   readonly notRun?: string;
   /** The command ran but the sandbox blocked something: the message for the model. */
   readonly blocked?: string;
-  /** Protected paths the command created or changed, one line each, with what was done about them. */
-  readonly protectedChanges?: readonly string[];
+  /** What the sandbox blocked, when `blocked` is set. */
+  readonly blockedCause?: "read-only" | "hidden" | "network";
+  /**
+   * Protected paths the command created, changed or removed, left as they are: the caller asks the person
+   * (keep or remove) before the agent goes on, and undoes them with `applyUndo` when told to.
+   */
+  readonly protectedChanges?: readonly FoundProtectedChange[];
   /** Something to say once (a setting the sandbox cannot honour, malformed sandbox settings). */
   readonly notice?: string;
+}
+
+/** One protected-path change a sandboxed command made: what the person sees, and how to undo it. */
+export interface FoundProtectedChange {
+  readonly view: ProtectedChangeView;
+  /** Absent for entries listed inside an appeared directory (undoing that directory removes them). */
+  readonly undo?: ProtectedUndo;
 }
 
 export interface CommandResult {
@@ -81,6 +94,8 @@ export interface CommandResult {
 
 export interface CommandRunner {
   run(options: CommandRunOptions): Promise<CommandResult>;
+  /** How a command would run now (the approval card says it before the click); absent: no sandbox configured. */
+  sandboxOutlook?(autoApproved: boolean): SandboxOutlook | undefined;
 }
 
 /**

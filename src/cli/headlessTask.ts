@@ -61,7 +61,8 @@ class HeadlessAsks implements AskChannel {
   ask(messageId: number): Promise<AskResponse> {
     const m = this.getMessage(messageId);
     // A completion has no one to review it: accepted. Anything else (a retry after a failed request, a
-    // tool approval, which a headless gate never asks for, a command that cannot run sandboxed) is declined.
+    // tool approval, which a headless gate never asks for, a command that cannot run sandboxed, a re-run outside
+    // the sandbox) is declined; declining protected-path changes a sandboxed command made removes them.
     return Promise.resolve(m?.kind === "completion" ? { kind: "approve" } : { kind: "reject" });
   }
 }
@@ -106,7 +107,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     o.prompt,
   );
   asks.getMessage = (id) => task.store.get(id);
-  const events = new RunEvents(o.emit, o.onRefusal);
+  const events = new RunEvents(o.emit, o.onRefusal, o.onNotice);
   for (const m of task.store.messages) events.apply({ type: "add", message: m });
   task.store.onDelta((d) => {
     events.apply(d);

@@ -8,6 +8,8 @@
  *   {"type":"decision","id","tool","decision","reason","rule"}  the gate's decision (headless: no "ask")
  *   {"type":"tool_result","id","tool","status","result"}      done, error or denied, with the text shown
  *   {"type":"usage","inputTokens","outputTokens","costUsd"}   after each model request
+ *   {"type":"protected_changes","changes"}                  a sandboxed command's protected-path changes, settled
+ *                                                            (headless: removed), each with its `outcome`
  *   {"type":"end","state","exitCode","refusals"}              last line
  */
 import type { MessageDelta, TaskMessage, ToolStatus } from "../shared/messages";
@@ -26,6 +28,7 @@ export class RunEvents {
   constructor(
     private readonly emit: (e: RunEvent) => void,
     private readonly onRefusal: (tool: string, reason: string, rule: string) => void,
+    private readonly onNotice?: (text: string) => void,
   ) {}
 
   apply(d: MessageDelta): void {
@@ -52,6 +55,15 @@ export class RunEvents {
     if (m.kind === "api_request" && m.usage && !seen.result) {
       seen.result = true;
       this.emit({ type: "usage", ...m.usage });
+      return;
+    }
+    if (m.kind === "protected_changes" && m.askState === "answered" && !seen.result) {
+      const changes = m.protectedChanges ?? [];
+      if (!changes.some((c) => c.outcome !== undefined)) return;
+      seen.result = true;
+      this.emit({ type: "protected_changes", changes });
+      for (const c of changes)
+        this.onNotice?.(`protected path ${c.kind} in a sandboxed command: ${c.path} (${c.what}) — ${c.outcome ?? "?"}`);
       return;
     }
     const tool = m.tool;

@@ -12,6 +12,7 @@ import { ACTION_KEYS, SETTING_KEYS } from "../core/settingsModel";
 import { MODE_RANK, settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../shared/protocol";
+import { sandboxView } from "./sandboxStatus";
 
 export const SECTION = "toolgate";
 
@@ -109,7 +110,7 @@ export class SettingsBridge {
    * the errors that make the gate auto-approve nothing until they are fixed.
    */
   view(): SettingsView {
-    const { settings, errors, ignoredWorkspaceKeys, locked, modeCeiling } = this.hostSettings();
+    const { settings, errors, ignoredWorkspaceKeys, locked, modeCeiling, values } = this.hostSettings();
     const a = settings.autoApprove;
     const actions = {} as Record<AutoApproveAction, boolean>;
     for (const k of AUTO_APPROVE_ACTIONS) actions[k] = a.actions[k] === true;
@@ -122,6 +123,7 @@ export class SettingsBridge {
       toggleShortcut: this.toggleShortcut,
       locked: lockedControls(locked),
       ...(modeCeiling ? { modeCeiling } : {}),
+      sandbox: sandboxView(values),
     };
   }
 

@@ -18,7 +18,8 @@ export type MessageKind =
   | "api_request" // one model turn: tokens and cost when it ends
   | "limit" // maxRequests / maxCost reached: "reset and continue"
   | "error"
-  | "info"; // trimming notices, retries, interruptions
+  | "info" // trimming notices, retries, interruptions
+  | "protected_changes"; // a sandboxed command created or changed protected paths: keep or remove
 
 export type ToolStatus =
   | "streaming" // arguments still arriving
@@ -48,6 +49,32 @@ export interface ToolInfo {
   readonly sandboxed?: boolean;
   /** Calls that may change files: the checkpoint taken before the call ran (restore offers to go back to it). */
   readonly checkpoint?: RowCheckpoint;
+  /** Commands: how it will run if approved now (shown on the approval card before the click). */
+  readonly sandboxOutlook?: SandboxOutlook;
+}
+
+/** How a command will run: inside the OS sandbox (and its network), or unsandboxed and why. */
+export interface SandboxOutlook {
+  readonly sandboxed: boolean;
+  /** Inside the sandbox: no network, or only the allowed hosts. */
+  readonly network?: "off" | "hosts";
+  /** Unsandboxed: why (the sandbox is off, unavailable here, or the person is asked for one re-run). */
+  readonly reason?: string;
+}
+
+/** One protected path a sandboxed command created, changed or removed, as the person's ask lists it. */
+export interface ProtectedChangeView {
+  /** Absolute path. */
+  readonly path: string;
+  readonly kind: "appeared" | "changed" | "vanished";
+  /** "a git hook", "a git directory", "editor configuration (.vscode)", ... */
+  readonly what: string;
+  /** The first lines of a small text file as it is now. */
+  readonly preview?: string;
+  /** Inside an appeared directory: listed for the person, removed with it. */
+  readonly within?: string;
+  /** After the answer: what was done. */
+  readonly outcome?: "removed" | "restored" | "kept" | "failed";
 }
 
 /** Why a checkpoint left a file or folder out. */
@@ -98,6 +125,8 @@ export interface TaskMessage {
   readonly options?: readonly string[];
   /** Present on asks: pending until answered exactly once. */
   readonly askState?: "pending" | "answered";
+  /** For `protected_changes`: what changed (the person keeps or removes all of it). */
+  readonly protectedChanges?: readonly ProtectedChangeView[];
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number };
 }
 

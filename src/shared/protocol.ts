@@ -55,6 +55,20 @@ export interface SettingsView {
   readonly locked?: readonly LockedSetting[];
   /** The most permissive mode the managed policy allows; the panel offers only the modes up to it. */
   readonly modeCeiling?: Mode;
+  /** The OS sandbox around auto-approved commands: what this machine has and what the settings ask for. */
+  readonly sandbox?: SandboxView;
+}
+
+export interface SandboxView {
+  readonly available: boolean;
+  readonly mechanism: "bubblewrap" | "seatbelt" | "none";
+  /** Unavailable: why, with the fix. Available: what was verified. */
+  readonly reason: string;
+  /** `toolgate.sandbox.mode` (malformed: read as "required"). */
+  readonly mode: "auto" | "required" | "off";
+  readonly network: "off" | "hosts";
+  /** The sandbox settings are malformed (the sandbox is then required, without network). */
+  readonly error?: string;
 }
 
 /** A panel control the managed policy fixes (the mode has a ceiling instead: `modeCeiling`). */

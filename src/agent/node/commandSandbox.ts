@@ -8,9 +8,18 @@ import type { SandboxAvailability } from "../../core/sandbox/sandboxPlan";
 import { sandboxPlan } from "../../core/sandbox/sandboxPlan";
 import { FAIL_CLOSED_SANDBOX_SETTINGS, parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
 import type { SandboxSettings } from "../../core/sandbox/sandboxSettings";
-import type { CommandRunOptions, CommandSandboxReport } from "../env";
+import type { SandboxOutlook } from "../../shared/messages";
+import type { CommandRunOptions, CommandSandboxReport, FoundProtectedChange } from "../env";
 import { availabilityOf, probeSandbox } from "../sandbox/sandboxProbe";
-import { revertChange } from "../sandbox/protectedSnapshot";
+import {
+  describeProtected,
+  notableInside,
+  takeSnapshot,
+  textPreview,
+  undoData,
+  type ProtectedChange,
+  type ProtectedSnapshot,
+} from "../sandbox/protectedSnapshot";
 import { prepareSandboxedSpawn, SandboxUnavailableError, type PreparedSpawn } from "../sandbox/sandboxedSpawn";
 
 /** Where the runner reads the sandbox configuration, each command (settings can change mid-task). */
@@ -78,41 +87,85 @@ export function planCommandSpawn(source: CommandSandboxSource, o: CommandRunOpti
   }
 }
 
+const KIND_WORD = { added: "appeared", changed: "changed", removed: "vanished" } as const;
+
+/**
+ * The protected changes as the person's ask lists them, each with its undo data. Below an appeared directory
+ * the files the command left there (a planted hook, a git config) are listed too, with their first lines.
+ */
+function foundChanges(
+  changes: readonly ProtectedChange[],
+  before: ProtectedSnapshot,
+  roots: readonly string[],
+  ignoreFileName: string,
+): FoundProtectedChange[] {
+  if (changes.length === 0) return [];
+  const after = changes.some((c) => c.kind === "added") ? takeSnapshot(roots, ignoreFileName) : undefined;
+  const out: FoundProtectedChange[] = [];
+  for (const c of changes) {
+    const preview = c.kind === "removed" ? undefined : textPreview(c.path);
+    out.push({
+      view: { path: c.path, kind: KIND_WORD[c.kind], what: c.what, ...(preview !== undefined ? { preview } : {}) },
+      undo: undoData(c, before),
+    });
+    if (c.kind !== "added" || !after) continue;
+    for (const inner of notableInside(c.path, after)) {
+      const p = textPreview(inner);
+      out.push({
+        view: {
+          path: inner,
+          kind: "appeared",
+          what: describeProtected(inner),
+          within: c.path,
+          ...(p !== undefined ? { preview: p } : {}),
+        },
+      });
+    }
+  }
+  return out;
+}
+
 /**
  * After a sandboxed run: bubblewrap's own start failure means the command did not run; a block becomes the
- * model's message; protected paths the command created or changed are removed (restored) unless the person
- * approved this command by a click, and listed either way. Always releases the per-command resources.
+ * model's message; protected paths the command created or changed are reported as they are, for the caller
+ * to ask the person (keep or remove) before the agent goes on. Always releases the per-command resources.
  */
 export function finishSandboxed(
   prepared: PreparedSpawn,
   run: { readonly exitCode: number | undefined; readonly output: string; readonly spawnError?: string },
   o: CommandRunOptions,
   notice: string | undefined,
+  source?: CommandSandboxSource,
 ): CommandSandboxReport {
   try {
     const report = prepared.afterRun({ exitCode: run.exitCode, output: run.output });
     const n = notice !== undefined ? { notice } : {};
     const startFailure = run.spawnError ?? report.startFailure;
-    const changes = report.protectedChanges.map((c) => {
-      if (o.autoApproved !== true) return `${c.kind}: ${c.path} (${c.what}) — kept, the person approved this command`;
-      let removed = false;
-      try {
-        removed = revertChange(c, report.before);
-      } catch {
-        removed = false;
-      }
-      return removed
-        ? `${c.kind}: ${c.path} (${c.what}) — undone (${c.kind === "added" ? "removed" : "restored"})`
-        : `${c.kind}: ${c.path} (${c.what}) — could NOT be undone`;
-    });
+    const changes = foundChanges(
+      report.protectedChanges,
+      report.before,
+      o.roots ?? [],
+      source?.ignoreFileName() ?? ".toolgateignore",
+    );
     return {
       sandboxed: true,
       ...(startFailure !== undefined ? { notRun: `the OS sandbox did not start: ${startFailure}` } : {}),
-      ...(report.blocked ? { blocked: report.blocked.message } : {}),
+      ...(report.blocked ? { blocked: report.blocked.message, blockedCause: report.blocked.cause } : {}),
       ...(changes.length > 0 ? { protectedChanges: changes } : {}),
       ...n,
     };
   } finally {
     prepared.cleanup();
   }
+}
+
+/** How a command would run now, for the approval card (the same plan `planCommandSpawn` applies). */
+export function sandboxOutlook(source: CommandSandboxSource, autoApproved: boolean): SandboxOutlook {
+  const { settings } = readSettings(source);
+  if (process.platform === "win32") return { sandboxed: false, reason: "there is no OS sandbox on Windows yet" };
+  const availability = source.availability?.() ?? availabilityOf(probeSandbox());
+  const plan = sandboxPlan(settings.mode, availability, autoApproved);
+  if (plan === "sandbox") return { sandboxed: true, network: settings.network.kind };
+  if (settings.mode === "off") return { sandboxed: false, reason: "toolgate.sandbox.mode is off" };
+  return { sandboxed: false, reason: `no OS sandbox here: ${availability.reason}` };
 }

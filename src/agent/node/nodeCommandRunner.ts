@@ -7,7 +7,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { CommandResult, CommandRunner, CommandRunOptions, CommandSandboxReport } from "../env";
 import { bashArgv, commandEnvironment } from "./commandEnv";
-import { finishSandboxed, planCommandSpawn, type CommandSandboxSource } from "./commandSandbox";
+import type { SandboxOutlook } from "../../shared/messages";
+import { finishSandboxed, planCommandSpawn, sandboxOutlook, type CommandSandboxSource } from "./commandSandbox";
 import { RunControl } from "./runControl";
 
 const KILL_GRACE_MS = 2000;
@@ -47,6 +48,10 @@ export class NodeCommandRunner implements CommandRunner {
     private readonly sandbox?: CommandSandboxSource,
   ) {}
 
+  sandboxOutlook(autoApproved: boolean): SandboxOutlook | undefined {
+    return this.sandbox ? sandboxOutlook(this.sandbox, autoApproved) : undefined;
+  }
+
   run(o: CommandRunOptions): Promise<CommandResult> {
     const windows = process.platform === "win32";
     if (windows || !this.sandbox) return this.spawnAndWait(o, undefined);
@@ -65,7 +70,7 @@ export class NodeCommandRunner implements CommandRunner {
     const prepared = step.prepared;
     return this.spawnAndWait(o, {
       spec: step.spec,
-      after: (run) => finishSandboxed(prepared, run, o, step.notice),
+      after: (run) => finishSandboxed(prepared, run, o, step.notice, this.sandbox),
     });
   }
 

@@ -12,6 +12,8 @@ import {
   type Dirent,
 } from "node:fs";
 import * as nodePath from "node:path";
+import type { ProtectedChangeView } from "../../shared/messages";
+import type { FoundProtectedChange } from "../env";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -244,7 +246,8 @@ export function takeSnapshot(roots: readonly string[], ignoreFileName: string): 
   return { entries, truncated: budget.left < 0 };
 }
 
-function describe(path: string): string {
+/** What a protected path is, in words for the person. */
+export function describeProtected(path: string): string {
   const parts = path.split("/");
   const i = parts.lastIndexOf(".git");
   if (i >= 0) {
@@ -273,11 +276,13 @@ export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnap
     if (was === undefined) {
       if (addedDirs.some((d) => path.startsWith(d + "/"))) continue;
       if (now.fingerprint.startsWith("dir:")) addedDirs.push(path);
-      changes.push({ path, kind: "added", what: describe(path) });
-    } else if (was.fingerprint !== now.fingerprint) changes.push({ path, kind: "changed", what: describe(path) });
+      changes.push({ path, kind: "added", what: describeProtected(path) });
+    } else if (was.fingerprint !== now.fingerprint)
+      changes.push({ path, kind: "changed", what: describeProtected(path) });
   }
   for (const path of before.entries.keys())
-    if (!after.entries.has(path) && !after.truncated) changes.push({ path, kind: "removed", what: describe(path) });
+    if (!after.entries.has(path) && !after.truncated)
+      changes.push({ path, kind: "removed", what: describeProtected(path) });
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -297,4 +302,100 @@ export function revertChange(change: ProtectedChange, before: ProtectedSnapshot)
   writeFileSync(change.path, was.content, { flag: "wx" });
   if (was.mode !== undefined) chmodSync(change.path, was.mode & 0o7777);
   return true;
+}
+
+/** What undoing one change needs, as plain data (it is saved with the task, so a reload can still undo it). */
+export interface ProtectedUndo {
+  readonly path: string;
+  readonly kind: ChangeKind;
+  /** The content before the run (base64), when it was kept: a changed or vanished file can be restored. */
+  readonly content?: string;
+  readonly mode?: number;
+}
+
+export function undoData(change: ProtectedChange, before: ProtectedSnapshot): ProtectedUndo {
+  const was = before.entries.get(change.path);
+  return {
+    path: change.path,
+    kind: change.kind,
+    ...(change.kind !== "added" && was?.content !== undefined ? { content: was.content.toString("base64") } : {}),
+    ...(was?.mode !== undefined ? { mode: was.mode } : {}),
+  };
+}
+
+/** Undoes one change from its saved data; false when it cannot (nothing kept to restore from). */
+export function applyUndo(u: ProtectedUndo): boolean {
+  if (u.kind === "added") {
+    rmSync(u.path, { recursive: true, force: true });
+    return lstatSync(u.path, { throwIfNoEntry: false }) === undefined;
+  }
+  if (u.content === undefined) return false;
+  rmSync(u.path, { recursive: true, force: true });
+  mkdirSync(nodePath.dirname(u.path), { recursive: true });
+  writeFileSync(u.path, Buffer.from(u.content, "base64"), { flag: "wx" });
+  if (u.mode !== undefined) chmodSync(u.path, u.mode & 0o7777);
+  return true;
+}
+
+const PREVIEW_BYTES = 4096;
+const PREVIEW_LINES = 8;
+const PREVIEW_LINE_CHARS = 120;
+
+/**
+ * The first lines of a small text file as it is now (a planted hook, a new settings file), for the person's
+ * ask; undefined for a directory, a link, a large or binary file. The final component is never followed.
+ */
+export function textPreview(abs: string): string | undefined {
+  const st = lstatSync(abs, { throwIfNoEntry: false });
+  if (!st?.isFile() || st.size > PREVIEW_BYTES) return undefined;
+  let data: Buffer;
+  try {
+    data = readFileSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (data.includes(0)) return undefined;
+  const lines = data.toString("utf8").split("\n");
+  const shown = lines
+    .slice(0, PREVIEW_LINES)
+    .map((l) => (l.length > PREVIEW_LINE_CHARS ? l.slice(0, PREVIEW_LINE_CHARS) + "…" : l));
+  const more = lines.length > PREVIEW_LINES && lines.slice(PREVIEW_LINES).some((l) => l !== "");
+  return (shown.join("\n") + (more ? "\n…" : "")).trimEnd();
+}
+
+/**
+ * What an added directory holds that the person should see before keeping it: the files the snapshot found
+ * below it (git's `*.sample` hooks left out), at most `limit`.
+ */
+export function notableInside(dir: string, after: ProtectedSnapshot, limit = 12): string[] {
+  const out: string[] = [];
+  for (const [p, e] of after.entries) {
+    if (!p.startsWith(dir + "/") || e.fingerprint.startsWith("dir:") || p.endsWith(".sample")) continue;
+    out.push(p);
+    if (out.length >= limit) break;
+  }
+  return out.sort();
+}
+
+/**
+ * Undoes every change of one command (the person chose "remove", or nobody could be asked), and says what
+ * became of each. Entries listed inside an appeared directory go with it.
+ */
+export function undoProtectedChanges(found: readonly FoundProtectedChange[]): ProtectedChangeView[] {
+  const done = new Map<string, ProtectedChangeView["outcome"]>();
+  return found.map((f): ProtectedChangeView => {
+    if (!f.undo) {
+      const parent = f.view.within !== undefined ? done.get(f.view.within) : undefined;
+      return { ...f.view, outcome: parent === "removed" ? "removed" : "failed" };
+    }
+    let ok = false;
+    try {
+      ok = applyUndo(f.undo);
+    } catch {
+      ok = false;
+    }
+    const outcome = !ok ? "failed" : f.undo.kind === "added" ? "removed" : "restored";
+    done.set(f.view.path, outcome);
+    return { ...f.view, outcome };
+  });
 }

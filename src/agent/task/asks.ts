@@ -6,6 +6,9 @@
  * anything is awaited; then the task is saved, so a reload finds the ask pending and waits on it again.
  */
 import type { AskResponse } from "../../shared/messages";
+import type { FoundProtectedChange } from "../env";
+import type { ProtectedChangesVerdict } from "../tools/types";
+import { undoProtectedChanges } from "../sandbox/protectedSnapshot";
 import { Cancelled, type TaskCore } from "./taskCore";
 
 /** Waits for the person on a message; a cancel rejects (with Cancelled). */
@@ -50,4 +53,28 @@ export function completionMessage(core: TaskCore): number {
   const all = core.store.messages;
   for (let i = all.length - 1; i >= 0; i--) if (all[i]!.kind === "completion") return all[i]!.id;
   return core.store.add({ role: "ask", kind: "completion", text: "" });
+}
+
+/**
+ * A sandboxed command created or changed protected paths: one ask lists them; the person keeps them or
+ * removes them (the default). Only an explicit "approve" keeps: anything else — a rejection, a typed message,
+ * headless — removes, so the answer fails closed. The outcome of each undo is recorded on the ask.
+ */
+export async function askProtectedChanges(
+  core: TaskCore,
+  found: readonly FoundProtectedChange[],
+): Promise<ProtectedChangesVerdict> {
+  const n = found.filter((f) => f.view.within === undefined).length;
+  const id = core.store.add({
+    role: "ask",
+    kind: "protected_changes",
+    text: `The command changed ${n === 1 ? "a protected path" : `${n} protected paths`} (git hooks and config, .vscode, workflows, the ignore file). Keep or remove?`,
+    askState: "pending",
+    protectedChanges: found.map((f) => f.view),
+  });
+  const r = await askPerson(core, id);
+  const kept = r.kind === "approve";
+  const changes = kept ? found.map((f) => ({ ...f.view, outcome: "kept" as const })) : undoProtectedChanges(found);
+  core.store.patch(id, { protectedChanges: changes });
+  return { kept, changes, ...(r.text ? { feedback: r.text } : {}) };
 }

@@ -11,7 +11,7 @@
  *   through the whole validator and gate, and what runs is the resolved call of THAT decision.
  * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
  */
-import type { AskResponse, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
+import type { AskResponse, SandboxOutlook, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
 import type { CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
@@ -20,6 +20,8 @@ import { toolDefinition } from "../tools/definitions";
 import type { MessageStore } from "./messageStore";
 
 const PREVIEWED_TOOLS = new Set(["write_to_file", "replace_in_file"]);
+/** The rule of the ask for one run outside the OS sandbox (never a gate decision: only a click approves it). */
+const UNSANDBOXED_RULE = "sandbox:unsandboxed";
 
 export type Approval =
   | { readonly kind: "run"; readonly decision: Decision; readonly call: ResolvedCall; readonly feedback?: string }
@@ -38,6 +40,8 @@ export interface ToolCallRunDeps {
   readonly facts?: (name: string, params: Readonly<Record<string, unknown>>) => Promise<CallFacts | undefined>;
   /** Opens a diff the person can edit, for file edits that will wait for approval (undefined: no reviewer). */
   readonly openDiff?: (path: string) => Promise<DiffSession | undefined>;
+  /** Commands: how one would run if the person approved it now (the card says so before the click). */
+  readonly sandboxOutlook?: () => SandboxOutlook | undefined;
 }
 
 export function displayParams(name: string, params: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -66,6 +70,10 @@ export class ToolCallRun {
   private cwd: string | undefined;
   /** Commands: whether it ran inside the OS sandbox, once known. */
   private sandboxed: boolean | undefined;
+  /** A result shown while the call still waits (the sandbox stopped a first run; a re-run is asked about). */
+  private interimResult: string | undefined;
+  /** Commands waiting for a click: how they will run once approved. */
+  private outlook: SandboxOutlook | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -140,6 +148,7 @@ export class ToolCallRun {
     this.decision = publicDecision(d);
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
+    if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) this.outlook = this.deps.sandboxOutlook?.();
     const role = d.decision === "ask" ? "ask" : "say";
     const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
     this.role = role;
@@ -173,6 +182,8 @@ export class ToolCallRun {
         : {}),
       ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
       ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
+      ...(this.outlook !== undefined ? { sandboxOutlook: this.outlook } : {}),
+      ...(this.interimResult !== undefined ? { result: this.interimResult } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),
@@ -217,15 +228,26 @@ export class ToolCallRun {
   }
 
   /**
-   * The command could not run inside the OS sandbox: one ask on this call's card, labelled "runs unsandboxed",
-   * whatever the gate decided. A gate swap while waiting asks again; only "approve" approves.
+   * The command could not run inside the OS sandbox, or the sandbox stopped it (`sandboxedRun`: how that run
+   * ended, shown on the row): one ask on this call's card, labelled "unsandboxed", whatever the gate decided.
+   * A gate swap while waiting asks again; only "approve" approves.
    */
   async askUnsandboxed(
     reason: string,
     signal: AbortSignal,
+    sandboxedRun?: string,
   ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
-    this.sandboxed = false;
-    const d: Decision = { decision: "ask", reason, rule: "sandbox:unsandboxed" };
+    // A re-run after the sandbox stopped it: the row keeps saying how the first run ended, and where.
+    this.sandboxed = sandboxedRun !== undefined;
+    this.outlook = {
+      sandboxed: false,
+      reason:
+        sandboxedRun !== undefined
+          ? "once, after the OS sandbox stopped it"
+          : reason.replace(/^(runs )?unsandboxed: /, ""),
+    };
+    this.interimResult = sandboxedRun;
+    const d: Decision = { decision: "ask", reason, rule: UNSANDBOXED_RULE };
     for (;;) {
       if (signal.aborted) throw new Error("cancelled");
       const outcome = await this.waitForPerson(d, signal);
@@ -386,8 +408,13 @@ export class ToolCallRun {
   /** For a denied/rejected/skipped call: the status already says what happened; record the text shown. */
   settle(status: ToolStatus, text: string): void {
     this.status = status;
-    const tool: ToolInfo = { ...this.deps.messages.get(this.messageId)!.tool!, status, result: text };
-    this.deps.messages.patch(this.messageId, { tool, partial: false });
+    const m = this.deps.messages.get(this.messageId)!;
+    const tool: ToolInfo = { ...m.tool!, status, result: text };
+    this.deps.messages.patch(this.messageId, {
+      tool,
+      partial: false,
+      ...(m.askState === "pending" ? { askState: "answered" as const } : {}),
+    });
     this.dispose();
   }
 

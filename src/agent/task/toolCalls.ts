@@ -21,6 +21,7 @@ import { handlerFor } from "../tools/handlers/registry";
 import { DEFAULT_TOOL_LIMITS, type PreparedEdit, type ToolContext, type ToolResult } from "../tools/types";
 import { resolveLike } from "../tools/workspaceFiles";
 import type { PendingCall, PendingTurn } from "./snapshot";
+import { askProtectedChanges } from "./asks";
 import { Cancelled, type TaskCore } from "./taskCore";
 import { ToolCallRun } from "./toolCallRun";
 
@@ -262,7 +263,8 @@ export class ToolCalls {
       messages: this.core.store,
       messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
-      askUnsandboxed: (reason) => run.askUnsandboxed(reason, signal),
+      askUnsandboxed: (reason, sandboxedRun) => run.askUnsandboxed(reason, signal, sandboxedRun),
+      askProtectedChanges: (changes) => askProtectedChanges(this.core, changes),
       decideAgain: async (params) => {
         const again = await run.approveAgain(params, signal);
         if (again.kind === "run") {
@@ -299,6 +301,7 @@ export class ToolCalls {
       facts: (name: string, params: Readonly<Record<string, unknown>>): Promise<CallFacts | undefined> =>
         hostFacts(name, params, core.deps.env.resolveHost),
       ...(core.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
+      sandboxOutlook: () => core.deps.env.runner.sandboxOutlook?.(false),
     };
   }
 

@@ -7,7 +7,8 @@
 import type { ToolName } from "../../core/types";
 import type { ResolvedCall } from "../../core/resolvedCall";
 import type { IgnoreRules } from "../../core/ignoreFile";
-import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, Searcher } from "../env";
+import type { ProtectedChangeView } from "../../shared/messages";
+import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, FoundProtectedChange, Searcher } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
 import type { McpClientHub } from "../mcp/types";
 import type { MessageStore } from "../task/messageStore";
@@ -74,9 +75,26 @@ export interface ToolContext {
   decideAgain(params: Readonly<Record<string, unknown>>): Promise<{ call: ResolvedCall } | { result: ToolResult }>;
   /**
    * Asks the person, on this call's own card, whether it may run outside the OS sandbox (`reason` starts
-   * "runs unsandboxed"). Headless: the answer is no. Absent: nobody can be asked (treated as no).
+   * "runs unsandboxed"). `sandboxedRun`: the sandbox stopped a first run; how it ended (shown on the row).
+   * Headless: the answer is no. Absent: nobody can be asked (treated as no).
    */
-  askUnsandboxed?(reason: string): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
+  askUnsandboxed?(
+    reason: string,
+    sandboxedRun?: string,
+  ): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
+  /**
+   * A sandboxed command changed protected paths: asks the person to keep or remove them (removing is the
+   * default and what a headless run does), applies the answer, and says what was done. Absent: nobody can be
+   * asked, and the caller removes them itself.
+   */
+  askProtectedChanges?(changes: readonly FoundProtectedChange[]): Promise<ProtectedChangesVerdict>;
+}
+
+/** The person's answer about protected-path changes, and what was done about each. */
+export interface ProtectedChangesVerdict {
+  readonly kept: boolean;
+  readonly changes: readonly ProtectedChangeView[];
+  readonly feedback?: string;
 }
 
 export interface ToolResult {

@@ -19,6 +19,7 @@ import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
 import { rulesView } from "./s13-rules-view";
 import { checkpointRestore } from "./s11-checkpoint-restore";
+import { sandboxStopsOutsideWrite } from "./s10-sandbox";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -40,4 +41,5 @@ export const scenarios: readonly Scenario[] = [
   streamCut,
   rulesView,
   checkpointRestore,
+  sandboxStopsOutsideWrite,
 ];

@@ -55,3 +55,33 @@ describe.skipIf(!probe.available)("toolgate run: auto-approved commands are sand
     expect(existsSync(r.outside)).toBe(true);
   });
 });
+
+describe.skipIf(!probe.available)("toolgate run: protected paths a sandboxed command created", () => {
+  it("with no one to ask they are removed, the model is told, and stderr says what was removed", async () => {
+    const parent = varTmpDir("toolgate-headless-");
+    open.push(parent.cleanup);
+    const ws = nodePath.join(parent.dir, "ws");
+    mkdirSync(ws);
+    // Hidden in a script, as a parser miss would be: the gate auto-approves `bash plant.sh`.
+    writeFileSync(
+      nodePath.join(ws, "plant.sh"),
+      "git init -q . && printf '#!/bin/sh\\necho planted\\n' > .git/hooks/pre-commit\n",
+    );
+    const settings = nodePath.join(parent.dir, "settings.json");
+    writeFileSync(settings, JSON.stringify({ "toolgate.autoApprove.actions": { executeAllCommands: true } }));
+    const model = await startScriptedModel([
+      { steps: [{ tool: "execute_command", args: { command: "bash plant.sh" } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+    ]);
+    open.push(() => model.close());
+    const r = await toolgateAsync(
+      cli,
+      ["run", "-p", "plant", "--workspace", ws, "--settings", settings, "--base-url", model.openAiBaseUrl],
+      { env: { TOOLGATE_API_KEY: "sk-test" } },
+    );
+    expect(existsSync(nodePath.join(ws, ".git"))).toBe(false);
+    expect(toolResultsIn(model, 1).join("\n")).toMatch(/appeared: .*\.git \(a git directory\) — removed/);
+    expect(r.stderr).toMatch(/protected path appeared .*\.git \(a git directory\) — removed/);
+    expect(r.status).toBe(0);
+  });
+});

@@ -64,7 +64,8 @@ describe.skipIf(!probe.available)("auto-approved commands run inside the OS sand
     const r = await runCommandTask("touch ../../outside-file", {});
     expect(existsSync(nodePath.join(r.parent, "outside-file"))).toBe(false);
     expect(r.result).toMatch(/The sandbox blocked a write/);
-    expect(toolAsks(r.harness)).toHaveLength(0);
+    // The only ask is the offer of one unsandboxed re-run (declined here).
+    expect(toolAsks(r.harness).map((a) => a.message.tool?.decision?.rule)).toEqual(["sandbox:unsandboxed"]);
     expect(commandMessage(r.harness)?.tool?.sandboxed).toBe(true);
   });
 
@@ -75,13 +76,13 @@ describe.skipIf(!probe.available)("auto-approved commands run inside the OS sand
     expect(commandMessage(r.harness)?.tool?.sandboxed).toBe(false);
   });
 
-  it("a git directory the command created is removed and listed for the model", async () => {
+  it("a git directory the command created is removed when the person does not keep it, and listed for the model", async () => {
     // The gate asks before a written `git init`; a script it cannot see into is the miss the sandbox catches.
     const r = await runCommandTask("echo 'git init -q .' > init.sh && sh init.sh && echo made", {});
     expect(existsSync(nodePath.join(r.harness.dir, ".git"))).toBe(false);
     expect(r.result).toMatch(/Exit code: 0/);
     expect(r.result).toMatch(/changed protected paths/);
-    expect(r.result).toMatch(/added: .*\.git.*removed/);
+    expect(r.result).toMatch(/appeared: .*\.git.*removed/);
   });
 
   it("a malformed sandbox setting fails closed: still sandboxed, and the model hears why", async () => {

@@ -63,6 +63,17 @@ export function whereSaved(scope: RuleScope, toolName: string, rule: string): st
   }
 }
 
+/** Before the click: whether the command will run inside the OS sandbox, and with what network. */
+export function sandboxLine(tool: ToolInfo): string {
+  const o = tool.sandboxOutlook;
+  if (o === undefined) return "runs unsandboxed";
+  if (o.sandboxed)
+    return o.network === "hosts"
+      ? "runs in the OS sandbox (network: host list)"
+      : "runs in the OS sandbox (no network)";
+  return o.reason !== undefined ? `runs unsandboxed — ${o.reason}` : "runs unsandboxed";
+}
+
 function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonly tool: ToolInfo }) {
   const body = toolBody(message);
   const s = toolSummary(tool, body);
@@ -84,9 +95,9 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
           in <VisibleText text={tool.cwd} options={COMMAND_VISIBILITY} />
         </div>
       ) : null}
-      {tool.sandboxed === false && s.family === "command" ? (
+      {s.family === "command" && (tool.sandboxOutlook !== undefined || tool.sandboxed === false) ? (
         <div className="tg-label" aria-label="OS sandbox">
-          runs unsandboxed
+          {sandboxLine(tool)}
         </div>
       ) : null}
       {tool.name === "use_mcp_tool" ? (

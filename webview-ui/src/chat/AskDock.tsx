@@ -7,6 +7,7 @@ import type { TaskMessage } from "../../../src/shared/messages";
 import { Button } from "../components";
 import { ApprovalCard } from "./ApprovalCard";
 import { AskCard, AskError, useAnswer } from "./AskCard";
+import { ProtectedChangesCard } from "./ProtectedChangesCard";
 
 /**
  * The ask waiting for the person, if any (the newest one): pending, or a tool call whose arguments are still
@@ -121,6 +122,7 @@ export function AskDock({ message }: { readonly message: TaskMessage }) {
   if (message.kind === "limit") return <LimitCard key={message.id} message={message} />;
   if (message.kind === "completion") return <CompletionCard key={message.id} message={message} />;
   if (message.kind === "error") return <RetryCard key={message.id} message={message} />;
+  if (message.kind === "protected_changes") return <ProtectedChangesCard key={message.id} message={message} />;
   // An ask of a kind this view does not know: never hide it, offer the plain answers.
   return <GenericAsk key={message.id} message={message} />;
 }

@@ -7,7 +7,13 @@
  */
 import { useId, useState } from "react";
 import type { Mode } from "../../../src/shared/protocol";
-import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../../../src/shared/protocol";
+import type {
+  AutoApproveAction,
+  LockedSetting,
+  SandboxView,
+  SettingChange,
+  SettingsView,
+} from "../../../src/shared/protocol";
 import { Button, Checkbox, Icon, RadioGroup, TextField } from "../components";
 import { useBridge } from "../state/context";
 
@@ -56,6 +62,36 @@ export function autoApproveSummary(s: SettingsView): string {
     (a) => a.short,
   );
   return `${prefix}${on.length ? on.join(", ") : "Nothing"}`;
+}
+
+const MECHANISM = { bubblewrap: "bubblewrap", seatbelt: "macOS Seatbelt", none: "none" } as const;
+
+/**
+ * The OS sandbox around commands that run without a click, as the host's probe found it: which mechanism,
+ * the network, the mode, and when it is missing, why and how to fix it.
+ */
+export function SandboxState({ sandbox }: { readonly sandbox: SandboxView }) {
+  const network = sandbox.network === "hosts" ? "network: allowed hosts only" : "no network";
+  let tone = "tg-muted";
+  let line: string;
+  if (sandbox.mode === "off") line = "Off (toolgate.sandbox.mode): commands run without the OS sandbox.";
+  else if (sandbox.available)
+    line = `Commands approved without a click run in the OS sandbox (${MECHANISM[sandbox.mechanism]}, ${network}).`;
+  else {
+    tone = "tg-warning";
+    line =
+      sandbox.mode === "required"
+        ? `Unavailable: ${sandbox.reason}. Commands that would run without a click ask instead (mode: required).`
+        : `Unavailable: ${sandbox.reason}. Commands run unsandboxed; the gate alone decides (mode: auto).`;
+  }
+  return (
+    <div className={`tg-aa-sandbox ${tone} tg-small`} role="note" aria-label="OS sandbox">
+      <Icon name={sandbox.available && sandbox.mode !== "off" ? "shield" : "warning"} /> <strong>OS sandbox</strong>{" "}
+      {line}
+      {sandbox.mode !== "off" && sandbox.available ? <span> Mode: {sandbox.mode}.</span> : null}
+      {sandbox.error !== undefined ? <span> {sandbox.error}: until it is fixed the sandbox is required.</span> : null}
+    </div>
+  );
 }
 
 function parseLimit(text: string, integer: boolean): number | undefined {
@@ -189,6 +225,7 @@ export function AutoApproveMenu({
             </Checkbox>
             {lockNote("autoApprove.all")}
           </div>
+          {settings.sandbox ? <SandboxState sandbox={settings.sandbox} /> : null}
           <RadioGroup label="Mode" value={settings.mode} options={modes} onChange={setMode} />
           {modes.length < MODES.length ? (
             <span className="tg-muted tg-small tg-locked">

@@ -7,6 +7,7 @@ import type { TaskMessage } from "../../../src/shared/messages";
 import { Icon, Tag } from "../components";
 import { textTail } from "../state/store";
 import { LongText } from "./LongText";
+import { ProtectedChangeList } from "./ProtectedChangeList";
 import { ToolRow } from "./ToolRow";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
 
@@ -91,6 +92,8 @@ export function rowLabel(m: TaskMessage): string {
       return "Error";
     case "info":
       return "Notice";
+    case "protected_changes":
+      return "Protected paths changed by a sandboxed command";
   }
 }
 
@@ -189,6 +192,15 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
       return (
         <div className="tg-row tg-info">
           <Icon name="info" /> <span className="tg-muted">{m.text}</span>
+        </div>
+      );
+    case "protected_changes":
+      return (
+        <div className="tg-row tg-protected">
+          <Head icon="shield" title="Protected paths changed">
+            <AskState message={m} />
+          </Head>
+          <ProtectedChangeList changes={m.protectedChanges ?? []} />
         </div>
       );
   }

@@ -1,6 +1,13 @@
 import type { CommandTarget } from "../../../core/resolvedCall";
-import type { CommandSandboxReport } from "../../env";
-import { errorResult, type ToolContext, type ToolResult, type ToolHandler } from "../types";
+import type { CommandSandboxReport, FoundProtectedChange } from "../../env";
+import { undoProtectedChanges } from "../../sandbox/protectedSnapshot";
+import {
+  errorResult,
+  type ProtectedChangesVerdict,
+  type ToolContext,
+  type ToolResult,
+  type ToolHandler,
+} from "../types";
 
 /**
  * Runs the decided command line — in bash, in the decided working directory — never anything else. Output
@@ -9,18 +16,97 @@ import { errorResult, type ToolContext, type ToolResult, type ToolHandler } from
  */
 export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
   const first = await runOnce(target, ctx, false);
-  const notRun = first.sandbox?.notRun;
-  if (notRun === undefined) return first.result;
-  // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
-  const didNotRun = `The command did NOT run: ${notRun}. It needs the person's approval to run unsandboxed.`;
-  const answer = await ctx.askUnsandboxed?.(`runs unsandboxed: ${notRun}`);
+  const sandbox = first.sandbox;
+  const notRun = sandbox?.notRun;
+  if (notRun !== undefined) {
+    // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
+    const didNotRun = `The command did NOT run: ${notRun}. It needs the person's approval to run unsandboxed.`;
+    const answer = await ctx.askUnsandboxed?.(`runs unsandboxed: ${notRun}`);
+    if (!answer?.approved) {
+      const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
+      const who = answer ? " The person did not approve the unsandboxed run." : "";
+      return { content: `${didNotRun}${who}${said}`, isError: true, display: "not run (no sandbox)", sandboxed: false };
+    }
+    const second = await runOnce(target, ctx, true);
+    return { ...second.result, content: `The person approved running it unsandboxed.\n${second.result.content}` };
+  }
+  let result = first.result;
+  // What the command left in protected paths is settled with the person before anything else happens.
+  if (sandbox?.protectedChanges) {
+    const verdict = await settleProtectedChanges(sandbox.protectedChanges, ctx);
+    result = { ...result, content: `${result.content}\n${protectedChangesText(verdict)}` };
+  }
+  if (sandbox?.sandboxed === true && sandbox.blocked !== undefined && ctx.approvedByPerson !== true)
+    result = await offerUnsandboxedRerun(target, ctx, result, sandbox.blockedCause);
+  return result;
+}
+
+const STOPPED_BY = {
+  "read-only": "stopped by the OS sandbox (read-only file system)",
+  hidden: "stopped by the OS sandbox (hidden file)",
+  network: "stopped by the OS sandbox (no network)",
+} as const;
+
+const BLOCKED_WHAT = {
+  "read-only": "it tried to write where the sandbox is read-only (outside the workspace, or a protected path)",
+  hidden: "it tried to read a file the sandbox hides",
+  network: "it needed the network, which the sandbox does not give",
+} as const;
+
+/**
+ * An auto-approved command failed because of the sandbox: the person may approve ONE run outside it, on this
+ * call's own card, labelled "unsandboxed". The gate is not consulted (no mode auto-approves this); headless
+ * nobody approves. Rejected: the sandbox's failure stands as the result.
+ */
+async function offerUnsandboxedRerun(
+  target: CommandTarget,
+  ctx: ToolContext,
+  sandboxed: ToolResult,
+  cause: CommandSandboxReport["blockedCause"],
+): Promise<ToolResult> {
+  const why = cause ? BLOCKED_WHAT[cause] : "the OS sandbox blocked it";
+  const answer = await ctx.askUnsandboxed?.(
+    `re-run once, unsandboxed: the OS sandbox stopped this command — ${why}`,
+    sandboxed.display ?? sandboxed.content,
+  );
   if (!answer?.approved) {
     const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
-    const who = answer ? " The person did not approve the unsandboxed run." : "";
-    return { content: `${didNotRun}${who}${said}`, isError: true, display: "not run (no sandbox)", sandboxed: false };
+    const who = answer
+      ? "The person did not approve running it again outside the sandbox; the sandbox's failure above stands."
+      : "Nobody could approve running it outside the sandbox; the sandbox's failure above stands.";
+    return { ...sandboxed, content: `${sandboxed.content}\n${who}${said}`, sandboxed: true };
   }
-  const second = await runOnce(target, ctx, true);
-  return { ...second.result, content: `The person approved running it unsandboxed.\n${second.result.content}` };
+  const again = await runOnce(target, ctx, true);
+  const said = answer.feedback ? `\nThe person said when approving: ${answer.feedback}` : "";
+  return {
+    ...again.result,
+    content: `${sandboxed.content}\n\nThe person approved running it once more, unsandboxed. That run:\n${again.result.content}${said}`,
+    display: `${again.result.display ?? ""} (unsandboxed re-run)`.trim(),
+    sandboxed: false,
+  };
+}
+
+/** The person decides (remove is the default); nobody to ask: removed. */
+async function settleProtectedChanges(
+  found: readonly FoundProtectedChange[],
+  ctx: ToolContext,
+): Promise<ProtectedChangesVerdict> {
+  if (ctx.askProtectedChanges) return ctx.askProtectedChanges(found);
+  return { kept: false, changes: undoProtectedChanges(found) };
+}
+
+const OUTCOME_WORD = { removed: "removed", restored: "restored", kept: "kept", failed: "could NOT be undone" } as const;
+
+export function protectedChangesText(v: ProtectedChangesVerdict): string {
+  const lines = v.changes.map((c) => {
+    const head = c.within !== undefined ? `  - inside it: ${c.path}` : `- ${c.kind}: ${c.path}`;
+    return `${head} (${c.what})${c.outcome ? ` — ${OUTCOME_WORD[c.outcome]}` : ""}`;
+  });
+  const choice = v.kept
+    ? "The person chose to KEEP these changes."
+    : "The person chose to REMOVE these changes (undone as listed).";
+  const said = v.feedback ? ` Their feedback: ${v.feedback}` : "";
+  return `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${lines.join("\n")}\n${choice}${said}`;
 }
 
 async function runOnce(
@@ -67,10 +153,6 @@ async function runOnce(
   if (result.truncatedBytes > 0) parts.push(`[${result.truncatedBytes} bytes of output were cut from the middle.]`);
   parts.push(result.output.trim() === "" ? "(no output)" : `Output:\n${result.output}`);
   if (sandbox?.blocked !== undefined) parts.push(sandbox.blocked);
-  if (sandbox?.protectedChanges)
-    parts.push(
-      `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${sandbox.protectedChanges.map((c) => `- ${c}`).join("\n")}`,
-    );
   if (sandbox?.notice !== undefined) parts.push(`Note: ${sandbox.notice}`);
   const failed =
     result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
@@ -78,7 +160,7 @@ async function runOnce(
     result: {
       content: parts.join("\n"),
       isError: failed,
-      display: result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`,
+      display: `${result.killed ? `killed (${result.killed})` : `exit ${result.exitCode ?? "?"}`}${sandbox?.blockedCause ? ` — ${STOPPED_BY[sandbox.blockedCause]}` : ""}`,
       ...(sandbox ? { sandboxed: sandbox.sandboxed } : {}),
     },
     ...(sandbox ? { sandbox } : {}),

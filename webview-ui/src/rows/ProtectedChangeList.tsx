@@ -1,0 +1,27 @@
+/** The protected paths a sandboxed command changed: in its ask, and in the row that stays in the history. */
+import type { ProtectedChangeView } from "../../../src/shared/messages";
+import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
+
+const OUTCOME = { removed: "removed", restored: "restored", kept: "kept", failed: "could not be undone" } as const;
+
+export function ProtectedChangeList({ changes }: { readonly changes: readonly ProtectedChangeView[] }) {
+  return (
+    <ul className="tg-protected-list" aria-label="Protected paths changed">
+      {changes.map((c) => (
+        <li key={c.path} className={c.within !== undefined ? "tg-protected-inner" : undefined}>
+          <span className="tg-label">{c.within !== undefined ? "inside it" : c.kind}</span>{" "}
+          <code className="tg-visible">
+            <VisibleText text={c.path} options={COMMAND_VISIBILITY} />
+          </code>{" "}
+          <span className="tg-muted">{c.what}</span>
+          {c.outcome ? <span className="tg-muted"> — {OUTCOME[c.outcome]}</span> : null}
+          {c.preview !== undefined ? (
+            <pre className="tg-pre" aria-label={`First lines of ${c.path}`}>
+              <VisibleText text={c.preview} options={COMMAND_VISIBILITY} />
+            </pre>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
