@@ -46,6 +46,17 @@ export interface ToolInfo {
   readonly cwd?: string;
   /** Commands: whether it ran inside the OS sandbox (absent: not known, or no sandbox configured). */
   readonly sandboxed?: boolean;
+  /** File tools: where the call really lands, as the gate resolved it (links followed). */
+  readonly target?: FileTarget;
+}
+
+export interface FileTarget {
+  /** The realpath the decision covered (for a file that does not exist yet: its nearest existing ancestor's, plus the rest). */
+  readonly real: string;
+  /** The real path lies in a workspace root. */
+  readonly inside: boolean;
+  /** Workspace-relative real path, when inside. */
+  readonly relative?: string;
 }
 
 export interface TaskMessage {

@@ -11,7 +11,7 @@
  *   through the whole validator and gate, and what runs is the resolved call of THAT decision.
  * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
  */
-import type { AskResponse, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
+import type { AskResponse, FileTarget, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
 import type { CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
@@ -66,6 +66,8 @@ export class ToolCallRun {
   private cwd: string | undefined;
   /** Commands: whether it ran inside the OS sandbox, once known. */
   private sandboxed: boolean | undefined;
+  /** File tools: where the decided call really lands. */
+  private target: FileTarget | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -140,6 +142,13 @@ export class ToolCallRun {
     this.decision = publicDecision(d);
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
+    const path = (d as Judged).resolved?.path;
+    if (path)
+      this.target = {
+        real: path.real,
+        inside: path.realRoot !== undefined,
+        ...(path.realRoot ? { relative: path.realRoot.relative } : {}),
+      };
     const role = d.decision === "ask" ? "ask" : "say";
     const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
     this.role = role;
@@ -173,6 +182,7 @@ export class ToolCallRun {
         : {}),
       ...(this.cwd !== undefined ? { cwd: this.cwd } : {}),
       ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
+      ...(this.target ? { target: this.target } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),
