@@ -72,6 +72,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     openDiff: (m) => diffOpener(m),
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
+    manageTrust: () => vscode.commands.executeCommand("workbench.trust.manage"),
     log: (level, text) => output[level](text),
     attention: (a) => notifier.update(a),
   });

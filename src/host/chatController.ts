@@ -34,6 +34,8 @@ export interface HostServices {
   openDiff(message: TaskMessage): void | PromiseLike<void>;
   openSettings(query?: string): void | PromiseLike<void>;
   addMcpServer(): void | PromiseLike<void>;
+  /** Opens VS Code's workspace trust editor (`workbench.trust.manage`). */
+  manageTrust?(): void | PromiseLike<unknown>;
   log(level: "info" | "warn" | "error", text: string): void;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
@@ -174,6 +176,9 @@ export class ChatController {
         return undefined;
       case "addMcpServer":
         await this.services.addMcpServer();
+        return undefined;
+      case "manageTrust":
+        await this.services.manageTrust?.();
         return undefined;
     }
   }

@@ -5,6 +5,8 @@
  */
 import type { Decision } from "../core/types";
 
+export type { CallDanger, Decision, SourceSpan } from "../core/types";
+
 export type MessageRole = "say" | "ask";
 
 export type MessageKind =

@@ -95,6 +95,8 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("openDiff"), messageId: MessageId }),
   obj({ type: z.literal("openSettings"), query: z.optional(z.string().check(z.maxLength(MAX_QUERY))) }),
   obj({ type: z.literal("addMcpServer") }),
+  /** The Restricted Mode banner's "Trust this folder…": opens VS Code's workspace trust editor. */
+  obj({ type: z.literal("manageTrust") }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

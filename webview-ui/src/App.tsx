@@ -7,6 +7,7 @@ import type { WebviewBootstrap } from "../../src/shared/protocol";
 import { ChatView } from "./chat/ChatView";
 import { Button, Icon } from "./components";
 import { McpView } from "./mcp/McpView";
+import { RestrictedBanner } from "./RestrictedBanner";
 import type { Bridge } from "./state/bridge";
 import { BridgeContext } from "./state/context";
 import type { Store } from "./state/store";
@@ -108,12 +109,7 @@ export function App({
             </button>
           ))}
         </div>
-        {!settings.workspaceTrusted ? (
-          <div className="tg-restricted" role="note">
-            <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool
-            call asks.
-          </div>
-        ) : null}
+        {!settings.workspaceTrusted ? <RestrictedBanner /> : null}
         {settings.errors.length ? (
           <div className="tg-danger tg-settings-errors" role="alert">
             <div>
