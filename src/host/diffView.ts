@@ -3,9 +3,9 @@
  * the proposed full content of a `write_to_file`; for `replace_in_file` (whose result only the agent can
  * compute) it opens the file. The runtime replaces it through the host API.
  *
- * A new file has nothing on disk to compare with: it opens as an addition titled "new file: PATH", both sides
- * read-only virtual documents named by the file's own path (the message id rides in the query), so neither the
- * tab nor the breadcrumb shows an internal path and nothing reads as a deletion.
+ * A new file has nothing on disk to compare with: it opens alone as a read-only document named "new file: NAME"
+ * under the file's own folders (the message id rides in the query), so neither the tab nor the breadcrumb shows
+ * an internal path, and no empty side or removed line makes it read as a deletion.
  */
 import * as vscode from "vscode";
 import type { TaskMessage } from "../shared/messages";
@@ -44,35 +44,46 @@ async function exists(file: vscode.Uri): Promise<boolean> {
   }
 }
 
-/** The title of a new file's view; also what the e2e suite looks for. */
+/** The name a new file's view goes by (its tab and last breadcrumb): "new file: NAME". */
 export function newFileTitle(path: string): string {
-  return `new file: ${path}`;
+  return `new file: ${path.split("/").pop() ?? path}`;
 }
 
-/** The virtual documents of a new file's view: an empty original and the proposal, both at the file's own path. */
-export function newFileUris(
+/** The read-only documents of proposed content for message `messageId` at `path`, the message id in the query. */
+export function proposedUris(
   messageId: number,
   path: string,
-): { readonly empty: vscode.Uri; readonly proposed: vscode.Uri } {
-  const shown = `/${path.replace(/^\/+/, "")}`;
+): { readonly asNamed: vscode.Uri; readonly newFile: vscode.Uri } {
+  const rel = path.replace(/^\/+/, "");
+  const slash = rel.lastIndexOf("/");
+  const dir = slash < 0 ? "" : `/${rel.slice(0, slash)}`;
   return {
-    empty: vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: shown, query: `message=${messageId}&side=none` }),
-    proposed: vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: shown, query: `message=${messageId}&side=new` }),
+    asNamed: vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${rel}`, query: `message=${messageId}` }),
+    newFile: vscode.Uri.from({
+      scheme: PROPOSED_SCHEME,
+      path: `${dir}/${newFileTitle(rel)}`,
+      query: `message=${messageId}`,
+    }),
   };
 }
 
+/**
+ * A new file has nothing to compare with, and a diff against an empty document shows a removed empty line: it
+ * opens alone, read-only, named "new file: NAME" under its own folders, in the language its real name implies.
+ */
 export async function openNewFileView(
   messageId: number,
   path: string,
   content: string,
   proposed: ProposedContent,
 ): Promise<void> {
-  const uris = newFileUris(messageId, path);
-  proposed.set(uris.empty.path, "", uris.empty.query);
-  proposed.set(uris.proposed.path, content, uris.proposed.query);
-  await vscode.commands.executeCommand("vscode.diff", uris.empty, uris.proposed, newFileTitle(path), {
-    preview: true,
-  });
+  const uris = proposedUris(messageId, path);
+  proposed.set(uris.asNamed.path, "", uris.asNamed.query);
+  proposed.set(uris.newFile.path, content, uris.newFile.query);
+  const language = (await vscode.workspace.openTextDocument(uris.asNamed)).languageId;
+  let doc = await vscode.workspace.openTextDocument(uris.newFile);
+  if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 export async function openDefaultDiff(message: TaskMessage, proposed: ProposedContent): Promise<void> {
@@ -85,7 +96,7 @@ export async function openDefaultDiff(message: TaskMessage, proposed: ProposedCo
   const content = tool.name === "write_to_file" ? (tool.params.content ?? message.text) : undefined;
   if (content !== undefined) {
     if (!(await exists(file))) return openNewFileView(message.id, path, content, proposed);
-    const right = newFileUris(message.id, path).proposed.with({ query: `message=${message.id}&side=proposed` });
+    const right = proposedUris(message.id, path).asNamed;
     proposed.set(right.path, content, right.query);
     await vscode.commands.executeCommand("vscode.diff", file, right, `${path} (proposed by Toolgate)`);
     return;

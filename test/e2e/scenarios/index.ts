@@ -17,6 +17,9 @@ import { restrictedBanner } from "./s6a-restricted-banner";
 import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
+import { cardCommand } from "./s12-card-command";
+import { cardEdit } from "./s12-card-edit";
+import { cardRestricted } from "./s12-card-restricted";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -36,4 +39,7 @@ export const scenarios: readonly Scenario[] = [
   reloadPendingAsk,
   maxRequests,
   streamCut,
+  cardCommand,
+  cardEdit,
+  cardRestricted,
 ];

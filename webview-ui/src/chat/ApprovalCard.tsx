@@ -173,7 +173,7 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
       {suggestion ? (
         <fieldset className="tg-always">
           <legend>Remember this decision</legend>
-          <RadioGroup label="For" value={scope} options={SCOPES} onChange={setScope} orientation="vertical" />
+          <RadioGroup label="For" value={scope} options={SCOPES} onChange={setScope} />
           <div className="tg-rule-preview">
             <span className="tg-label">Rule</span>
             <code className="tg-visible">
