@@ -36,6 +36,8 @@ export interface HostServices {
   addMcpServer(): void | PromiseLike<void>;
   /** Opens VS Code's workspace trust editor (`workbench.trust.manage`). */
   manageTrust?(): void | PromiseLike<unknown>;
+  /** Keyboard focus is inside a Toolgate panel (the `toolgate.chatFocused` context key). */
+  chatFocused?(focused: boolean): void;
   log(level: "info" | "warn" | "error", text: string): void;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
@@ -54,7 +56,7 @@ export class ChatController {
   private factory: TaskSessionFactory | undefined;
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
-  private pendingReveal: "autoApprove" | "input" | "mcp" | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | "askFeedback" | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -109,7 +111,7 @@ export class ChatController {
    * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
    * first webview when none exists yet (the view is still being created by the focus command).
    */
-  reveal(target: "autoApprove" | "input" | "mcp"): void {
+  reveal(target: "autoApprove" | "input" | "mcp" | "askFeedback"): void {
     if (this.channels.size === 0) this.pendingReveal = target;
     for (const ch of this.channels) ch.post({ type: "reveal", target });
   }
@@ -179,6 +181,9 @@ export class ChatController {
         return undefined;
       case "manageTrust":
         await this.services.manageTrust?.();
+        return undefined;
+      case "focusChanged":
+        this.services.chatFocused?.(msg.focused);
         return undefined;
     }
   }

@@ -18,4 +18,5 @@ export const CommandId = {
   showPendingAsk: "toolgate.showPendingAsk",
   approvePendingAsk: "toolgate.approvePendingAsk",
   rejectPendingAsk: "toolgate.rejectPendingAsk",
+  feedbackPendingAsk: "toolgate.feedbackPendingAsk",
 } as const;

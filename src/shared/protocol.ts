@@ -128,7 +128,7 @@ export type HostToWebview =
   /** Answer to a request carrying `requestId`. `error` is for a person. */
   | { readonly type: "result"; readonly requestId: number; readonly ok: boolean; readonly error?: string }
   /** The status bar item or a command asked the panel to show something. */
-  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" };
+  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "askFeedback" };
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host

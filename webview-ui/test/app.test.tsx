@@ -60,6 +60,24 @@ describe("app", () => {
     expect(posted).toContainEqual({ type: "manageTrust" });
   });
 
+  it("the feedback keybinding's reveal puts the focus in the waiting card's feedback box", async () => {
+    const { host } = mount();
+    const ask = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "execute_command",
+        { command: "make deploy" },
+        { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } },
+      ),
+    });
+    host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [ask] } }) });
+    host({ type: "reveal", target: "askFeedback" });
+    await act(() => new Promise((r) => setTimeout(r, 5)));
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: /Feedback for the agent/ }));
+  });
+
   it("a reveal from the status bar opens the dropdown; another switches to MCP", () => {
     const { host } = mount();
     host({ type: "state", state: state() });

@@ -118,6 +118,18 @@ describe("a command on the approval card", () => {
     expect(s.intents()).toEqual([{ type: "answerAsk", messageId: m.id, response: { kind: "reject" } }]);
   });
 
+  it("Ctrl+Enter in the feedback box approves with the feedback", () => {
+    const s = setup();
+    const m = commandAsk();
+    s.view(<AskDock message={m} />);
+    const box = screen.getByRole("textbox", { name: /Feedback for the agent/ });
+    fireEvent.change(box, { target: { value: "only this once" } });
+    fireEvent.keyDown(box, { key: "Enter", ctrlKey: true });
+    expect(s.intents()).toEqual([
+      { type: "answerAsk", messageId: m.id, response: { kind: "approve", text: "only this once" } },
+    ]);
+  });
+
   it("tells screen readers an action is required", () => {
     const m = commandAsk();
     expect(announcement(m, null)).toMatch(/^Action required: approve or reject\. Run command: git status;/);

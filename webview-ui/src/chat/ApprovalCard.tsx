@@ -152,6 +152,13 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
         placeholder="Feedback for the agent (optional)"
         value={feedback}
         onChange={setFeedback}
+        onKeyDown={(e) => {
+          // Ctrl+Enter (Cmd+Enter) approves with the feedback; Escape (on the card) rejects with it.
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !busy && !streaming) {
+            e.preventDefault();
+            void answer("approve");
+          }
+        }}
         rows={1}
       />
       <div className="tg-actions tg-answer">
@@ -168,7 +175,9 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
         <Button appearance={risky ? "primary" : "secondary"} onClick={() => void answer("reject")} disabled={busy}>
           Reject
         </Button>
-        <span className="tg-muted tg-small tg-keys">Esc rejects</span>
+        <span className="tg-muted tg-small tg-keys" title="Escape rejects; Ctrl+Enter in the feedback box approves">
+          Esc rejects
+        </span>
       </div>
       {suggestion ? (
         <fieldset className="tg-always">
