@@ -14,8 +14,12 @@ export function RestrictedBanner() {
       aria-label="Restricted Mode: this folder is not trusted, so nothing is auto-approved and every call asks"
     >
       <Icon name="lock" />
-      <span className="tg-restricted-text" title="This folder is not trusted, so nothing is auto-approved.">
-        Restricted Mode: every call asks
+      {/* Short enough to stay whole beside its action at the default side bar width; the label says the rest. */}
+      <span
+        className="tg-restricted-text"
+        title="This folder is not trusted, so nothing is auto-approved: every call asks."
+      >
+        Restricted Mode
       </span>
       <button type="button" className="tg-link-button" onClick={() => bridge.post({ type: "manageTrust" })}>
         Trust this folder…

@@ -55,7 +55,7 @@ describe("app", () => {
     const { host, posted } = mount();
     host({ type: "state", state: state({ settings: settingsView({ workspaceTrusted: false }) }) });
     const banner = screen.getByRole("note", { name: /Restricted Mode: this folder is not trusted/ });
-    expect(banner.textContent).toBe("Restricted Mode: every call asksTrust this folder…");
+    expect(banner.textContent).toBe("Restricted ModeTrust this folder…");
     fireEvent.click(within(banner).getByRole("button", { name: "Trust this folder…" }));
     expect(posted).toContainEqual({ type: "manageTrust" });
   });

@@ -81,7 +81,7 @@ export const cardCommand: Scenario = {
     await always.scrollIntoViewIfNeeded();
     const fits = await always.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
     ctx.softCheck(fits, "the 'Remember this decision' section is wider than the side bar");
-    const alwaysRule = await always.locator(".tg-rule-preview code").innerText();
+    const alwaysRule = await always.locator(".tg-rule-preview code").first().innerText();
     ctx.log(`always allow: rule "${alwaysRule}"; fits the side bar: ${fits}`);
     for (const shot of await cardShots(session, "card-always")) ctx.log(`screenshot: ${shot}`);
     // The theme switch went through the workbench: the person clicks back into the card.

@@ -17,6 +17,7 @@ import { prettyArguments, toolBody, toolSummary, type ToolFamily } from "../rows
 import { COMMAND_VISIBILITY, VisibleText } from "../rows/VisibleText";
 import { hasHiddenCharacters } from "../util/visibleText";
 import { AskCard, useAnswer } from "./AskCard";
+import { markedText } from "./commandPieces";
 import { CommandText } from "./CommandText";
 import { EditPreview, WhereItLands } from "./EditPreview";
 import { callDangers, WhyItAsks } from "./WhyItAsks";
@@ -81,7 +82,7 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
           <VisibleText text={payload} options={COMMAND_VISIBILITY} />
         </pre>
       )}
-      {s.family === "command" && spans?.length ? (
+      {s.family === "command" && spans?.length && markedText(payload, spans).join("").trim() !== payload.trim() ? (
         <div className="tg-muted tg-small tg-mark-legend">
           <mark className="tg-decisive tg-legend-swatch">marked</mark> the part that asks
         </div>
