@@ -40,6 +40,8 @@ export interface EffectFinding {
 
 export class CommandPathGate implements PathGate {
   private findings: EffectFinding[] = [];
+  /** Some file effect of the analysis since `begin` reads or writes outside the workspace (display only). */
+  leftWorkspace = false;
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -52,6 +54,7 @@ export class CommandPathGate implements PathGate {
   /** Starts one analysis: findings are per command line. */
   begin(): void {
     this.findings = [];
+    this.leftWorkspace = false;
   }
 
   /** The most serious finding of the analysis since `begin` (refusals first), if any. */
@@ -110,6 +113,7 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
+    if (!local) this.leftWorkspace = true;
     if (kind === "git-repository") {
       // Another repository's configuration can run programs (core.fsmonitor): a hard ask in every mode.
       const v = gitCheck(p, path, kind, this.validator.ignore);

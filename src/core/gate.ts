@@ -17,7 +17,7 @@ import {
 } from "./permissionRules";
 import type { ToolgateSettings } from "./settingsModel";
 import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } from "./resolvedCall";
-import type { Decision, ToolCall, ToolName } from "./types";
+import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
@@ -73,6 +73,8 @@ export class Gate {
   private readonly configErrors: readonly string[];
   private readonly commandCtx: CommandContext;
   private readonly analyzer: CommandAnalyzer;
+  /** The same gate with the workspace trusted: Restricted Mode asks show what it says (display only). */
+  private trustedTwin: Gate | undefined;
 
   private constructor(private readonly opts: GateOptions) {
     const s = opts.settings;
@@ -173,11 +175,48 @@ export class Gate {
             ...(d.resolved ? { resolved: d.resolved } : {}),
           }
         : d;
+    if (settled.decision === "ask" && settled.rule === "workspace:untrusted" && !this.opts.headless) {
+      const ifTrusted = this.asIfTrusted(call);
+      if (ifTrusted) return { ...settled, ifTrusted };
+    }
     if (settled.decision === "ask" && this.opts.headless) {
       trace.note("headless", "no one to ask, so the ask becomes a deny");
       return deny(`needs approval, and there is no one to ask (headless): ${settled.reason}`, settled.rule);
     }
     return settled;
+  }
+
+  /**
+   * The rest of the decision order as if the workspace were trusted, for the person's view only: a preview (no
+   * request counted), its resolved call dropped, never returned as the decision.
+   */
+  private asIfTrusted(call: ToolCall): Decision["ifTrusted"] {
+    this.trustedTwin ??= new Gate({
+      ...this.opts,
+      trusted: true,
+      limits: this.limits,
+      ignore: this.validator.ignore,
+      analyzer: this.analyzer,
+    });
+    const { resolved: _resolved, ...d } = this.trustedTwin.run(call, new Trace(false), true);
+    return d;
+  }
+
+  /** What makes approving a call risky, for the card (see `CallDanger`); nothing decides on it. */
+  private dangers(
+    tool: ToolName,
+    path: ResolvedPath | undefined,
+    analysis: CommandAnalysis | undefined,
+    effect: EffectFinding | undefined,
+    commandPaths: CommandPathGate,
+  ): CallDanger[] {
+    const out: CallDanger[] = [];
+    if (analysis?.deletes) out.push("deletes");
+    if ((path && !path.realRoot) || (analysis && commandPaths.leftWorkspace)) out.push("outside");
+    if ((path && EDIT_TOOLS.includes(tool) && this.protectedPaths.match(path)) || effect?.rule.startsWith("protected:"))
+      out.push("protected");
+    if (analysis?.verdict === "unparseable") out.push("unparseable");
+    return out;
   }
 
   private decideInner(call: ToolCall, trace: Trace, preview: boolean): Judged {
@@ -232,7 +271,20 @@ export class Gate {
           }
         : {}),
     });
-    const withCall = (d: Decision): Judged => ({ ...d, resolved });
+    const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
+    // Asks carry what the card shows: the risks, and the parts of a command line the analysis decided on.
+    const withCall = (d: Decision): Judged => {
+      if (d.decision === "allow") return { ...d, resolved };
+      const fromAnalysis =
+        analysis?.spans !== undefined &&
+        (d.rule === analysis.rule || d.rule === effect?.rule || d.rule === "commands:deletes");
+      return {
+        ...d,
+        ...(fromAnalysis ? { spans: analysis.spans } : {}),
+        ...(danger.length > 0 ? { danger } : {}),
+        resolved,
+      };
+    };
 
     // 2. Refusals, in every mode.
     const denyRule = this.findRule("deny", subjects, false);

@@ -34,6 +34,19 @@ export interface CallFacts {
 
 export type DecisionKind = "allow" | "ask" | "deny";
 
+/** A stretch of a command line: `line.slice(start, end)`, offsets in UTF-16 code units. */
+export interface SourceSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Why a call deserves a second look before approving, for the person's view (never an input to a decision):
+ * it deletes, writes or reads outside the workspace, writes a protected path, or is a command the analysis
+ * could not fully model.
+ */
+export type CallDanger = "deletes" | "outside" | "protected" | "unparseable";
+
 /**
  * Every gate answer. `reason` is for a person ("`curl` is not in your allow list");
  * `rule` names what decided ("commands.deny: rm", "mode:plan", "autoApprove.readFiles").
@@ -44,6 +57,15 @@ export interface Decision {
   readonly rule: string;
   /** The narrowest allow rule that would have allowed this call, when there is one. */
   readonly suggestion?: string;
+  /** Commands: the parts of the line that decided (sorted, disjoint offsets into the command), when known. */
+  readonly spans?: readonly SourceSpan[];
+  /** Asks: what makes approving this call risky (display only). */
+  readonly danger?: readonly CallDanger[];
+  /**
+   * Restricted Mode: the decision the rest of the decision order gives when the workspace is treated as trusted,
+   * so the person sees the call's own risks. Display only: the call is decided by the untrusted answer.
+   */
+  readonly ifTrusted?: Omit<Decision, "ifTrusted">;
 }
 
 export type Mode = "normal" | "plan" | "auto";

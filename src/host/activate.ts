@@ -75,6 +75,8 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     openDiff: (m) => diffOpener(m),
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
+    manageTrust: () => vscode.commands.executeCommand("workbench.trust.manage"),
+    chatFocused: (focused) => void vscode.commands.executeCommand("setContext", "toolgate.chatFocused", focused),
     log: (level, text) => output[level](text),
     attention: (a) => notifier.update(a),
   });

@@ -37,6 +37,10 @@ export interface HostServices {
   openDiff(message: TaskMessage): void | PromiseLike<void>;
   openSettings(query?: string): void | PromiseLike<void>;
   addMcpServer(): void | PromiseLike<void>;
+  /** Opens VS Code's workspace trust editor (`workbench.trust.manage`). */
+  manageTrust?(): void | PromiseLike<unknown>;
+  /** Keyboard focus is inside a Toolgate panel (the `toolgate.chatFocused` context key). */
+  chatFocused?(focused: boolean): void;
   log(level: "info" | "warn" | "error", text: string): void;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
@@ -57,7 +61,7 @@ export class ChatController {
   private factory: TaskSessionFactory | undefined;
   private mcpSource: McpStatusSource | undefined;
   private mcpSub: Disposable | undefined;
-  private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | undefined;
+  private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" | undefined;
   private checkpoints: CheckpointHost | undefined;
 
   constructor(private readonly services: HostServices) {}
@@ -134,7 +138,7 @@ export class ChatController {
    * Status bar / commands: ask the panel(s) to show a part. Queued until a webview is ready; kept for the
    * first webview when none exists yet (the view is still being created by the focus command).
    */
-  reveal(target: "autoApprove" | "input" | "mcp" | "rules"): void {
+  reveal(target: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback"): void {
     if (this.channels.size === 0) this.pendingReveal = target;
     for (const ch of this.channels) ch.post({ type: "reveal", target });
   }
@@ -212,6 +216,12 @@ export class ChatController {
       case "showTaskChanges":
         if (!this.session) return "There is no task.";
         return this.checkpoints ? this.checkpoints.showTaskChanges(this.session.id) : NO_CHECKPOINTS;
+      case "manageTrust":
+        await this.services.manageTrust?.();
+        return undefined;
+      case "focusChanged":
+        this.services.chatFocused?.(msg.focused);
+        return undefined;
     }
   }
 

@@ -108,6 +108,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg(CommandId.showPendingAsk, () => webviews.reveal()),
     reg(CommandId.approvePendingAsk, () => answerByKey("approve")),
     reg(CommandId.rejectPendingAsk, () => answerByKey("reject")),
+    // Feedback goes with the answer the person then gives on the card (Escape rejects, Ctrl+Enter approves).
+    reg(CommandId.feedbackPendingAsk, async () => {
+      await webviews.reveal();
+      controller.reveal("askFeedback");
+    }),
   ];
 
   function answerByKey(kind: "approve" | "reject"): void {

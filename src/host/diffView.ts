@@ -2,22 +2,31 @@
  * The fallback "Open diff" for file-edit rows when the runtime offers no diff reviewer: the file on disk against
  * the proposed full content of a `write_to_file`; for `replace_in_file` (whose result only the agent can
  * compute) it opens the file. The runtime replaces it through the host API.
+ *
+ * A new file has nothing on disk to compare with: it opens alone as a read-only document named "new file: NAME"
+ * under the file's own folders (the message id rides in the query), so neither the tab nor the breadcrumb shows
+ * an internal path, and no empty side or removed line makes it read as a deletion.
  */
 import * as vscode from "vscode";
 import type { TaskMessage } from "../shared/messages";
 
 export const PROPOSED_SCHEME = "toolgate-proposed";
 
+/** Read-only documents of proposed content, keyed by path and query (the same path may be proposed twice). */
 export class ProposedContent implements vscode.TextDocumentContentProvider {
   private readonly contents = new Map<string, string>();
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.path) ?? "";
+    return this.contents.get(contentKey(uri.path, uri.query)) ?? "";
   }
 
-  set(path: string, content: string): void {
-    this.contents.set(path, content);
+  set(path: string, content: string, query = ""): void {
+    this.contents.set(contentKey(path, query), content);
   }
+}
+
+function contentKey(path: string, query: string): string {
+  return query === "" ? path : `${path}?${query}`;
 }
 
 function resolvePath(path: string): vscode.Uri | undefined {
@@ -26,23 +35,70 @@ function resolvePath(path: string): vscode.Uri | undefined {
   return root ? vscode.Uri.joinPath(root, path) : undefined;
 }
 
+async function exists(file: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The name a new file's view goes by (its tab and last breadcrumb): "new file: NAME". */
+export function newFileTitle(path: string): string {
+  return `new file: ${path.split("/").pop() ?? path}`;
+}
+
+/** The read-only documents of proposed content for message `messageId` at `path`, the message id in the query. */
+export function proposedUris(
+  messageId: number,
+  path: string,
+): { readonly asNamed: vscode.Uri; readonly newFile: vscode.Uri } {
+  const rel = path.replace(/^\/+/, "");
+  const slash = rel.lastIndexOf("/");
+  const dir = slash < 0 ? "" : `/${rel.slice(0, slash)}`;
+  return {
+    asNamed: vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${rel}`, query: `message=${messageId}` }),
+    newFile: vscode.Uri.from({
+      scheme: PROPOSED_SCHEME,
+      path: `${dir}/${newFileTitle(rel)}`,
+      query: `message=${messageId}`,
+    }),
+  };
+}
+
+/**
+ * A new file has nothing to compare with, and a diff against an empty document shows a removed empty line: it
+ * opens alone, read-only, named "new file: NAME" under its own folders, in the language its real name implies.
+ */
+export async function openNewFileView(
+  messageId: number,
+  path: string,
+  content: string,
+  proposed: ProposedContent,
+): Promise<void> {
+  const uris = proposedUris(messageId, path);
+  proposed.set(uris.asNamed.path, "", uris.asNamed.query);
+  proposed.set(uris.newFile.path, content, uris.newFile.query);
+  const language = (await vscode.workspace.openTextDocument(uris.asNamed)).languageId;
+  let doc = await vscode.workspace.openTextDocument(uris.newFile);
+  if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
 export async function openDefaultDiff(message: TaskMessage, proposed: ProposedContent): Promise<void> {
   const tool = message.tool;
   const path = tool?.params.path;
   if (!tool || !path) return;
   const file = resolvePath(path);
   if (!file) return;
-  if (tool.name === "write_to_file" && tool.params.content !== undefined) {
-    const virtualPath = `/${message.id}/${path.replace(/^\/+/, "")}`;
-    proposed.set(virtualPath, tool.params.content);
-    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: virtualPath });
-    let left = file;
-    try {
-      await vscode.workspace.fs.stat(file);
-    } catch {
-      left = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${message.id}/empty` }); // new file: diff against nothing
-    }
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${path} (proposed by Toolgate)`);
+  // The runtime sends a file's content as the message text, not in params (see toolBody in the webview).
+  const content = tool.name === "write_to_file" ? (tool.params.content ?? message.text) : undefined;
+  if (content !== undefined) {
+    if (!(await exists(file))) return openNewFileView(message.id, path, content, proposed);
+    const right = proposedUris(message.id, path).asNamed;
+    proposed.set(right.path, content, right.query);
+    await vscode.commands.executeCommand("vscode.diff", file, right, `${path} (proposed by Toolgate)`);
     return;
   }
   await vscode.window.showTextDocument(file, { preview: true });

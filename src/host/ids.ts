@@ -19,4 +19,5 @@ export const CommandId = {
   approvePendingAsk: "toolgate.approvePendingAsk",
   rejectPendingAsk: "toolgate.rejectPendingAsk",
   showRules: "toolgate.showRules",
+  feedbackPendingAsk: "toolgate.feedbackPendingAsk",
 } as const;

@@ -5,6 +5,8 @@
  */
 import type { Decision } from "../core/types";
 
+export type { CallDanger, Decision, SourceSpan } from "../core/types";
+
 export type MessageRole = "say" | "ask";
 
 export type MessageKind =
@@ -51,6 +53,17 @@ export interface ToolInfo {
   readonly checkpoint?: RowCheckpoint;
   /** Commands: how it will run if approved now (shown on the approval card before the click). */
   readonly sandboxOutlook?: SandboxOutlook;
+  /** File tools: where the call really lands, as the gate resolved it (links followed). */
+  readonly target?: FileTarget;
+}
+
+export interface FileTarget {
+  /** The realpath the decision covered (for a file that does not exist yet: its nearest existing ancestor's, plus the rest). */
+  readonly real: string;
+  /** The real path lies in a workspace root. */
+  readonly inside: boolean;
+  /** Workspace-relative real path, when inside. */
+  readonly relative?: string;
 }
 
 /** How a command will run: inside the OS sandbox (and its network), or unsandboxed and why. */

@@ -171,7 +171,7 @@ export type HostToWebview =
   /** Answer to a request carrying `requestId`. `error` is for a person. */
   | { readonly type: "result"; readonly requestId: number; readonly ok: boolean; readonly error?: string }
   /** The status bar item or a command asked the panel to show something. */
-  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "rules" };
+  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" };
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host

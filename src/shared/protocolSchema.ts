@@ -115,6 +115,13 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("restoreCheckpoint"), requestId: RequestId, messageId: MessageId }),
   /** "Show all changes of this task": one diff from before its first checkpoint to its end. */
   obj({ type: z.literal("showTaskChanges"), requestId: RequestId }),
+  /** The Restricted Mode banner's "Trust this folder…": opens VS Code's workspace trust editor. */
+  obj({ type: z.literal("manageTrust") }),
+  /**
+   * Keyboard focus entered or left the panel. The workbench's `focusedView` does not follow focus into a webview
+   * view, so the answer keybindings' `when` clause reads the context key the host sets from this.
+   */
+  obj({ type: z.literal("focusChanged"), focused: z.boolean() }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

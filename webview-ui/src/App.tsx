@@ -8,6 +8,7 @@ import { ChatView } from "./chat/ChatView";
 import { Button, Icon } from "./components";
 import { McpView } from "./mcp/McpView";
 import { RulesView } from "./rules/RulesView";
+import { RestrictedBanner } from "./RestrictedBanner";
 import type { Bridge } from "./state/bridge";
 import { BridgeContext } from "./state/context";
 import type { Store } from "./state/store";
@@ -49,12 +50,30 @@ export function App({
 
   useEffect(() => bridge.onError((e) => setErrors((list) => [...list.slice(-2), e])), [bridge]);
 
+  // Tell the host where keyboard focus is: the answer keybindings apply while it is in this panel.
+  useEffect(() => {
+    const send = (focused: boolean) => bridge.post({ type: "focusChanged", focused });
+    const onFocus = () => send(true);
+    const onBlur = () => send(false);
+    window.addEventListener("focus", onFocus);
+    window.addEventListener("blur", onBlur);
+    if (document.hasFocus()) send(true);
+    return () => {
+      window.removeEventListener("focus", onFocus);
+      window.removeEventListener("blur", onBlur);
+    };
+  }, [bridge]);
+
   // The host revealing a part of the panel (status bar click, palette commands).
   useEffect(() => {
     const r = state.reveal;
     if (!r) return;
     if (r.target === "mcp" || r.target === "rules") setTab(r.target);
-    else {
+    else if (r.target === "askFeedback") {
+      setTab("chat");
+      // After the chat tab rendered: the waiting card's feedback box.
+      setTimeout(() => document.querySelector<HTMLTextAreaElement>(".tg-approval textarea")?.focus(), 0);
+    } else {
       setTab("chat");
       if (r.target === "autoApprove") setMenuOpen(true);
       else setFocusInputSeq((n) => n + 1);
@@ -113,12 +132,7 @@ export function App({
             </button>
           ))}
         </div>
-        {!settings.workspaceTrusted ? (
-          <div className="tg-restricted" role="note">
-            <Icon name="lock" /> Restricted Mode: this workspace is not trusted, so nothing is auto-approved. Every tool
-            call asks.
-          </div>
-        ) : null}
+        {!settings.workspaceTrusted ? <RestrictedBanner /> : null}
         {settings.errors.length ? (
           <div className="tg-danger tg-settings-errors" role="alert">
             <div>

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import "./support/shims";
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HostState } from "../../src/shared/protocol";
 import { App } from "../src/App";
@@ -48,15 +48,34 @@ describe("app", () => {
       state: state({ task: { id: "t", state: "waiting", messages: [message({ kind: "user", text: "deploy" }), ask] } }),
     });
     expect(screen.getByText("Run this command?")).toBeTruthy();
-    expect(screen.getByText("Approval needed: Run command make deploy.")).toBeTruthy();
+    expect(screen.getByText("Action required: approve or reject. Run command: make deploy.")).toBeTruthy();
   });
 
-  it("says in Restricted Mode that nothing is auto-approved", () => {
-    const { host } = mount();
+  it("says in Restricted Mode, in one line, that every call asks, with a way to trust the folder", () => {
+    const { host, posted } = mount();
     host({ type: "state", state: state({ settings: settingsView({ workspaceTrusted: false }) }) });
-    expect(
-      screen.getByText(/Restricted Mode: this workspace is not trusted, so nothing is auto-approved/),
-    ).toBeTruthy();
+    const banner = screen.getByRole("note", { name: /Restricted Mode: this folder is not trusted/ });
+    expect(banner.textContent).toBe("Restricted ModeTrust this folder…");
+    fireEvent.click(within(banner).getByRole("button", { name: "Trust this folder…" }));
+    expect(posted).toContainEqual({ type: "manageTrust" });
+  });
+
+  it("the feedback keybinding's reveal puts the focus in the waiting card's feedback box", async () => {
+    const { host } = mount();
+    const ask = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "execute_command",
+        { command: "make deploy" },
+        { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } },
+      ),
+    });
+    host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [ask] } }) });
+    host({ type: "reveal", target: "askFeedback" });
+    await act(() => new Promise((r) => setTimeout(r, 5)));
+    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: /Feedback for the agent/ }));
   });
 
   it("a reveal from the status bar opens the dropdown; another switches to MCP", () => {

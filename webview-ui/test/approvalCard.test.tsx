@@ -51,10 +51,13 @@ describe("approval card", () => {
     expect(screen.queryByText(/contains invisible/)).toBeNull();
   });
 
-  it("says why it asks, with the rule that decided", () => {
+  it("says why it asks in plain words, code rendered, with the rule that decided in a smaller line", () => {
     setup().view(<AskDock message={ask("curl x")} />);
-    expect(screen.getByText("`curl` is not in your allow list")).toBeTruthy();
-    expect(screen.getByText("rule: commands.allowList")).toBeTruthy();
+    const why = screen.getByRole("group", { name: "Why it asks" });
+    expect(why.querySelector(".tg-why-text")!.textContent).toBe("curl is not in your allow list.");
+    expect(why.querySelector(".tg-why-text code")!.textContent).toBe("curl");
+    expect(why.textContent).not.toContain("`");
+    expect(why.querySelector(".tg-rule")!.textContent).toBe("rule: commands.allowList");
   });
 
   it("Approve and Reject send the answer with the optional feedback", async () => {

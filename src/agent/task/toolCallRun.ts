@@ -11,7 +11,7 @@
  *   through the whole validator and gate, and what runs is the resolved call of THAT decision.
  * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
  */
-import type { AskResponse, SandboxOutlook, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
+import type { AskResponse, FileTarget, SandboxOutlook, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
 import type { CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
@@ -74,6 +74,8 @@ export class ToolCallRun {
   private interimResult: string | undefined;
   /** Commands waiting for a click: how they will run once approved. */
   private outlook: SandboxOutlook | undefined;
+  /** File tools: where the decided call really lands. */
+  private target: FileTarget | undefined;
   /** The content a file edit will write, once prepared (shown in the diff). */
   private proposed: string | undefined;
 
@@ -149,6 +151,13 @@ export class ToolCallRun {
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
     if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) this.outlook = this.deps.sandboxOutlook?.();
+    const path = (d as Judged).resolved?.path;
+    if (path)
+      this.target = {
+        real: path.real,
+        inside: path.realRoot !== undefined,
+        ...(path.realRoot ? { relative: path.realRoot.relative } : {}),
+      };
     const role = d.decision === "ask" ? "ask" : "say";
     const patch: Partial<TaskMessage> = role !== this.role ? { role } : {};
     this.role = role;
@@ -184,6 +193,7 @@ export class ToolCallRun {
       ...(this.sandboxed !== undefined ? { sandboxed: this.sandboxed } : {}),
       ...(this.outlook !== undefined ? { sandboxOutlook: this.outlook } : {}),
       ...(this.interimResult !== undefined ? { result: this.interimResult } : {}),
+      ...(this.target ? { target: this.target } : {}),
       ...(this.name === "use_mcp_tool" && typeof this.params.tool_name === "string"
         ? { toolName: this.params.tool_name }
         : {}),

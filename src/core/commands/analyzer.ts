@@ -26,6 +26,8 @@ import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
+import type { SourceSpan } from "../types";
+import { joinSpans } from "./spans";
 
 export interface BashAnalyzerOptions {
   /** Directory holding `tree-sitter.wasm` and `tree-sitter-bash.wasm` (default: the bundle's directory, `dist/`). */
@@ -212,7 +214,9 @@ export class BashAnalyzer implements CommandAnalyzer {
           rule: `commands.deny: ${denied.source}`,
         };
     }
-    return run.result();
+    const result = run.result();
+    const spans = joinSpans(command, run.decidingSpans(result.verdict));
+    return spans.length > 0 ? { ...result, spans } : result;
   }
 }
 
@@ -237,6 +241,14 @@ class Run {
   private stableLoops: ReadonlySet<string> = new Set();
   /** Guessed command starts followed so far (see `MAX_GUESSES`); shared with the runs that guess payloads. */
   guesses = { count: 0 };
+  /** The span in the analysed line of the command being checked (see `SimpleCommand.span`). */
+  private at: SourceSpan | undefined;
+  /** While a payload is analysed: the span of the command carrying it (the payload's own offsets are elsewhere). */
+  private lock: SourceSpan | undefined;
+  /** Spans of the commands that raised any finding; of those found denied; of those an ask rule matched. */
+  private readonly flagged: SourceSpan[] = [];
+  private readonly deniedAt: SourceSpan[] = [];
+  private readonly askedAt: SourceSpan[] = [];
 
   constructor(
     private readonly analyzer: BashAnalyzer,
@@ -247,7 +259,20 @@ class Run {
     this.cwds = [ctx.cwd];
   }
 
+  private mark(list: SourceSpan[]): void {
+    if (this.at) list.push(this.at);
+  }
+
+  /** The spans of the commands behind a verdict: the denied ones for a deny, else every one not vouched for. */
+  decidingSpans(verdict: CommandAnalysis["verdict"]): readonly SourceSpan[] {
+    if (verdict === "deny") return this.deniedAt;
+    if (verdict === "ask-rule") return this.askedAt;
+    if (verdict === "safe") return [];
+    return this.flagged;
+  }
+
   flagUnsafe(reason: string, rule: string, needsAllow = false): void {
+    this.mark(this.flagged);
     this.unsafe ??= { reason, rule };
     if (!needsAllow) this.blocked = true;
     this.readOnly = false;
@@ -260,12 +285,14 @@ class Run {
   }
 
   flagUnparseable(reason: string): void {
+    this.mark(this.flagged);
     this.unparseable ??= { reason, rule: "commands:parse-error" };
     this.readOnly = false;
   }
 
   /** The analysis cannot say what this runs: asked in every mode, like a parse error. */
   flagUnknown(reason: string, rule: string): void {
+    this.mark(this.flagged);
     this.unknown ??= { reason, rule };
     this.blocked = true;
     this.readOnly = false;
@@ -299,6 +326,7 @@ class Run {
   }
 
   private command(c: SimpleCommand, depth: number): void {
+    this.at = this.lock ?? c.span;
     const prefix = c.words.length > 0;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
     let stdin: Word | undefined;
@@ -564,10 +592,22 @@ class Run {
 
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
-    if (word.literal) return this.script(this.analyzer.parse(word.value), depth + 1);
+    if (word.literal) return this.inPayload(() => this.script(this.analyzer.parse(word.value), depth + 1));
     this.flagUnknown(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
+  }
+
+  /** Findings inside a payload belong to the command that carries it. */
+  private inPayload(f: () => void): void {
+    const [lock, at] = [this.lock, this.at];
+    this.lock = lock ?? at;
+    try {
+      f();
+    } finally {
+      this.lock = lock;
+      this.at = at;
+    }
   }
 
   /** Parses `text` only to find denied or ask-rule commands in it. */
@@ -587,6 +627,8 @@ class Run {
           rule: `commands.deny: ${denied.source}`,
         };
     }
+    if (guess.deny) this.mark(this.deniedAt);
+    if (guess.ask) this.mark(this.askedAt);
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
     if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
@@ -646,6 +688,7 @@ class Run {
     const looseKey = this.rules.deny.key(name);
     if (this.checkDeny(argv, looseKey) || (ruleArgv !== argv && this.checkDeny(ruleArgv, looseKey))) return;
     const a = this.rules.ask.match(ruleArgv, looseKey);
+    if (a.match !== "no") this.mark(this.askedAt);
     if (a.match !== "no")
       this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
     if (opts.guess) {
@@ -702,6 +745,7 @@ class Run {
   private checkDeny(argv: readonly Word[], key: string): boolean {
     const d = this.rules.deny.match(argv, key);
     if (d.match === "yes") {
+      this.mark(this.deniedAt);
       this.deny ??= {
         reason: `\`${d.rule!.source}\` is denied by your settings`,
         rule: `commands.deny: ${d.rule!.source}`,

@@ -126,9 +126,9 @@ class FastParser {
     if (this.list(NO_TERMS, false) !== "" || this.heredocs.length > 0) fallback();
   }
 
-  private emit(assignments: Assignment[], words: Word[], redirects: Redirect[]): void {
+  private emit(assignments: Assignment[], words: Word[], redirects: Redirect[], start: number, end: number): void {
     if (this.script.commands.length >= MAX_COMMANDS) throw new Cap(`the command has more than ${MAX_COMMANDS} parts`);
-    this.script.commands.push({ assignments, words, redirects, repeated: this.repeated });
+    this.script.commands.push({ assignments, words, redirects, repeated: this.repeated, span: { start, end } });
   }
 
   private code(at = this.i): number {
@@ -373,6 +373,7 @@ class FastParser {
     NAME.lastIndex = this.i;
     const name = NAME.exec(this.s);
     if (!name) fallback();
+    const nameStart = this.i;
     this.i += name[0].length;
     const after = this.code();
     if (after !== 32 && after !== 9) fallback();
@@ -380,7 +381,7 @@ class FastParser {
     const b = new WordBuilder();
     b.expansion(true);
     const loopValues: Word[] = [];
-    this.emit([{ name: name[0], value: b.build(), loopValues }], [], []);
+    this.emit([{ name: name[0], value: b.build(), loopValues }], [], [], nameStart, this.i);
     this.blanks();
     this.keyword("in");
     let values = 0;
@@ -419,12 +420,16 @@ class FastParser {
   /** Redirects after a compound belong to no simple command: the walker emits them as a command of their own. */
   private compoundRedirects(): void {
     const redirects: Redirect[] = [];
+    let start = -1;
+    let end = -1;
     for (;;) {
       this.blanks();
       const c = this.code();
       if (c === 60 || c === 62 || (c === 38 && this.code(this.i + 1) === 62)) {
         if (this.code(this.i + 1) === 40) fallback();
+        if (start < 0) start = this.i;
         this.redirect(undefined, redirects);
+        end = this.i;
         continue;
       }
       if (c >= 48 && c <= 57) {
@@ -433,15 +438,17 @@ class FastParser {
         const op = this.code(j);
         if (op !== 60 && op !== 62) fallback();
         const fd = Number(this.s.slice(this.i, j));
+        if (start < 0) start = this.i;
         this.i = j;
         this.redirect(fd, redirects);
+        end = this.i;
         continue;
       }
       break;
     }
     const c = this.code();
     if (this.i < this.s.length && c !== 59 && c !== 38 && c !== 124 && c !== 10 && c !== 41 && c !== 35) fallback();
-    if (redirects.length > 0) this.emit([], [], redirects);
+    if (redirects.length > 0) this.emit([], [], redirects, start, end);
     this.lastAssignmentOnly = false;
   }
 
@@ -450,7 +457,10 @@ class FastParser {
     const words: Word[] = [];
     let redirects: Redirect[] = NO_REDIRECTS;
     const s = this.s;
-    for (;;) {
+    this.blanks();
+    const spanStart = this.i;
+    let spanEnd = this.i;
+    for (; ; spanEnd = this.i) {
       this.blanks();
       if (this.i >= s.length) break;
       const c = this.code();
@@ -512,7 +522,7 @@ class FastParser {
     }
     if (words.length === 0 && assignments.length === 0 && redirects.length === 0) fallback();
     if (words.length === 0 && assignments.length > 0 && redirects.length > 0) fallback(); // tree-sitter wants a program
-    this.emit(assignments, words, redirects);
+    this.emit(assignments, words, redirects, spanStart, spanEnd);
     this.lastAssignmentOnly = words.length === 0 && redirects.length === 0;
   }
 

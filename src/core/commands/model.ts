@@ -7,6 +7,8 @@
  * `unparseable`, never silently drops a command.
  */
 
+import type { SourceSpan } from "../types";
+
 /** Stands for the unknown text of an expansion inside `Word.value`; a C string can never contain it. */
 export const UNKNOWN = "\u0000";
 
@@ -59,6 +61,11 @@ export interface SimpleCommand {
   readonly redirects: readonly Redirect[];
   /** Inside a loop or function body: it may run many times or later, so a `cd` in it makes the cwd unknown. */
   readonly repeated: boolean;
+  /**
+   * Where it is written in the parsed text: from its first assignment, word or redirect to the end of its last
+   * one on its own line (a here-document's body is not part of it). Both parsers give the same span.
+   */
+  readonly span?: SourceSpan;
 }
 
 export interface Script {

@@ -9,6 +9,7 @@
  * Caps (each makes the line unparseable): 20,000 syntax nodes, nesting depth 64, 500 simple commands.
  */
 import type { Parser, Tree, TreeCursor } from "web-tree-sitter";
+import type { SourceSpan } from "../types";
 import {
   emptyScript,
   literalWord,
@@ -231,6 +232,34 @@ const RESERVED_WORDS = new Set([
 ]);
 const REDIRECT_OPS = new Set<string>([">", ">>", ">|", "&>", "&>>", "<", "<>", ">&", "<&"]);
 
+/** What of a here-document redirect is on the command's own line: its operator, delimiter, redirects and words. */
+function onCommandLine(n: TNode): boolean {
+  return (
+    n.type === "<<" ||
+    n.type === "<<-" ||
+    n.type === "heredoc_start" ||
+    n.type === "file_descriptor" ||
+    REDIRECTS.has(n.type) ||
+    WORDS.has(n.type)
+  );
+}
+
+/** The span of a simple command written as `nodes` (see `SimpleCommand.span`): here-document bodies left out. */
+function spanOf(nodes: readonly TNode[]): SourceSpan | undefined {
+  let start = Number.POSITIVE_INFINITY;
+  let end = -1;
+  const visit = (n: TNode): void => {
+    if (n.type === "heredoc_redirect") {
+      for (const c of n.children) if (onCommandLine(c)) visit(c);
+      return;
+    }
+    if (n.start < start) start = n.start;
+    if (n.end > end) end = n.end;
+  };
+  for (const n of nodes) visit(n);
+  return end < 0 ? undefined : { start, end };
+}
+
 class Walker {
   private depth = 0;
   private repeated = false;
@@ -290,13 +319,20 @@ class Walker {
       case "redirected_statement":
         return this.redirected(n);
       case "variable_assignment":
-        return this.emit({ assignments: [this.assignment(n)], words: [], redirects: [], repeated: this.repeated });
+        return this.emit({
+          assignments: [this.assignment(n)],
+          words: [],
+          redirects: [],
+          repeated: this.repeated,
+          span: spanOf([n]),
+        });
       case "variable_assignments":
         return this.emit({
           assignments: n.children.filter((c) => c.type === "variable_assignment").map((c) => this.assignment(c)),
           words: [],
           redirects: [],
           repeated: this.repeated,
+          span: spanOf([n]),
         });
       case "declaration_command":
       case "unset_command":
@@ -367,14 +403,18 @@ class Walker {
       // `x` belong to `b`.
       // It runs after the substitutions in what was just read: move it after them.
       const target = this.script.commands.splice(last, 1)[0]!;
+      const moved = spanOf(redirectNodes);
       this.script.commands.push({
         ...target,
         words: [...target.words, ...extraWords],
         redirects: [...target.redirects, ...redirects],
+        ...(target.span && moved
+          ? { span: { start: target.span.start, end: Math.max(target.span.end, moved.end) } }
+          : {}),
       });
     } else {
       if (extraWords.length > 0) this.fail("unexpected redirect");
-      this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+      this.emit({ assignments: [], words: [], redirects, repeated: this.repeated, span: spanOf(redirectNodes) });
     }
     for (const s of after) this.statement(s);
   }
@@ -420,7 +460,13 @@ class Walker {
       }
     }
     for (const r of outerRedirects) this.redirect(r, redirects, words, after);
-    this.emit({ assignments, words, redirects, repeated: this.repeated });
+    this.emit({
+      assignments,
+      words,
+      redirects,
+      repeated: this.repeated,
+      span: spanOf([...n.children, ...outerRedirects]),
+    });
     for (const s of after) this.statement(s);
   }
 
@@ -594,7 +640,7 @@ class Walker {
         this.salvage(c);
       }
     }
-    this.emit({ assignments: [], words, redirects: [], repeated: this.repeated });
+    this.emit({ assignments: [], words, redirects: [], repeated: this.repeated, span: spanOf([n]) });
   }
 
   /** `[ ... ]` and `[[ ... ]]`: collect substitutions; flag what evaluates a variable's value as code. */
@@ -677,6 +723,7 @@ class Walker {
             words: [],
             redirects: [],
             repeated: true,
+            span: spanOf([c]),
           });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
           const w = this.word(c);
@@ -721,7 +768,7 @@ class Walker {
           const redirects: Redirect[] = [];
           const after: TNode[] = [];
           this.redirect(c, redirects, undefined, after);
-          this.emit({ assignments: [], words: [], redirects, repeated: true });
+          this.emit({ assignments: [], words: [], redirects, repeated: true, span: spanOf([c]) });
           for (const s of after) this.statement(s);
         } else this.statement(c);
       }
@@ -739,7 +786,7 @@ class Walker {
         // `$(< file)` reads the file.
         const redirects: Redirect[] = [];
         this.redirect(c, redirects, undefined, []);
-        this.emit({ assignments: [], words: [], redirects, repeated: this.repeated });
+        this.emit({ assignments: [], words: [], redirects, repeated: this.repeated, span: spanOf([c]) });
       } else this.statement(c);
     }
   }
@@ -817,6 +864,7 @@ class Walker {
           words: [],
           redirects: [],
           repeated: this.repeated,
+          span: spanOf([n]),
         });
       }
     }

@@ -2,6 +2,7 @@
  * The contract between the gate and the shell analysis. The gate owns policy (modes, tiers, limits);
  * the analyzer owns the shell grammar and says, for one command line, what it would do.
  */
+import type { SourceSpan } from "../types";
 
 export type PathAccess = "read" | "write";
 
@@ -71,6 +72,12 @@ export interface CommandAnalysis {
   readonly deletes: boolean;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
+  /**
+   * Where the commands behind the verdict are written in the line (sorted, disjoint; see spans.ts): the denied
+   * ones for `deny`, the ask-rule matches for `ask-rule`, every command not vouched for otherwise. Absent when
+   * the verdict hangs on no one command (a parse error, a construct of the whole line) or the line is safe.
+   */
+  readonly spans?: readonly SourceSpan[];
 }
 
 export interface CommandAnalyzer {

@@ -20,6 +20,9 @@ import { streamCut } from "./s9-stream-cut";
 import { rulesView } from "./s13-rules-view";
 import { checkpointRestore } from "./s11-checkpoint-restore";
 import { sandboxStopsOutsideWrite } from "./s10-sandbox";
+import { cardCommand } from "./s12-card-command";
+import { cardEdit } from "./s12-card-edit";
+import { cardRestricted } from "./s12-card-restricted";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -42,4 +45,7 @@ export const scenarios: readonly Scenario[] = [
   rulesView,
   checkpointRestore,
   sandboxStopsOutsideWrite,
+  cardCommand,
+  cardEdit,
+  cardRestricted,
 ];

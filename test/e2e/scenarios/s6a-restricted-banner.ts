@@ -35,7 +35,7 @@ export const restrictedBanner: Scenario = {
     const frame = await openPanel(session);
     await frame
       .getByRole("note")
-      .filter({ hasText: /Restricted Mode.*nothing is auto-approved/ })
+      .filter({ hasText: /Restricted Mode/ })
       .first()
       .waitFor({ timeout: 10_000 });
     ctx.log("panel: Restricted Mode note shown");

@@ -6,6 +6,8 @@ import type { WebviewToHost } from "../../../src/shared/protocol";
 const valid: WebviewToHost[] = [
   { type: "ready" },
   { type: "addMcpServer" },
+  { type: "manageTrust" },
+  { type: "focusChanged", focused: true },
   { type: "newTask", requestId: 1, text: "fix the tests" },
   { type: "sendMessage", requestId: 2, text: "" },
   { type: "cancelTask", requestId: 3 },

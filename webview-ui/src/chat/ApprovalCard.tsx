@@ -1,21 +1,27 @@
 /**
  * The approval card for a pending tool call. It shows exactly what will run (invisible and control
- * characters made visible), why the gate asks, Approve / Reject with optional feedback for the model, and
- * "always allow / always deny" with a scope and the exact rule that will be saved.
+ * characters made visible, the deciding part of a command line marked, its working directory), where a file
+ * write really lands and a preview of the change, why the gate asks, Approve / Reject with optional feedback
+ * for the model, and "always allow / always deny" with a scope and the exact rule that will be saved.
  *
  * Nothing here decides: the answer is an intent; the host's task accepts it exactly once and the card
  * disappears when the ask stops being pending. While the call's arguments are still streaming, Approve is
- * disabled: a person can only approve what they can see in full.
+ * disabled: a person can only approve what they can see in full. For a risky call (deletion, outside the
+ * workspace, a protected path, a command not fully analysed) Reject is the primary button; Escape rejects.
  */
 import { useState } from "react";
 import type { AskResponse, TaskMessage, ToolInfo } from "../../../src/shared/messages";
 import type { RememberRule, RuleScope } from "../../../src/shared/protocol";
 import { Button, Icon, RadioGroup, TextArea } from "../components";
-import { OpenDiffButton } from "../rows/ToolRow";
 import { prettyArguments, toolBody, toolSummary, type ToolFamily } from "../rows/toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "../rows/VisibleText";
 import { hasHiddenCharacters } from "../util/visibleText";
 import { AskCard, useAnswer } from "./AskCard";
+import { markedText } from "./commandPieces";
+import { CommandText } from "./CommandText";
+import { EditPreview, WhereItLands } from "./EditPreview";
+import { callDangers, WhyItAsks } from "./WhyItAsks";
+import "./approvalCard.css";
 
 const QUESTION: Record<ToolFamily, string> = {
   read: "Allow this read?",
@@ -82,17 +88,29 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
   const payload = tool.name === "attempt_completion" ? (p.command ?? "") : (s.subject ?? "");
   const args = tool.name === "use_mcp_tool" ? body : "";
   const hidden = hasHiddenCharacters(payload) || hasHiddenCharacters(args);
+  // In Restricted Mode the decision is "not trusted"; the part to look at comes from the trusted view.
+  const spans = tool.decision?.spans ?? tool.decision?.ifTrusted?.spans;
+  const danger = callDangers(tool.decision);
   return (
     <div className="tg-what">
       <div className="tg-label">
         <Icon name={s.icon} /> {s.title}
       </div>
-      <pre className="tg-command" aria-label="Exactly what will run">
-        <VisibleText text={payload} options={COMMAND_VISIBILITY} />
-      </pre>
+      {s.family === "command" ? (
+        <CommandText text={payload} spans={spans} label="Exactly what will run" />
+      ) : (
+        <pre className="tg-command" aria-label="Exactly what will run">
+          <VisibleText text={payload} options={COMMAND_VISIBILITY} />
+        </pre>
+      )}
+      {s.family === "command" && spans?.length && markedText(payload, spans).join("").trim() !== payload.trim() ? (
+        <div className="tg-muted tg-small tg-mark-legend">
+          <mark className="tg-decisive tg-legend-swatch">marked</mark> the part that asks
+        </div>
+      ) : null}
       {tool.cwd !== undefined && s.family === "command" ? (
-        <div className="tg-label" aria-label="Working directory">
-          in <VisibleText text={tool.cwd} options={COMMAND_VISIBILITY} />
+        <div className="tg-cwd" aria-label="Working directory">
+          <span className="tg-muted">in</span> <VisibleText text={tool.cwd} options={COMMAND_VISIBILITY} />
         </div>
       ) : null}
       {s.family === "command" && (tool.sandboxOutlook !== undefined || tool.sandboxed === false) ? (
@@ -108,7 +126,8 @@ function WhatWillRun({ message, tool }: { readonly message: TaskMessage; readonl
           </pre>
         </>
       ) : null}
-      {s.family === "edit" ? <OpenDiffButton messageId={message.id} /> : null}
+      {s.family === "edit" && p.path !== undefined ? <WhereItLands path={p.path} target={tool.target} /> : null}
+      {s.family === "edit" ? <EditPreview message={message} tool={tool} full={danger.includes("protected")} /> : null}
       {hidden ? (
         <div className="tg-warning" role="note">
           <Icon name="warning" /> This contains invisible, control or look-alike characters. They are shown as marked
@@ -127,6 +146,7 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
   const streaming = tool.status === "streaming";
   const suggestion = tool.decision?.suggestion?.trim();
   const family = toolSummary(tool, toolBody(message)).family;
+  const risky = callDangers(tool.decision).length > 0;
 
   /** Either answer carries the feedback, when there is any. */
   const answer = (kind: AskResponse["kind"], remember?: RememberRule) => {
@@ -135,13 +155,15 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
   };
 
   return (
-    <AskCard className="tg-approval" icon="shield" title={QUESTION[family]} error={error}>
+    <AskCard
+      className={`tg-approval${risky ? " tg-approval-risky" : ""}`}
+      icon="shield"
+      title={QUESTION[family]}
+      error={error}
+      onEscape={busy ? undefined : () => void answer("reject")}
+    >
       <WhatWillRun message={message} tool={tool} />
-      <div className="tg-why">
-        <span className="tg-label">Why it asks</span>
-        <span>{tool.decision?.reason ?? "No rule allows this call without asking."}</span>
-        {tool.decision ? <span className="tg-muted tg-rule">rule: {tool.decision.rule}</span> : null}
-      </div>
+      <WhyItAsks decision={tool.decision} />
       {streaming ? (
         <div className="tg-note">
           <Icon name="loading" spin /> Still receiving the call. You can approve once it is complete.
@@ -152,15 +174,32 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
         placeholder="Feedback for the agent (optional)"
         value={feedback}
         onChange={setFeedback}
+        onKeyDown={(e) => {
+          // Ctrl+Enter (Cmd+Enter) approves with the feedback; Escape (on the card) rejects with it.
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !busy && !streaming) {
+            e.preventDefault();
+            void answer("approve");
+          }
+        }}
         rows={1}
       />
-      <div className="tg-actions">
-        <Button onClick={() => void answer("approve")} disabled={busy || streaming}>
+      <div className="tg-actions tg-answer">
+        {/* A risky call: Reject carries the primary style, Approve a warning tone. */}
+        <Button
+          appearance={risky ? "secondary" : "primary"}
+          className={risky ? "tg-approve-risky" : undefined}
+          icon={risky ? "warning" : undefined}
+          onClick={() => void answer("approve")}
+          disabled={busy || streaming}
+        >
           Approve
         </Button>
-        <Button appearance="secondary" onClick={() => void answer("reject")} disabled={busy}>
+        <Button appearance={risky ? "primary" : "secondary"} onClick={() => void answer("reject")} disabled={busy}>
           Reject
         </Button>
+        <span className="tg-muted tg-small tg-keys" title="Escape rejects; Ctrl+Enter in the feedback box approves">
+          Esc rejects
+        </span>
       </div>
       {suggestion ? (
         <fieldset className="tg-always">

@@ -2,8 +2,11 @@
  * What every docked ask card shares: sending the person's answer (an intent the host's task accepts exactly
  * once, or refuses with a message), and the card's frame — a titled section with the refusal shown below.
  * Which buttons a card offers, and what each answers, stays with the card.
+ *
+ * An arriving card takes the keyboard focus (once, when it appears), so the person can answer by keys at once
+ * and a screen reader lands on it; Escape anywhere in it gives the card's "no" answer when it has one.
  */
-import { useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { AskResponse } from "../../../src/shared/messages";
 import type { RememberRule } from "../../../src/shared/protocol";
 import { Icon } from "../components";
@@ -37,6 +40,7 @@ export function AskCard({
   icon,
   title,
   error,
+  onEscape,
   children,
 }: {
   /** Added to `tg-card`. */
@@ -44,11 +48,34 @@ export function AskCard({
   readonly icon: string;
   readonly title: ReactNode;
   readonly error: string | undefined;
+  /** The answer Escape gives (an approval card's Reject); none: Escape does nothing here. */
+  readonly onEscape?: () => void;
   readonly children: ReactNode;
 }) {
   const titleId = useId();
+  const ref = useRef<HTMLElement>(null);
+  // Focus moves to the ask when it arrives; the card is keyed by message, so this runs once per ask.
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: false });
+  }, []);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== "Escape" || !onEscape || e.defaultPrevented) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onEscape();
+  };
   return (
-    <section className={`tg-card ${className}`} aria-labelledby={titleId}>
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className={`tg-card ${className}`}
+      aria-labelledby={titleId}
+      aria-describedby={`${titleId}-required`}
+      onKeyDown={onKeyDown}
+    >
+      <span id={`${titleId}-required`} className="tg-sr-only">
+        Action required.
+      </span>
       <h2 id={titleId} className="tg-card-title">
         <Icon name={icon} /> {title}
       </h2>

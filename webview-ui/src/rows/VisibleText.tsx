@@ -2,18 +2,11 @@
 import { useMemo } from "react";
 import { visibleSegments, type VisibleOptions } from "../util/visibleText";
 
-export function VisibleText({
-  text,
-  options,
-  className,
-}: {
-  readonly text: string;
-  readonly options?: VisibleOptions;
-  readonly className?: string;
-}) {
+/** The marked-up pieces of `text`, without a wrapper element (for callers that split text further). */
+export function VisiblePieces({ text, options }: { readonly text: string; readonly options?: VisibleOptions }) {
   const segments = useMemo(() => visibleSegments(text, options), [text, options]);
   return (
-    <code className={`tg-visible ${className ?? ""}`}>
+    <>
       {segments.map((s, i) =>
         s.kind === "text" ? (
           s.text
@@ -23,6 +16,22 @@ export function VisibleText({
           </span>
         ),
       )}
+    </>
+  );
+}
+
+export function VisibleText({
+  text,
+  options,
+  className,
+}: {
+  readonly text: string;
+  readonly options?: VisibleOptions;
+  readonly className?: string;
+}) {
+  return (
+    <code className={`tg-visible ${className ?? ""}`}>
+      <VisiblePieces text={text} options={options} />
     </code>
   );
 }

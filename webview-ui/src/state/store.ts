@@ -6,7 +6,7 @@
 import type { MessageDelta, TaskMessage } from "../../../src/shared/messages";
 import type { HostToWebview, McpView, RulesView, SettingsView, TaskView } from "../../../src/shared/protocol";
 
-export type RevealTarget = "autoApprove" | "input" | "mcp" | "rules";
+export type RevealTarget = "autoApprove" | "input" | "mcp" | "rules" | "askFeedback";
 
 /** Characters of a streaming text the view keeps ready as a tail (rows show at most this much). */
 export const TAIL_CHARS = 64_000;

@@ -1,0 +1,98 @@
+/**
+ * The approval card for edits, at the default side bar width: a new file shows its first lines with "Open
+ * diff", and that view reads as a new file ("new file: NAME" under the file's own folders in the breadcrumb, no
+ * internal path, no removed line); a write through a link says where it really lands, outside the workspace, with Reject primary.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask } from "../harness/agent";
+import { openPanel } from "../harness/panel";
+import type { Scenario } from "../harness/scenario";
+import { cardShots } from "./cardShots";
+
+const NEW_FILE = Array.from({ length: 14 }, (_, i) => `export const line${i + 1} = ${i + 1};`).join("\n") + "\n";
+
+export const cardEdit: Scenario = {
+  id: "s12b",
+  title: "approval card for edits: new-file preview and its Open diff; a write through a link shows where it lands",
+  needs: ["vsix", "panel", "agent", "scriptedModel"],
+  plan: [
+    "the model writes src/fresh.ts (14 lines): the card previews its first lines and offers Open diff",
+    "Open diff opens a read-only editor 'new file: fresh.ts' under src/ in the breadcrumb, no removed lines",
+    "screenshots light and dark; Reject",
+    "the model writes link_out/planted.sh, link_out → a folder outside the workspace",
+    "the card says 'link_out/planted.sh → /…/planted.sh, outside the workspace'; Reject is primary; screenshots",
+  ],
+  run: async (ctx) => {
+    const model = await startModel(ctx, [
+      { steps: [{ tool: "write_to_file", args: { path: "src/fresh.ts", content: NEW_FILE }, chunks: 3 }] },
+      { steps: [{ tool: "write_to_file", args: { path: "link_out/planted.sh", content: "echo planted\n" } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "Done." } }] },
+    ]);
+    const outside = mkdtempSync(join(tmpdir(), "toolgate-e2e-outside-"));
+    mkdirSync(outside, { recursive: true });
+    const session = await ctx.openSession({
+      settings: modelSettings(ctx, model),
+      files: { "src/a.ts": "export {};\n" },
+    });
+    symlinkSync(outside, join(session.workspace, "link_out"));
+    const frame = await openPanel(session);
+    await startTask(frame, "Add a file.");
+
+    const card = approvalCard(frame).filter({ hasText: "Allow this edit?" });
+    await card.getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 30_000 });
+    const preview = await card.getByLabel("Content preview").innerText();
+    ctx.softCheck(
+      preview.startsWith("export const line1 = 1;") && !preview.includes("line9 "),
+      `preview shows: ${JSON.stringify(preview.slice(0, 200))}`,
+    );
+    const box = await card.locator(".tg-edit-preview").innerText();
+    ctx.softCheck(/14 lines/i.test(box), `preview header: ${JSON.stringify(box.slice(0, 80))}`);
+    await card.getByRole("button", { name: "Open diff" }).click();
+    const tab = session.page.locator(".tabs-container .tab", { hasText: "new file: fresh.ts" });
+    await tab.first().waitFor({ timeout: 15_000 });
+    const crumbs = (
+      await session.page
+        .locator(".editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item")
+        .allInnerTexts()
+    )
+      .map((c) => c.trim())
+      .filter((c) => c !== "");
+    ctx.softCheck(
+      // The workbench may show no breadcrumb for a virtual document; when it does, it is the file's own path.
+      (crumbs.length === 0 || crumbs.join(" › ").startsWith("src › new file: fresh.ts")) &&
+        !crumbs.some((c) => /^\d+$|empty|toolgate/.test(c)),
+      `breadcrumb of the new file's view: ${JSON.stringify(crumbs)}`,
+    );
+    const removed = await session.page
+      .locator(".editor-group-container.active .line-delete, .editor-group-container.active .char-delete")
+      .count();
+    ctx.softCheck(removed === 0, `the new file's view shows ${removed} removed line(s)`);
+    ctx.log(`Open diff: "new file: fresh.ts", breadcrumb ${JSON.stringify(crumbs)}, no removed lines`);
+    for (const shot of await cardShots(session, "card-edit-new-file")) ctx.log(`screenshot: ${shot}`);
+    await answer(card, "Reject");
+    await requestsAtLeast(model, 2);
+
+    const link = approvalCard(frame).filter({ hasText: "planted.sh" });
+    await link.getByRole("button", { name: /Approve/ }).waitFor({ timeout: 30_000 });
+    const lands = (await link.getByLabel("Where the write lands").innerText()).replace(/\s+/g, " ").trim();
+    ctx.softCheck(
+      lands.startsWith("link_out/planted.sh → ") &&
+        lands.includes(join(outside, "planted.sh")) &&
+        lands.endsWith("outside the workspace"),
+      `where it lands: "${lands}"`,
+    );
+    const rejectClass = (await link.getByRole("button", { name: "Reject", exact: true }).getAttribute("class")) ?? "";
+    ctx.softCheck(
+      rejectClass.includes("tg-button-primary"),
+      `Reject is not primary for an outside write: ${rejectClass}`,
+    );
+    ctx.log(`link write: "${lands}"`);
+    for (const shot of await cardShots(session, "card-edit-link")) ctx.log(`screenshot: ${shot}`);
+    await answer(link, "Reject");
+    await requestsAtLeast(model, 3);
+    assert.equal(existsSync(join(outside, "planted.sh")), false, "the rejected write landed outside the workspace");
+  },
+};
