@@ -18,4 +18,8 @@ export const CommandId = {
   showPendingAsk: "toolgate.showPendingAsk",
   approvePendingAsk: "toolgate.approvePendingAsk",
   rejectPendingAsk: "toolgate.rejectPendingAsk",
+  chooseProvider: "toolgate.chooseProvider",
 } as const;
+
+/** The getting-started walkthrough (`contributes.walkthroughs`), as `workbench.action.openWalkthrough` names it. */
+export const WALKTHROUGH_ID = "toolgate.toolgate#toolgate.gettingStarted";

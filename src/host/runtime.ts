@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { ToolExecutor } from "../agent/executor/toolExecutor";
 import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/approvalGate";
 import { TaskHistory } from "../agent/history/taskHistory";
+import { historyItems } from "../agent/history/historyItems";
 import { McpHub } from "../agent/mcp/hub";
 import { mcpToolLister } from "../agent/mcp/toolList";
 import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
@@ -159,6 +160,16 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
       const session = new AgentTaskSession(restorable.id, deps, restorable);
       restorable = undefined;
       session.resume();
+      return session;
+    },
+    history: async () => historyItems(await history.list()),
+    open: async (id) => {
+      const snap = await history.load(id);
+      if (!snap) return undefined;
+      if (restorable?.id === id) restorable = undefined;
+      const session = new AgentTaskSession(id, deps, snap);
+      // A task left waiting on the person (or cut off mid-turn) picks up where it stopped, as after a reload.
+      if (snap.state === "running" || snap.state === "waiting") session.resume();
       return session;
     },
   };

@@ -74,6 +74,12 @@ export const McpChangeSchema = z.discriminatedUnion("kind", [
   obj({ kind: z.literal("serverEnabled"), server: Name, value: z.boolean() }),
 ]);
 
+/** First-run card buttons: choose a provider, set its API key, open the settings, open the walkthrough. */
+export const FirstRunActionSchema = z.enum(["chooseProvider", "setApiKey", "openSettings", "walkthrough"]);
+
+/** Task ids as the history stores them. */
+const TaskId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,100}$/));
+
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Sent once per load. The host answers with `state` and then starts sending. */
   obj({ type: z.literal("ready") }),
@@ -95,6 +101,9 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("openDiff"), messageId: MessageId }),
   obj({ type: z.literal("openSettings"), query: z.optional(z.string().check(z.maxLength(MAX_QUERY))) }),
   obj({ type: z.literal("addMcpServer") }),
+  /** Show a past task from the history (read-only until the person replies to continue it). */
+  obj({ type: z.literal("openHistoryTask"), requestId: RequestId, id: TaskId }),
+  obj({ type: z.literal("firstRun"), action: FirstRunActionSchema }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

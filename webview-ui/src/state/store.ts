@@ -4,7 +4,14 @@
  * objects they touch; unchanged rows keep their identity and their memoised rendering.
  */
 import type { MessageDelta, TaskMessage } from "../../../src/shared/messages";
-import type { HostToWebview, McpView, SettingsView, TaskView } from "../../../src/shared/protocol";
+import type {
+  HistoryItemView,
+  HostToWebview,
+  McpView,
+  ModelView,
+  SettingsView,
+  TaskView,
+} from "../../../src/shared/protocol";
 
 export type RevealTarget = "autoApprove" | "input" | "mcp";
 
@@ -30,6 +37,10 @@ export interface ViewState {
   readonly agentAvailable: boolean;
   /** Bumped on each reveal so the same target can be revealed twice. */
   readonly reveal: { readonly target: RevealTarget; readonly seq: number } | null;
+  /** Past tasks, newest first. */
+  readonly history: readonly HistoryItemView[];
+  /** The model new tasks use (null until the host has looked). */
+  readonly model: ModelView | null;
 }
 
 export type Scheduler = (fn: () => void) => void;
@@ -48,6 +59,8 @@ const INITIAL: ViewState = {
   mcp: null,
   agentAvailable: false,
   reveal: null,
+  history: [],
+  model: null,
 };
 
 export interface ResultMessage {
@@ -108,6 +121,8 @@ export class Store {
             settings: m.state.settings,
             mcp: m.state.mcp,
             agentAvailable: m.state.agentAvailable,
+            history: m.state.history ?? [],
+            model: m.state.model ?? null,
           };
           this.reindex(s.task);
           break;
@@ -133,6 +148,12 @@ export class Store {
           break;
         case "reveal":
           s = { ...s, reveal: { target: m.target, seq: (s.reveal?.seq ?? 0) + 1 } };
+          break;
+        case "history":
+          s = { ...s, history: m.history };
+          break;
+        case "model":
+          s = { ...s, model: m.model };
           break;
         case "result":
           results.push([m.requestId, m.error !== undefined ? { ok: m.ok, error: m.error } : { ok: m.ok }]);
