@@ -155,6 +155,8 @@ export function App({
               menuOpen={menuOpen}
               onMenuOpenChange={setMenuOpen}
               focusInputSeq={focusInputSeq}
+              history={state.history}
+              model={state.model}
             />
           ) : (
             <McpView mcp={state.mcp} useMcp={settings.autoApprove.actions.useMcp} />

@@ -9,6 +9,7 @@ import { LongText } from "./LongText";
 import { StatusTag } from "./StatusTag";
 import { prettyArguments, toolBody, toolSummary } from "./toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
+import { lineCount, plural } from "../util/counts";
 
 export function OpenDiffButton({ messageId }: { readonly messageId: number }) {
   const bridge = useBridge();
@@ -42,12 +43,14 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
       );
     case "write_to_file":
     case "replace_in_file": {
-      const lines = body ? body.split("\n").length : 0;
+      const lines = lineCount(body);
       return (
         <div className="tg-edit">
           <div className="tg-actions">
             <OpenDiffButton messageId={message.id} />
-            <span className="tg-muted">{tool.name === "write_to_file" ? `${lines} lines` : `${lines} diff lines`}</span>
+            <span className="tg-muted">
+              {tool.name === "write_to_file" ? plural(lines, "line") : plural(lines, "line") + " of changes"}
+            </span>
           </div>
           {body ? (
             <details>
@@ -89,7 +92,8 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
   if (!tool) return <div className="tg-row tg-muted">{message.text}</div>;
   const s = toolSummary(tool, toolBody(message));
   const showSubject = s.subject !== undefined && tool.name !== "execute_command";
-  const refused = (tool.status === "denied" || tool.status === "rejected") && tool.decision;
+  const refused = tool.status === "denied" && tool.decision;
+  const feedback = tool.status === "rejected" ? /Their feedback: ([\s\S]*)$/.exec(tool.result ?? "")?.[1] : undefined;
   return (
     <div className={`tg-row tg-tool tg-family-${s.family}${message.role === "ask" ? " tg-ask" : ""}`}>
       <div className="tg-row-head">
@@ -108,6 +112,11 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
       {refused ? (
         <div className="tg-reason" role="note">
           <Icon name="info" /> {tool.decision!.reason}
+        </div>
+      ) : null}
+      {feedback ? (
+        <div className="tg-feedback" role="note" aria-label="Your feedback">
+          <Icon name="comment" /> <span className="tg-muted">You said:</span> {feedback}
         </div>
       ) : null}
     </div>
