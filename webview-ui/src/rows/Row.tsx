@@ -90,7 +90,7 @@ function TurnUsage({ usage }: { readonly usage: Usage }) {
  */
 function isDocked(m: TaskMessage): boolean {
   if (m.role !== "ask" || m.askState === "answered" || m.kind === "completion") return false;
-  if (m.kind === "error" && m.retry?.at !== undefined) return false; // a countdown answers in its own row
+  if (m.kind === "error" && m.retry) return false; // RetryRow shows its own docked state
   return m.askState === "pending" || m.tool?.status === "streaming";
 }
 
