@@ -17,6 +17,9 @@ import { restrictedBanner } from "./s6a-restricted-banner";
 import { reloadPendingAsk } from "./s7-reload-pending-ask";
 import { maxRequests } from "./s8-max-requests";
 import { streamCut } from "./s9-stream-cut";
+import { contrast } from "./s14-contrast";
+import { historyReopen } from "./s15-history";
+import { firstRun } from "./s16-first-run";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -36,4 +39,7 @@ export const scenarios: readonly Scenario[] = [
   reloadPendingAsk,
   maxRequests,
   streamCut,
+  contrast,
+  historyReopen,
+  firstRun,
 ];
