@@ -74,7 +74,8 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
     case "new_task":
       return <LongText text={body} />;
     default:
-      return tool.result ? <ResultDetails result={tool.result} /> : null;
+      // A refused call's result is the gate's reason, which the row already states.
+      return tool.result && tool.status !== "denied" ? <ResultDetails result={tool.result} /> : null;
   }
 }
 
