@@ -221,6 +221,7 @@ describe("compact transcript", () => {
     expect(screen.getByText(/Rejected by you/).closest(".tg-tag")!.className).toContain("tg-tag-neutral");
     expect(screen.queryByText("`rm` deletes files")).toBeNull();
     expect(screen.getByRole("note", { name: "Your feedback" }).textContent).toMatch(/You said: keep build$/);
+    expect(screen.getAllByText(/keep build/)).toHaveLength(1);
     cleanup();
     setup().view(
       <Row

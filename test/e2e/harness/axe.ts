@@ -16,8 +16,11 @@ export interface ContrastViolation {
 }
 
 export interface ContrastReport {
+  /** Text nodes axe measured (passes and violations). */
   readonly checked: number;
   readonly violations: readonly ContrastViolation[];
+  /** Nodes axe could not measure, with its reason (for example, obscured by another element). */
+  readonly unmeasured: readonly string[];
 }
 
 let source: string | undefined;
@@ -45,6 +48,7 @@ export async function checkContrast(frame: Frame, repoRoot: string, selector?: s
     interface AxeResult {
       violations: Array<{ nodes: AxeNode[] }>;
       passes: Array<{ nodes: AxeNode[] }>;
+      incomplete: Array<{ nodes: Array<AxeNode & { any: Array<{ message?: string }> }> }>;
     }
     const axe = (
       globalThis as unknown as {
@@ -58,6 +62,7 @@ export async function checkContrast(frame: Frame, repoRoot: string, selector?: s
       return (el?.textContent ?? n.html).replace(/\s+/g, " ").trim().slice(0, 80);
     };
     return {
+      unmeasured: r.incomplete.flatMap((v) => v.nodes.map((n) => `"${text(n)}": ${n.any[0]?.message ?? "unknown"}`)),
       checked: r.passes.reduce((k, p) => k + p.nodes.length, 0) + r.violations.reduce((k, v) => k + v.nodes.length, 0),
       violations: r.violations.flatMap((v) =>
         v.nodes.map((n) => {
@@ -73,6 +78,27 @@ export async function checkContrast(frame: Frame, repoRoot: string, selector?: s
       ),
     };
   }, selector);
+}
+
+/**
+ * Checks each element matching `selector` on its own, scrolled into view first (a pill scrolled out of the
+ * list cannot be measured), and merges the reports.
+ */
+export async function checkEachInView(frame: Frame, repoRoot: string, selector: string): Promise<ContrastReport> {
+  const all = frame.locator(selector);
+  const n = await all.count();
+  const out = { checked: 0, violations: [] as ContrastViolation[], unmeasured: [] as string[] };
+  for (let i = 0; i < n; i++) {
+    const el = all.nth(i);
+    await el.scrollIntoViewIfNeeded().catch(() => undefined);
+    await el.evaluate((e) => e.setAttribute("data-axe-target", ""));
+    const r = await checkContrast(frame, repoRoot, "[data-axe-target]");
+    await el.evaluate((e) => e.removeAttribute("data-axe-target"));
+    out.checked += r.checked;
+    out.violations.push(...r.violations);
+    out.unmeasured.push(...r.unmeasured);
+  }
+  return out;
 }
 
 export function describeViolations(v: readonly ContrastViolation[]): string {

@@ -38,7 +38,10 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
           {p.requires_approval === "true" ? (
             <div className="tg-note">The model marked this command as needing approval.</div>
           ) : null}
-          {tool.result ? <LongText text={tool.result} keep="tail" className="tg-output" /> : null}
+          {/* A rejected or refused command never ran: its "result" is the answer the row already states. */}
+          {tool.result && tool.status !== "rejected" && tool.status !== "denied" ? (
+            <LongText text={tool.result} keep="tail" className="tg-output" />
+          ) : null}
         </>
       );
     case "write_to_file":
