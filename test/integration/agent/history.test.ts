@@ -265,7 +265,11 @@ describe("task history", () => {
         for (let i = 0; i < 500 && !(await what()); i++) await new Promise((r) => setTimeout(r, 10));
       };
       // The session reports "done" as the task ends; its last save follows at once.
-      const saved = async (state: string) => (await new TaskHistory(dir).load("t-reopen"))?.state === state;
+      // The task file is written before the index: both must show the state.
+      const saved = async (state: string) => {
+        const h2 = new TaskHistory(dir);
+        return (await h2.load("t-reopen"))?.state === state && (await h2.list())[0]?.state === state;
+      };
       const approveAsks = (s: AgentTaskSession, view: TaskMessage[]) =>
         s.onDelta((d) => {
           applyDelta(view, d);
