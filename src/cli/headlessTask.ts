@@ -60,6 +60,8 @@ class HeadlessAsks implements AskChannel {
 
   ask(messageId: number): Promise<AskResponse> {
     const m = this.getMessage(messageId);
+    // An automatic retry's countdown: no one will say "now" or "stop", so its timer decides.
+    if (m?.kind === "error" && m.retry?.at !== undefined) return new Promise<AskResponse>(() => undefined);
     // A completion has no one to review it: accepted. Anything else (a retry after a failed request, a
     // tool approval, which a headless gate never asks for, a command that cannot run sandboxed, a re-run outside
     // the sandbox) is declined; declining protected-path changes a sandboxed command made removes them.

@@ -14,7 +14,9 @@ import type { CheckpointHost } from "./checkpointHost";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
 import { openToolgateSettings, registerCommands } from "./commands";
-import { CommandId, PANEL_TYPE, VIEW_ID } from "./ids";
+import { CommandId, PANEL_TYPE, VIEW_ID, WALKTHROUGH_ID } from "./ids";
+import { ApiKeyStore } from "./adapters/secrets";
+import { describeModel } from "./modelSetup";
 import { DecisionLog } from "./decisionLog";
 import { openDefaultDiff, PROPOSED_SCHEME, ProposedContent } from "./diffView";
 import { RuleStore } from "./rememberedRules";
@@ -79,7 +81,24 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     chatFocused: (focused) => void vscode.commands.executeCommand("setContext", "toolgate.chatFocused", focused),
     log: (level, text) => output[level](text),
     attention: (a) => notifier.update(a),
+    firstRun: async (action) => {
+      if (action === "chooseProvider") await vscode.commands.executeCommand(CommandId.chooseProvider);
+      else if (action === "setApiKey") await vscode.commands.executeCommand(CommandId.setApiKey);
+      else if (action === "openSettings") await openToolgateSettings("@ext:toolgate.toolgate provider");
+      else await vscode.commands.executeCommand("workbench.action.openWalkthrough", WALKTHROUGH_ID, false);
+    },
   });
+  // The panel's model line: re-read whenever provider settings, keys or the installed chat models change.
+  const keys = new ApiKeyStore(context.secrets);
+  let modelSeq = 0;
+  const refreshModel = (): void => {
+    const seq = ++modelSeq;
+    void describeModel(keys).then(
+      (m) => seq === modelSeq && controller.setModel(m),
+      (e: unknown) => output.warn(`Could not describe the model: ${String(e)}`),
+    );
+  };
+  refreshModel();
   let runtime: Promise<void> | undefined;
   const startRuntime = (): Promise<void> => {
     runtime ??= startOnce();
@@ -90,6 +109,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
 
   const onSettings = (): void => {
     controller.settingsChanged();
+    refreshModel();
     statusBar.update(settings.view());
     showSandbox();
     changed.fire();
@@ -109,6 +129,8 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
       if (e.affectsConfiguration(SECTION)) onSettings();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(onSettings),
+    keys.onDidChange(refreshModel),
+    vscode.lm.onDidChangeChatModels(refreshModel),
     ...registerCommands({ controller, webviews, settings, secrets: context.secrets }),
   );
 

@@ -10,7 +10,17 @@
  *   answer lost is told so. A saved rule is always the one the host's own copy of the ask suggested.
  */
 import type { TaskMessage } from "../shared/messages";
-import type { HostState, HostToWebview, McpChange, RuleRef, TaskView, WebviewToHost } from "../shared/protocol";
+import type {
+  FirstRunAction,
+  HistoryItemView,
+  HostState,
+  HostToWebview,
+  McpChange,
+  ModelView,
+  RuleRef,
+  TaskView,
+  WebviewToHost,
+} from "../shared/protocol";
 import { NO_CHECKPOINTS, type CheckpointHost } from "./checkpointHost";
 import { DeltaBatcher, FRAME_MS, realTimer, type Timer } from "./deltaBatcher";
 import { attentionOf, NO_ATTENTION, type Attention } from "./askAttention";
@@ -48,6 +58,8 @@ export interface HostServices {
   readonly timer?: Timer;
   /** The managed policy layers the Rules view lists; default: the policy files every surface reads. */
   readonly managedLayers?: () => readonly SettingsLayer[];
+  /** A first-run card button (choose a provider, set the key, open settings, the walkthrough). */
+  firstRun?(action: FirstRunAction): void | PromiseLike<void>;
 }
 
 export const NO_AGENT =
@@ -63,6 +75,8 @@ export class ChatController {
   private mcpSub: Disposable | undefined;
   private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" | undefined;
   private checkpoints: CheckpointHost | undefined;
+  private historyItems: readonly HistoryItemView[] = [];
+  private model: ModelView | undefined;
 
   constructor(private readonly services: HostServices) {}
 
@@ -82,6 +96,25 @@ export class ChatController {
       if (restored) this.attach(restored);
     }
     this.broadcastState();
+    void this.refreshHistory();
+  }
+
+  /** Re-reads the task history and sends it to the webviews. */
+  async refreshHistory(): Promise<void> {
+    const read = this.factory?.history;
+    if (!read) return;
+    try {
+      this.historyItems = await read.call(this.factory);
+      this.broadcast({ type: "history", history: this.historyItems });
+    } catch (e) {
+      this.services.log("warn", `Could not read the task history: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The model new tasks use changed (provider settings, API keys). */
+  setModel(model: ModelView): void {
+    this.model = model;
+    this.broadcast({ type: "model", model });
   }
 
   setCheckpoints(host: CheckpointHost | undefined): void {
@@ -107,6 +140,8 @@ export class ChatController {
       mcp: mcpView(this.services.settings.mcpServers(), this.mcpSource, rules.forMcpTool),
       agentAvailable: this.factory !== undefined,
       rules: rules.view,
+      history: this.historyItems,
+      ...(this.model ? { model: this.model } : {}),
     };
   }
 
@@ -222,6 +257,11 @@ export class ChatController {
       case "focusChanged":
         this.services.chatFocused?.(msg.focused);
         return undefined;
+      case "openHistoryTask":
+        return this.openHistoryTask(msg.id);
+      case "firstRun":
+        await this.services.firstRun?.(msg.action);
+        return undefined;
     }
   }
 
@@ -272,8 +312,20 @@ export class ChatController {
     if (!this.session) return "There is no task to continue. Start a new one.";
     if (!IDLE_STATES.includes(this.session.state))
       return "The task is working. Answer its question or wait for it to finish.";
-    if (!this.session.sendMessage) return "This task cannot be continued. Start a new one.";
+    if (!this.session.sendMessage || this.session.canContinue === false)
+      return "This task cannot be continued. Start a new one.";
     this.session.sendMessage(text);
+    return undefined;
+  }
+
+  private async openHistoryTask(id: string): Promise<string | undefined> {
+    if (!this.factory?.open) return NO_AGENT;
+    if (this.session?.id === id) return undefined;
+    if (this.session && !IDLE_STATES.includes(this.session.state)) return "A task is still running. Cancel it first.";
+    const session = await this.factory.open(id, { id, extraRules: () => this.services.rules.extraRules(id) });
+    if (!session) return "This task is no longer in the history.";
+    this.detach();
+    this.attach(session);
     return undefined;
   }
 
@@ -282,6 +334,7 @@ export class ChatController {
     this.detach();
     this.broadcast({ type: "task", task: null });
     this.broadcast({ type: "rules", rules: this.remembered().view });
+    void this.refreshHistory();
     return undefined;
   }
 
@@ -301,6 +354,7 @@ export class ChatController {
         batcher.flush(); // the messages that led to the new state arrive before it
         this.broadcast({ type: "taskState", taskId: session.id, state });
         this.updateAttention();
+        if (IDLE_STATES.includes(state)) void this.refreshHistory();
       }),
     ];
     this.broadcast({ type: "task", task: view });
@@ -340,7 +394,14 @@ export class ChatController {
 
   private taskView(): TaskView | null {
     const s = this.session;
-    return s ? { id: s.id, state: s.state, messages: s.snapshot() } : null;
+    if (!s) return null;
+    return {
+      id: s.id,
+      state: s.state,
+      messages: s.snapshot(),
+      ...(s.fromHistory ? { fromHistory: true } : {}),
+      ...(s.canContinue === false ? { canContinue: false } : {}),
+    };
   }
 
   private findMessage(id: number): TaskMessage | undefined {

@@ -8,6 +8,7 @@ import type { ChatWebviews } from "./chatViewProvider";
 import { CommandId } from "./ids";
 import { SecretKey, type SettingsBridge } from "./settingsBridge";
 import { IDLE_STATES } from "./taskSession";
+import { chooseProviderFlow } from "./modelSetup";
 
 export const NEXT_MODE: Readonly<Record<Mode, Mode>> = { normal: "plan", plan: "auto", auto: "normal" };
 
@@ -113,6 +114,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await webviews.reveal();
       controller.reveal("askFeedback");
     }),
+    reg(CommandId.chooseProvider, () => chooseProviderFlow(() => vscode.commands.executeCommand(CommandId.setApiKey))),
   ];
 
   function answerByKey(kind: "approve" | "reject"): void {

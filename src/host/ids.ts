@@ -20,4 +20,8 @@ export const CommandId = {
   rejectPendingAsk: "toolgate.rejectPendingAsk",
   showRules: "toolgate.showRules",
   feedbackPendingAsk: "toolgate.feedbackPendingAsk",
+  chooseProvider: "toolgate.chooseProvider",
 } as const;
+
+/** The getting-started walkthrough (`contributes.walkthroughs`), as `workbench.action.openWalkthrough` names it. */
+export const WALKTHROUGH_ID = "toolgate.toolgate#toolgate.gettingStarted";

@@ -1,40 +1,31 @@
-import * as vscode from "vscode";
 import { AnthropicProvider } from "../agent/providers/anthropic";
 import { OpenAiCompatibleProvider } from "../agent/providers/openai";
 import type { ModelProvider } from "../agent/providers/types";
-import { AGENT_SETTING_KEYS } from "../core/settingsModel";
 import { pickLmModel, VscodeLmProvider } from "./adapters/lmProvider";
 import type { ApiKeyStore } from "./adapters/secrets";
+import { DEFAULT_OPENAI_BASE, httpProviderOf, readProviderSettings } from "./modelSetup";
 
 /**
- * Which model a new task talks to. Every provider setting is read from user scope only (global value, else
- * the default): a repository must never redirect your model traffic — or your API key — to its own server.
+ * Which model a new task talks to: the choice modelSetup.ts describes to the panel. Every provider setting is
+ * read from user scope only (see modelSetup.ts).
  */
-function userValue<T>(key: string): T | undefined {
-  const v = vscode.workspace.getConfiguration().inspect<T>(key);
-  return v?.globalValue ?? v?.defaultValue;
-}
-
 export class NoModelError extends Error {}
 
 export async function chooseProvider(keys: ApiKeyStore): Promise<ModelProvider> {
-  const kind = userValue<string>(AGENT_SETTING_KEYS.provider) ?? "auto";
-  const openAiBase = (userValue<string>(AGENT_SETTING_KEYS.openAiBaseUrl) ?? "").trim();
-  const openAi = async () =>
-    new OpenAiCompatibleProvider({
-      baseUrl: openAiBase || "https://api.openai.com/v1",
-      model: userValue<string>(AGENT_SETTING_KEYS.openAiModel) ?? "gpt-4.1",
-      ...(await keys.get("openai").then((k) => (k ? { apiKey: k } : {}))),
+  const s = readProviderSettings();
+  const http = httpProviderOf(s);
+  if (http === "openai") {
+    const apiKey = await keys.get("openai");
+    return new OpenAiCompatibleProvider({
+      baseUrl: s.openAiBase || DEFAULT_OPENAI_BASE,
+      model: s.openAiModel,
+      ...(apiKey ? { apiKey } : {}),
     });
-  if (kind === "openai" || (kind === "auto" && openAiBase !== "")) return openAi();
-  if (kind === "anthropic") {
+  }
+  if (http === "anthropic") {
     const apiKey = await keys.get("anthropic");
     if (!apiKey) throw new NoModelError("No Anthropic API key: run “Toolgate: Set API Key”.");
-    return new AnthropicProvider({
-      baseUrl: userValue<string>(AGENT_SETTING_KEYS.anthropicBaseUrl) ?? "https://api.anthropic.com",
-      model: userValue<string>(AGENT_SETTING_KEYS.anthropicModel) ?? "claude-sonnet-4-5",
-      apiKey,
-    });
+    return new AnthropicProvider({ baseUrl: s.anthropicBase, model: s.anthropicModel, apiKey });
   }
   const chat = await pickLmModel();
   if (chat) return new VscodeLmProvider(chat);

@@ -10,6 +10,7 @@ import { ToolExecutor } from "../agent/executor/toolExecutor";
 import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/approvalGate";
 import { GitCheckpointService } from "../agent/checkpoints/checkpointService";
 import { TaskHistory } from "../agent/history/taskHistory";
+import { historyItems } from "../agent/history/historyItems";
 import { McpHub } from "../agent/mcp/hub";
 import { mcpToolLister } from "../agent/mcp/toolList";
 import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
@@ -203,6 +204,16 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
       const session = new AgentTaskSession(restorable.id, deps, restorable);
       restorable = undefined;
       session.resume();
+      return session;
+    },
+    history: async () => historyItems(await history.list()),
+    open: async (id) => {
+      const snap = await history.load(id);
+      if (!snap) return undefined;
+      if (restorable?.id === id) restorable = undefined;
+      const session = new AgentTaskSession(id, deps, snap);
+      // A task left waiting on the person (or cut off mid-turn) picks up where it stopped, as after a reload.
+      if (snap.state === "running" || snap.state === "waiting") session.resume();
       return session;
     },
   };

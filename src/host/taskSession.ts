@@ -4,7 +4,7 @@
  * runtime is wired, and tests drive it with fakes.
  */
 import type { AskResponse, MessageDelta, TaskMessage } from "../shared/messages";
-import type { McpServerState, McpToolView, TaskState } from "../shared/protocol";
+import type { HistoryItemView, McpServerState, McpToolView, TaskState } from "../shared/protocol";
 
 export interface Disposable {
   dispose(): void;
@@ -52,6 +52,10 @@ export interface TaskSession {
   /** Stops the task; a running command is killed. Idempotent. */
   cancel(): void;
   snapshot(): readonly TaskMessage[];
+  /** Opened from the task history (not started in this window). */
+  readonly fromHistory?: boolean;
+  /** False when a reply cannot continue it (see TaskView.canContinue); absent means it can. */
+  readonly canContinue?: boolean;
 }
 
 export interface TaskSessionOptions {
@@ -65,6 +69,13 @@ export interface TaskSessionFactory {
   create(options: TaskSessionOptions): TaskSession;
   /** After a window reload: the unfinished task from history, if any, with a pending ask still pending. */
   restore?(options: TaskSessionOptions): TaskSession | undefined;
+  /** Past tasks, newest first (subtasks included). */
+  history?(): Promise<readonly HistoryItemView[]>;
+  /**
+   * A past task as a session: shown as it was; a reply continues it; one left waiting on the person is resumed
+   * (its ask asked again). Undefined when the history does not hold it.
+   */
+  open?(id: string, options: TaskSessionOptions): Promise<TaskSession | undefined>;
 }
 
 /** A tool as the hub reports it: the same shape the panel shows (always-allow and enabled come from settings). */

@@ -141,6 +141,12 @@ export interface TaskMessage {
   /** For `protected_changes`: what changed (the person keeps or removes all of it). */
   readonly protectedChanges?: readonly ProtectedChangeView[];
   readonly usage?: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number };
+  /**
+   * A failed model request that is retried automatically: one row for every attempt of the turn. While `at`
+   * is set, attempt number `attempt` (of `of`) starts at that time (epoch ms), unless the person retries at
+   * once or stops; without `at` the retries are used up (`attempt` attempts were made) and the row asks.
+   */
+  readonly retry?: { readonly attempt: number; readonly of: number; readonly at?: number };
 }
 
 /** A person's answer to an ask. Feedback text goes to the model with either answer. */

@@ -16,6 +16,7 @@ import type { MessageDelta, TaskMessage } from "./messages";
 import type { Mode } from "../core/types";
 import type {
   AutoApproveActionSchema,
+  FirstRunActionSchema,
   McpChangeSchema,
   RememberRuleSchema,
   RuleRefSchema,
@@ -118,7 +119,36 @@ export interface TaskView {
   readonly id: string;
   readonly state: TaskState;
   readonly messages: readonly TaskMessage[];
+  /** Opened from the task history rather than started in this window. */
+  readonly fromHistory?: boolean;
+  /** False when a reply cannot continue this task (its conversation was not saved): the panel offers a new task. */
+  readonly canContinue?: boolean;
 }
+
+/** One past task in the history list (newest first). */
+export interface HistoryItemView {
+  readonly id: string;
+  readonly title: string;
+  readonly updatedAt: number;
+  readonly state: TaskState;
+  readonly costUsd: number;
+}
+
+/** Which model new tasks talk to, as the panel's model line and first-run card show it. */
+export interface ModelView {
+  /** False when no task could start: the panel shows the first-run card. */
+  readonly configured: boolean;
+  /** "OpenAI-compatible", "Anthropic", "VS Code language model", or "No model". */
+  readonly provider: string;
+  readonly model?: string;
+  /** The server requests go to (HTTP providers). */
+  readonly endpoint?: string;
+  /** What is missing, in words ("No Anthropic API key"). */
+  readonly problem?: string;
+}
+
+/** Buttons of the first-run card; each runs one host command. */
+export type FirstRunAction = z.infer<typeof FirstRunActionSchema>;
 
 export interface HostState {
   readonly task: TaskView | null;
@@ -128,6 +158,10 @@ export interface HostState {
   readonly agentAvailable: boolean;
   /** Every remembered rule, for the Rules view. */
   readonly rules?: RulesView;
+  /** Past tasks, newest first (empty until the runtime's history is read). */
+  readonly history?: readonly HistoryItemView[];
+  /** The model new tasks use; absent until the host has looked. */
+  readonly model?: ModelView;
 }
 
 /**
@@ -171,7 +205,11 @@ export type HostToWebview =
   /** Answer to a request carrying `requestId`. `error` is for a person. */
   | { readonly type: "result"; readonly requestId: number; readonly ok: boolean; readonly error?: string }
   /** The status bar item or a command asked the panel to show something. */
-  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" };
+  | { readonly type: "reveal"; readonly target: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" }
+  /** The task history changed (a task started, ended, or was opened). */
+  | { readonly type: "history"; readonly history: readonly HistoryItemView[] }
+  /** The provider settings or keys changed. */
+  | { readonly type: "model"; readonly model: ModelView };
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host

@@ -87,6 +87,11 @@ export const RuleRefSchema = z.discriminatedUnion("source", [
   }),
   obj({ source: z.literal("mcpAlwaysAllow"), server: Name, tool: Name }),
 ]);
+/** First-run card buttons: choose a provider, set its API key, open the settings, open the walkthrough. */
+export const FirstRunActionSchema = z.enum(["chooseProvider", "setApiKey", "openSettings", "walkthrough"]);
+
+/** Task ids as the history stores them. */
+const TaskId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,100}$/));
 
 export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Sent once per load. The host answers with `state` and then starts sending. */
@@ -122,6 +127,9 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
    * view, so the answer keybindings' `when` clause reads the context key the host sets from this.
    */
   obj({ type: z.literal("focusChanged"), focused: z.boolean() }),
+  /** Show a past task from the history (read-only until the person replies to continue it). */
+  obj({ type: z.literal("openHistoryTask"), requestId: RequestId, id: TaskId }),
+  obj({ type: z.literal("firstRun"), action: FirstRunActionSchema }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

@@ -174,6 +174,8 @@ export function App({
               menuOpen={menuOpen}
               onMenuOpenChange={setMenuOpen}
               focusInputSeq={focusInputSeq}
+              history={state.history}
+              model={state.model}
             />
           ) : tab === "mcp" ? (
             <McpView mcp={state.mcp} useMcp={settings.autoApprove.actions.useMcp} />

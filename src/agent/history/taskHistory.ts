@@ -15,8 +15,24 @@ export interface TaskIndexEntry extends TaskHeader {
   readonly costUsd: number;
 }
 
+/** When a batched write happens: real timers by default; tests pass a clock they advance themselves. */
+export interface HistoryTimer {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const realTimer: HistoryTimer = {
+  set: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clear: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
 export interface HistoryOptions {
   readonly debounceMs?: number;
+  readonly timer?: HistoryTimer;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -31,12 +47,14 @@ export class TaskHistory {
   private index: Map<string, TaskIndexEntry> | undefined;
   private indexChain: Promise<void> = Promise.resolve();
   private readonly debounceMs: number;
+  private readonly timer: HistoryTimer;
 
   constructor(
     readonly dir: string,
     opts: HistoryOptions = {},
   ) {
     this.debounceMs = opts.debounceMs ?? 1000;
+    this.timer = opts.timer ?? realTimer;
   }
 
   private taskPath(id: string): string {
@@ -76,7 +94,7 @@ export class TaskHistory {
   }
 
   private writeIndex(): Promise<void> {
-    if (this.indexTimer) clearTimeout(this.indexTimer);
+    if (this.indexTimer !== undefined) this.timer.clear(this.indexTimer);
     this.indexTimer = undefined;
     const run = this.indexChain.then(async () => {
       const entries = [...(await this.loadIndex()).values()];
@@ -113,20 +131,19 @@ export class TaskHistory {
     )
       await this.writeIndex();
     else {
-      this.indexTimer ??= setTimeout(() => void this.writeIndex(), this.debounceMs);
-      this.indexTimer.unref?.();
+      this.indexTimer ??= this.timer.set(() => void this.writeIndex(), this.debounceMs);
     }
   }
 
-  private indexTimer: ReturnType<typeof setTimeout> | undefined;
+  private indexTimer: unknown;
 
   /** The batched writer a task reports its changes to. */
   writer(snapshot: () => TaskSnapshot): TaskPersistence {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: unknown;
     let dirty = false;
     let chain: Promise<void> = Promise.resolve();
     const write = (): Promise<void> => {
-      if (timer) clearTimeout(timer);
+      if (timer !== undefined) this.timer.clear(timer);
       timer = undefined;
       if (!dirty) return chain;
       dirty = false;
@@ -138,7 +155,7 @@ export class TaskHistory {
       // Called for every change (every streamed chunk): arming a timer once per batch keeps it O(1).
       changed: () => {
         dirty = true;
-        timer ??= setTimeout(() => void write(), this.debounceMs);
+        timer ??= this.timer.set(() => void write(), this.debounceMs);
       },
       flush: () => {
         dirty = true;

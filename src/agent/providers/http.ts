@@ -75,7 +75,7 @@ export async function postJson(
     });
   } catch (e) {
     if (signal.aborted) throw new ProviderError("cancelled", "aborted");
-    throw new ProviderError(`could not reach ${new URL(url).host}: ${errorText(e)}`, "network");
+    throw new ProviderError(connectFailure(url, e), "network");
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
@@ -83,6 +83,38 @@ export async function postJson(
   }
   if (!res.body) throw new ProviderError("the response had no body", "protocol", res.status);
   return res;
+}
+
+/** Node's error codes for a request that never got an answer, in words. */
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "Could not connect to",
+  ECONNRESET: "The connection was dropped by",
+  ENOTFOUND: "Could not find the server",
+  EAI_AGAIN: "Could not look up the server",
+  ETIMEDOUT: "Timed out connecting to",
+  UND_ERR_CONNECT_TIMEOUT: "Timed out connecting to",
+  EHOSTUNREACH: "No route to",
+  ENETUNREACH: "No network route to",
+  CERT_HAS_EXPIRED: "The server's certificate has expired:",
+};
+
+/**
+ * What happened when a request got no answer: "Could not connect to http://127.0.0.1:1/v1/chat/completions
+ * (ECONNREFUSED)". fetch reports only "fetch failed"; the reason is in its `cause` (and nested causes).
+ */
+export function connectFailure(url: string, e: unknown): string {
+  const u = new URL(url);
+  const where = `${u.origin}${u.pathname}`;
+  let code: string | undefined;
+  let detail: string | undefined;
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 4; depth++) {
+    const own = (c as Error & { code?: unknown }).code;
+    if (typeof own === "string" && !code) code = own;
+    if (c !== e && !detail) detail = c.message;
+    c = (c as Error & { cause?: unknown }).cause;
+  }
+  if (code) return `${NETWORK_WORDS[code] ?? "Could not connect to"} ${where} (${code})`;
+  return `Could not connect to ${where} (${detail ?? (e instanceof Error ? e.message : String(e))})`;
 }
 
 function summariseErrorBody(text: string): string {
@@ -130,8 +162,10 @@ export async function* withRetries(
       const hinted = err instanceof HttpStatusError ? retryAfterMs(err.headers) : undefined;
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
       const delayMs = Math.min(policy.maxDelayMs * 4, hinted ?? backoff);
-      request.onRetry?.({ attempt: n + 1, delayMs, reason: err.message });
-      await sleep(delayMs, request.signal);
+      const info = { attempt: n + 1, maxAttempts: policy.maxRetries + 1, delayMs, reason: err.message };
+      request.onRetry?.(info);
+      if (request.waitBeforeRetry) await request.waitBeforeRetry(info, request.signal);
+      else await sleep(delayMs, request.signal);
     }
   }
 }

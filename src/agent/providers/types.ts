@@ -38,10 +38,18 @@ export interface ModelRequest {
   readonly signal: AbortSignal;
   /** Called before a retry so the person sees why the turn is slow. */
   readonly onRetry?: (info: RetryInfo) => void;
+  /**
+   * Waits before a retry instead of a plain timer, so the person can retry at once (resolve early) or stop
+   * (reject: the failure ends the stream). Without it the provider sleeps `delayMs`.
+   */
+  readonly waitBeforeRetry?: (info: RetryInfo, signal: AbortSignal) => Promise<void>;
 }
 
 export interface RetryInfo {
+  /** Attempts made so far (1 after the first failure). */
   readonly attempt: number;
+  /** Attempts the policy allows in all (the first one included). */
+  readonly maxAttempts: number;
   readonly delayMs: number;
   readonly reason: string;
 }
@@ -75,7 +83,8 @@ export interface ModelProvider {
   stream(request: ModelRequest): AsyncIterable<StreamEvent>;
 }
 
-export type ProviderErrorKind = "http" | "network" | "cut" | "protocol" | "aborted" | "api";
+/** "stopped": the person chose not to wait for another retry. */
+export type ProviderErrorKind = "http" | "network" | "cut" | "protocol" | "aborted" | "api" | "stopped";
 
 export class ProviderError extends Error {
   constructor(

@@ -30,7 +30,8 @@ interface Disposable {
   dispose(): void;
 }
 
-function mapState(s: AgentState): SessionState {
+/** A task's state as the host's session states name it. */
+export function mapState(s: AgentState): SessionState {
   switch (s) {
     case "running":
       return "running";
@@ -45,9 +46,21 @@ function mapState(s: AgentState): SessionState {
   }
 }
 
+/** How a session begins: a new task, a saved task resumed as it was, or a saved task continued by a reply. */
+type Boot =
+  | { readonly kind: "new"; readonly text: string }
+  | { readonly kind: "resume" }
+  | { readonly kind: "reply"; readonly text: string };
+
+/** A saved task can be continued when its conversation with the model was saved with it. */
+export function canContinue(snap: TaskSnapshot): boolean {
+  return snap.version === 1 && snap.conversation.length > 0;
+}
+
 export class AgentTaskSession {
   private task: Task | undefined;
-  private currentState: SessionState = "running";
+  private currentState: SessionState;
+  private booting = false;
   private readonly asks = new PendingAsks();
   private readonly deltaListeners = new Set<(d: MessageDelta) => void>();
   private readonly stateListeners = new Set<(s: SessionState) => void>();
@@ -58,22 +71,54 @@ export class AgentTaskSession {
     readonly id: string,
     private readonly deps: AgentSessionDeps,
     private readonly restoreFrom?: TaskSnapshot,
-  ) {}
+  ) {
+    // A saved task opened from history shows its own end state until it is resumed or continued.
+    this.currentState = restoreFrom ? mapState(restoreFrom.state) : "running";
+  }
+
+  /** Opened from history (not started in this window). */
+  get fromHistory(): boolean {
+    return this.restoreFrom !== undefined;
+  }
+
+  /** Whether a reply can continue this task (a new task always can, once it is idle). */
+  get canContinue(): boolean {
+    return !this.restoreFrom || canContinue(this.restoreFrom);
+  }
 
   get state(): SessionState {
     return this.currentState;
   }
 
   start(text: string): void {
-    void this.boot(text);
+    void this.boot({ kind: "new", text });
   }
 
   /** A restored session: resumes the loop, so a pending ask is asked again. */
   resume(): void {
-    void this.boot(undefined);
+    void this.boot({ kind: "resume" });
   }
 
-  private async boot(text: string | undefined): Promise<void> {
+  /**
+   * A reply while the task is idle continues it: the model gets the whole saved conversation plus the reply.
+   * A task opened from history is restored first (not before: opening one only shows it).
+   */
+  sendMessage(text: string): void {
+    if (this.task) {
+      void this.task.sendMessage(text).then(
+        (end) => this.setState(mapState(end)),
+        (e: unknown) => this.fail(e),
+      );
+      return;
+    }
+    if (!this.canContinue) throw new Error("this saved task cannot be continued; start a new one");
+    if (this.booting) throw new Error("the task is starting; wait a moment");
+    void this.boot({ kind: "reply", text });
+  }
+
+  private async boot(how: Boot): Promise<void> {
+    this.booting = true;
+    if (how.kind === "reply") this.setState("running");
     try {
       const config = await this.deps.executor.asToolConfig(this.id);
       const provider = await this.deps.provider();
@@ -91,29 +136,45 @@ export class AgentTaskSession {
         ...(checkpoints ? { checkpoints } : {}),
         store: { flushMs: 16 },
       };
-      const task = this.restoreFrom
-        ? Task.restore(taskDeps, this.restoreFrom)
-        : Task.create(taskDeps, text ?? "", this.id);
+      const task =
+        this.restoreFrom && how.kind !== "new"
+          ? Task.restore(taskDeps, this.restoreFrom)
+          : Task.create(taskDeps, how.kind === "new" ? how.text : "", this.id);
       this.task = task;
-      for (const m of task.store.messages) this.emit({ type: "add", message: { ...m } });
+      this.booting = false;
+      // The saved messages were already shown (snapshot()): only what restoring changed goes out again.
+      const shown = new Map(this.restoreFrom?.messages.map((m) => [m.id, m]) ?? []);
+      for (const m of task.store.messages) {
+        const before = shown.get(m.id);
+        if (!before) this.emit({ type: "add", message: { ...m } });
+        else if (JSON.stringify(before) !== JSON.stringify(m)) {
+          const { id, ...patch } = m;
+          this.emit({ type: "patch", id, patch });
+        }
+      }
       task.store.onDelta((d) => this.emit(d));
       task.onStateChange((s) => this.setState(mapState(s)));
       if (this.cancelled) task.cancel();
-      const end = await task.run();
+      const end = await (how.kind === "reply" ? task.sendMessage(how.text) : task.run());
       this.setState(mapState(end));
     } catch (e) {
-      const message: TaskMessage = {
-        id: 1_000_000 + this.early.length,
-        ts: Date.now(),
-        role: "say",
-        kind: "error",
-        text: `The task could not start: ${(e as Error).message}`,
-        partial: false,
-      };
-      this.early.push(message);
-      this.emit({ type: "add", message });
-      this.setState("error");
+      this.booting = false;
+      this.fail(e);
     }
+  }
+
+  private fail(e: unknown): void {
+    const message: TaskMessage = {
+      id: 1_000_000 + this.early.length,
+      ts: Date.now(),
+      role: "say",
+      kind: "error",
+      text: `The task could not ${this.task ? "continue" : "start"}: ${(e as Error).message}`,
+      partial: false,
+    };
+    this.early.push(message);
+    this.emit({ type: "add", message });
+    this.setState("error");
   }
 
   private emit(d: MessageDelta): void {
@@ -151,7 +212,7 @@ export class AgentTaskSession {
   }
 
   snapshot(): readonly TaskMessage[] {
-    if (!this.task) return [...this.early];
+    if (!this.task) return [...(this.restoreFrom?.messages.map((m) => ({ ...m })) ?? []), ...this.early];
     this.task.store.flush();
     return [...this.task.store.messages.map((m) => ({ ...m })), ...this.early];
   }

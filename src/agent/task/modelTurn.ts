@@ -12,6 +12,7 @@ import { ProviderError, type ContentPart } from "../providers/types";
 import { TurnAssembler, type TextBlock, type ToolBlock } from "../streaming/turn";
 import { visibleTools, type ToolDefinition } from "../tools/definitions";
 import { retryVerdict } from "./asks";
+import { RetryRow } from "./retryRow";
 import { requestMessages, trimFor } from "./conversation";
 import { buildSystemPrompt } from "./prompt";
 import type { TaskCore } from "./taskCore";
@@ -90,18 +91,14 @@ export class ModelTurns {
       },
     });
     let failure: unknown;
+    const retries = new RetryRow(core);
     try {
       const stream = provider.stream({
         system,
         messages: requestMessages(core.conversation, core.keepFrom),
         tools,
         signal: core.signal,
-        onRetry: (r) =>
-          core.store.add({
-            role: "say",
-            kind: "info",
-            text: `The model service answered "${r.reason}"; retrying in ${Math.round(r.delayMs / 100) / 10} s (attempt ${r.attempt}).`,
-          }),
+        waitBeforeRetry: retries.wait,
       });
       for await (const ev of stream) assembler.handle(ev);
       if (!assembler.ended) throw new ProviderError("the response stream ended without its end marker", "cut");
@@ -133,12 +130,9 @@ export class ModelTurns {
           run.interrupt("interrupted", "The response did not finish, so no call of it was run.");
       core.throwIfCancelled();
       const msg = failure instanceof Error ? failure.message : String(failure);
-      const errId = core.store.add({
-        role: "ask",
-        kind: "error",
-        text: `The model request failed: ${msg}`,
-        askState: "pending",
-      });
+      const stopped = failure instanceof ProviderError && failure.kind === "stopped";
+      const errId = retries.fail(`The model request failed: ${msg}`, stopped);
+      if (errId === undefined) return "stop";
       return (await retryVerdict(core, errId)) ? "next" : "stop";
     }
 

@@ -68,6 +68,9 @@ export class Task {
         if (!inPending || m.tool.status === "streaming")
           t.store.patch(m.id, { partial: false, tool: { ...m.tool, status: "interrupted" } });
       } else if (m.partial) t.store.patch(m.id, { partial: false });
+      // An automatic retry's countdown does not survive a reload: it becomes the "retry or stop" ask.
+      if (m.kind === "error" && m.retry?.at !== undefined && m.askState === "pending")
+        t.store.patch(m.id, { role: "ask", retry: { attempt: m.retry.attempt - 1, of: m.retry.of } });
     }
     if (snap.state === "running") t.core.state = "interrupted";
     return t;

@@ -4,7 +4,7 @@
  */
 import type { Page } from "playwright-core";
 
-export type Theme = "light" | "dark";
+export type Theme = "light" | "dark" | "hcDark" | "hcLight";
 /** `setting`: the workbench.colorTheme value; `label`: the name the theme picker shows (VS Code 1.139). */
 export const THEMES: Record<Theme, { setting: string; label: string; bodyClass: string }> = {
   light: {
@@ -16,6 +16,16 @@ export const THEMES: Record<Theme, { setting: string; label: string; bodyClass: 
     setting: "Default Dark Modern",
     label: "Dark Modern",
     bodyClass: "vscode-theme-defaults-themes-dark_modern-json",
+  },
+  hcDark: {
+    setting: "Default High Contrast",
+    label: "Dark High Contrast",
+    bodyClass: "vscode-theme-defaults-themes-hc_black-json",
+  },
+  hcLight: {
+    setting: "Default High Contrast Light",
+    label: "Light High Contrast",
+    bodyClass: "vscode-theme-defaults-themes-hc_light-json",
   },
 };
 

@@ -23,6 +23,9 @@ import { sandboxStopsOutsideWrite } from "./s10-sandbox";
 import { cardCommand } from "./s12-card-command";
 import { cardEdit } from "./s12-card-edit";
 import { cardRestricted } from "./s12-card-restricted";
+import { contrast } from "./s14-contrast";
+import { historyReopen } from "./s15-history";
+import { firstRun } from "./s16-first-run";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -48,4 +51,7 @@ export const scenarios: readonly Scenario[] = [
   cardCommand,
   cardEdit,
   cardRestricted,
+  contrast,
+  historyReopen,
+  firstRun,
 ];

@@ -163,6 +163,10 @@ export function makeFakeVscode(opts: { failOutputChannel?: boolean } = {}) {
       }),
       registerTextDocumentContentProvider: () => dispose,
     },
+    lm: {
+      selectChatModels: () => Promise.resolve([]),
+      onDidChangeChatModels: () => dispose,
+    },
     commands: {
       registerCommand: (id: string, fn: (...a: unknown[]) => unknown) => {
         commands.set(id, fn);

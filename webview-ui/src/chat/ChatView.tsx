@@ -1,12 +1,23 @@
-/** The chat tab: messages, the docked pending ask, the auto-approve dropdown and the input. */
-import type { SettingsView, TaskView } from "../../../src/shared/protocol";
+/**
+ * The chat tab: messages (or, with no task open, the first-run card or the empty-chat text and recent
+ * tasks), the docked pending ask, the auto-approve dropdown, the input and the model line.
+ *
+ * Layout invariant: the input and the model line never leave the screen. The message list gives up its
+ * height first; then the docked ask and the dropdown share what is left and scroll inside their own area.
+ */
+import type { HistoryItemView, ModelView, SettingsView, TaskView } from "../../../src/shared/protocol";
 import { Icon } from "../components";
+import { plural } from "../util/counts";
 import { AskDock, pendingAsk } from "./AskDock";
 import { AutoApproveMenu } from "./AutoApproveMenu";
 import { Announcer } from "./Announcer";
+import { FirstRunCard } from "./FirstRunCard";
+import { HistoryList } from "./HistoryList";
 import { MessageList } from "./MessageList";
 import { TaskCheckpoints } from "./TaskCheckpoints";
+import { ModelLine } from "./ModelLine";
 import { TaskInput } from "./TaskInput";
+import "./flow.css";
 
 export interface ChatViewProps {
   readonly task: TaskView | null;
@@ -15,6 +26,8 @@ export interface ChatViewProps {
   readonly menuOpen: boolean;
   readonly onMenuOpenChange: (open: boolean) => void;
   readonly focusInputSeq: number;
+  readonly history?: readonly HistoryItemView[];
+  readonly model?: ModelView | null;
 }
 
 const STATE_TEXT: Record<TaskView["state"], string> = {
@@ -25,8 +38,33 @@ const STATE_TEXT: Record<TaskView["state"], string> = {
   error: "Stopped (send a message to try to continue)",
 };
 
-export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenChange, focusInputSeq }: ChatViewProps) {
+function HistoryBanner({ task }: { readonly task: TaskView }) {
+  const idle = task.state === "done" || task.state === "cancelled" || task.state === "error";
+  if (!idle) return null;
+  return (
+    <div className="tg-history-banner" role="note">
+      <Icon name="history" />{" "}
+      {task.canContinue === false
+        ? "Opened from your task history, read-only: its conversation was not saved, so it cannot be continued."
+        : "Opened from your task history. Reply below to continue it, or start a new task."}
+    </div>
+  );
+}
+
+export function ChatView({
+  task,
+  settings,
+  agentAvailable,
+  menuOpen,
+  onMenuOpenChange,
+  focusInputSeq,
+  history = [],
+  model = null,
+}: ChatViewProps) {
   const ask = task ? pendingAsk(task.messages) : undefined;
+  // A retry's countdown is answered in its own row (Retry now / Stop) while the task keeps running.
+  const docked = ask && !(ask.kind === "error" && ask.retry?.at !== undefined) ? ask : undefined;
+  const needsModel = model !== null && !model.configured;
   return (
     <div className="tg-chat">
       {!agentAvailable ? (
@@ -38,24 +76,41 @@ export function ChatView({ task, settings, agentAvailable, menuOpen, onMenuOpenC
       {task ? (
         <>
           <div className="tg-task-state" aria-live="polite">
-            {STATE_TEXT[task.state]} · {task.messages.length} messages
+            {STATE_TEXT[task.state]} · {plural(task.messages.length, "message")}
           </div>
           <TaskCheckpoints task={task} />
+          {task.fromHistory ? <HistoryBanner task={task} /> : null}
           <MessageList messages={task.messages} busy={task.state === "running"} />
         </>
       ) : (
-        <div className="tg-empty">
-          <Icon name="shield" className="tg-empty-icon" />
-          <p>
-            Every tool call passes the gate before it runs. Calls your auto-approve settings allow run; anything else
-            asks you here first.
-          </p>
+        <div className="tg-start">
+          {needsModel ? (
+            <FirstRunCard model={model} />
+          ) : (
+            <div className="tg-empty">
+              <Icon name="shield" className="tg-empty-icon" />
+              <p>
+                Every tool call passes the gate before it runs. Calls your auto-approve settings allow run; anything
+                else asks you here first.
+              </p>
+            </div>
+          )}
+          <HistoryList items={history} />
         </div>
       )}
-      <Announcer ask={ask} task={task} />
-      {ask ? <AskDock message={ask} /> : null}
-      <AutoApproveMenu settings={settings} open={menuOpen} onOpenChange={onMenuOpenChange} />
-      <TaskInput task={task} ask={ask} agentAvailable={agentAvailable} focusSeq={focusInputSeq} />
+      <Announcer ask={docked} task={task} />
+      <div className="tg-dock-area">
+        {docked ? <AskDock message={docked} /> : null}
+        <AutoApproveMenu settings={settings} open={menuOpen} onOpenChange={onMenuOpenChange} />
+      </div>
+      <TaskInput
+        task={task}
+        ask={docked}
+        agentAvailable={agentAvailable}
+        focusSeq={focusInputSeq}
+        modelReady={!needsModel}
+      />
+      <ModelLine model={model} />
     </div>
   );
 }

@@ -2,12 +2,14 @@
  * The task's messages as a windowed feed: only rows near the viewport are in the DOM, so a 2,000-message
  * task renders and streams as cheaply as a short one. Row heights are measured with one ResizeObserver and
  * cached per message id; unmeasured rows use an estimate. While the person is at the bottom the list follows
- * new output; scrolling up stops following and shows a "Jump to latest" button.
+ * new output; scrolling up stops following and shows a "Jump to latest" button. A model turn's token counts
+ * are folded into its last row (turnUsage.ts) rather than taking a row of their own.
  */
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { Button } from "../components";
 import { Row, rowLabel } from "../rows/Row";
+import { foldTurns, type Usage } from "./turnUsage";
 import { computeWindow } from "./virtualWindow";
 
 export const ESTIMATED_ROW = 64;
@@ -21,9 +23,10 @@ interface SlotProps {
   readonly pos: number;
   readonly size: number;
   readonly observer: ResizeObserver | undefined;
+  readonly usage: Usage | undefined;
 }
 
-const Slot = memo(function Slot({ message, pos, size, observer }: SlotProps) {
+const Slot = memo(function Slot({ message, pos, size, observer, usage }: SlotProps) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = ref.current;
@@ -41,12 +44,19 @@ const Slot = memo(function Slot({ message, pos, size, observer }: SlotProps) {
       aria-setsize={size}
       aria-label={rowLabel(message)}
     >
-      <Row message={message} />
+      <Row message={message} {...(usage ? { usage } : {})} />
     </div>
   );
 });
 
-export function MessageList({ messages, busy }: { readonly messages: readonly TaskMessage[]; readonly busy: boolean }) {
+export function MessageList({
+  messages: all,
+  busy,
+}: {
+  readonly messages: readonly TaskMessage[];
+  readonly busy: boolean;
+}) {
+  const { rows: messages, usage } = useMemo(() => foldTurns(all), [all]);
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<number, number>());
   const follow = useRef(true);
@@ -146,7 +156,9 @@ export function MessageList({ messages, busy }: { readonly messages: readonly Ta
   const rows: React.ReactNode[] = [];
   for (let i = win.start; i < win.end; i++) {
     const m = messages[i]!;
-    rows.push(<Slot key={m.id} message={m} pos={i + 1} size={messages.length} observer={observer} />);
+    rows.push(
+      <Slot key={m.id} message={m} pos={i + 1} size={messages.length} observer={observer} usage={usage.get(m.id)} />,
+    );
   }
 
   return (

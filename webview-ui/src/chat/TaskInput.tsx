@@ -17,9 +17,11 @@ export interface TaskInputProps {
   readonly agentAvailable: boolean;
   /** Bumped when the host asks to focus the input. */
   readonly focusSeq: number;
+  /** False while no model is configured: a new task could not start (the first-run card says why). */
+  readonly modelReady?: boolean;
 }
 
-export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProps) {
+export function TaskInput({ task, ask, agentAvailable, focusSeq, modelReady = true }: TaskInputProps) {
   const bridge = useBridge();
   const [draft, setDraftState] = useState(() => bridge.getUiState<{ draft: string }>().draft ?? "");
   const [busy, setBusy] = useState(false);
@@ -37,22 +39,29 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq }: TaskInputProp
   const working = task !== null && !idle;
   const answering = answersByText(ask);
   const blockedByAsk = ask !== undefined && !answering;
-  const canType = answering || (!working && agentAvailable);
+  const stuck = idle && task.canContinue === false;
+  const canType = answering || (!working && agentAvailable && !stuck && (idle || modelReady));
 
   const placeholder =
     !agentAvailable && !working
       ? "The agent runtime is not connected yet."
-      : answering
-        ? ask?.kind === "completion"
-          ? "Reply to continue the task…"
-          : "Type your answer…"
-        : blockedByAsk
-          ? "Answer the request above first."
-          : working
-            ? "The agent is working…"
-            : task
-              ? "Reply to continue this task, or start a new one…"
-              : "Describe a task…";
+      : stuck
+        ? "This task cannot be continued: start a new one."
+        : !task && !modelReady
+          ? "Connect a model to start a task."
+          : answering
+            ? ask?.kind === "completion"
+              ? "Reply to continue the task…"
+              : "Type your answer…"
+            : blockedByAsk
+              ? "Answer the request above first."
+              : working
+                ? "The agent is working…"
+                : task
+                  ? task.fromHistory
+                    ? "Reply to continue this task…"
+                    : "Reply to continue this task, or start a new one…"
+                  : "Describe a task…";
 
   const send = async () => {
     const text = draft.trim();

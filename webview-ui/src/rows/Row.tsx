@@ -6,8 +6,12 @@ import { memo } from "react";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { Icon, Tag } from "../components";
 import { textTail } from "../state/store";
+import type { Usage } from "../chat/turnUsage";
 import { LongText } from "./LongText";
 import { ProtectedChangeList } from "./ProtectedChangeList";
+import { RetryRow } from "./RetryRow";
+import { StatusTag } from "./StatusTag";
+import { toolBody, toolSummary } from "./toolSummary";
 import { ToolRow } from "./ToolRow";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
 
@@ -68,6 +72,62 @@ function usd(n: number): string {
   return n < 0.01 && n > 0 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;
 }
 
+function usageText(u: Usage): string {
+  return `${u.inputTokens.toLocaleString("en-US")} in · ${u.outputTokens.toLocaleString("en-US")} out · ${usd(u.costUsd)}`;
+}
+
+/** The tokens and cost of the model turn this row ends (the turn's request has no row of its own). */
+function TurnUsage({ usage }: { readonly usage: Usage }) {
+  return (
+    <div className="tg-turn-usage" aria-label="Tokens and cost of this model turn">
+      <Icon name="pulse" /> {usageText(usage)}
+    </div>
+  );
+}
+
+/**
+ * The ask docked under the list (the same test as AskDock's `pendingAsk`): its card shows what it asks, so its
+ * row shows only what it is. A completion is the exception: its card holds only the answers, the row its text.
+ */
+function isDocked(m: TaskMessage): boolean {
+  if (m.role !== "ask" || m.askState === "answered" || m.kind === "completion") return false;
+  if (m.kind === "error" && m.retry) return false; // RetryRow shows its own docked state
+  return m.askState === "pending" || m.tool?.status === "streaming";
+}
+
+const DOCKED_TITLE: Partial<Record<TaskMessage["kind"], [icon: string, title: string]>> = {
+  followup: ["comment-discussion", "Question"],
+  limit: ["warning", "Auto-approve limit reached"],
+  error: ["error", "The agent stopped"],
+};
+
+/** A docked ask's row: what it is and that it waits, without repeating the card's content. */
+function DockedRow({ message: m }: { readonly message: TaskMessage }) {
+  const tool = m.tool;
+  if (tool && m.kind === "tool") {
+    const s = toolSummary(tool, toolBody(m));
+    return (
+      <div className={`tg-row tg-tool tg-ask tg-docked tg-family-${s.family}`}>
+        <div className="tg-row-head">
+          <Icon name={s.icon} />
+          <span className="tg-title">{s.title}</span>
+          <StatusTag tool={tool} />
+        </div>
+        <div className="tg-muted tg-small">Shown in full in the card below.</div>
+      </div>
+    );
+  }
+  const [icon, title] = DOCKED_TITLE[m.kind] ?? ["question", "The agent is waiting for you"];
+  return (
+    <div className={`tg-row tg-docked tg-${m.kind}`}>
+      <Head icon={icon} title={title}>
+        <Tag tone="warn">Waiting for you</Tag>
+      </Head>
+      <div className="tg-muted tg-small">Answer in the card below.</div>
+    </div>
+  );
+}
+
 export function rowLabel(m: TaskMessage): string {
   switch (m.kind) {
     case "user":
@@ -97,7 +157,18 @@ export function rowLabel(m: TaskMessage): string {
   }
 }
 
-function RowImpl({ message: m }: { readonly message: TaskMessage }) {
+function RowImpl({ message, usage }: { readonly message: TaskMessage; readonly usage?: Usage }) {
+  if (!usage) return <MessageRow message={message} />;
+  return (
+    <>
+      <MessageRow message={message} />
+      <TurnUsage usage={usage} />
+    </>
+  );
+}
+
+function MessageRow({ message: m }: { readonly message: TaskMessage }) {
+  if (isDocked(m)) return <DockedRow message={m} />;
   switch (m.kind) {
     case "user":
       return <HeadedRow className="tg-user" icon="account" title="You" text={m.text} />;
@@ -168,12 +239,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
             spin={m.partial}
             title={m.partial ? "Waiting for the model…" : "Model request"}
           >
-            {m.usage ? (
-              <span className="tg-muted">
-                {m.usage.inputTokens.toLocaleString("en-US")} in · {m.usage.outputTokens.toLocaleString("en-US")} out ·{" "}
-                {usd(m.usage.costUsd)}
-              </span>
-            ) : null}
+            {m.usage ? <span className="tg-muted">{usageText(m.usage)}</span> : null}
           </Head>
         </div>
       );
@@ -187,6 +253,7 @@ function RowImpl({ message: m }: { readonly message: TaskMessage }) {
         </div>
       );
     case "error":
+      if (m.retry) return <RetryRow message={m} />;
       return <HeadedRow className="tg-error" icon="error" title="Error" text={m.text} />;
     case "info":
       return (

@@ -10,6 +10,7 @@ import { RestoreControls } from "./RestoreControls";
 import { StatusTag } from "./StatusTag";
 import { prettyArguments, toolBody, toolSummary } from "./toolSummary";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
+import { lineCount, plural } from "../util/counts";
 
 export function OpenDiffButton({ messageId }: { readonly messageId: number }) {
   const bridge = useBridge();
@@ -38,17 +39,22 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
           {p.requires_approval === "true" ? (
             <div className="tg-note">The model marked this command as needing approval.</div>
           ) : null}
-          {tool.result ? <LongText text={tool.result} keep="tail" className="tg-output" /> : null}
+          {/* A rejected or refused command never ran: its "result" is the answer the row already states. */}
+          {tool.result && tool.status !== "rejected" && tool.status !== "denied" ? (
+            <LongText text={tool.result} keep="tail" className="tg-output" />
+          ) : null}
         </>
       );
     case "write_to_file":
     case "replace_in_file": {
-      const lines = body ? body.split("\n").length : 0;
+      const lines = lineCount(body);
       return (
         <div className="tg-edit">
           <div className="tg-actions">
             <OpenDiffButton messageId={message.id} />
-            <span className="tg-muted">{tool.name === "write_to_file" ? `${lines} lines` : `${lines} diff lines`}</span>
+            <span className="tg-muted">
+              {tool.name === "write_to_file" ? plural(lines, "line") : plural(lines, "line") + " of changes"}
+            </span>
           </div>
           {body ? (
             <details>
@@ -72,7 +78,8 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
     case "new_task":
       return <LongText text={body} />;
     default:
-      return tool.result ? <ResultDetails result={tool.result} /> : null;
+      // A refused call's result is the gate's reason, which the row already states.
+      return tool.result && tool.status !== "denied" ? <ResultDetails result={tool.result} /> : null;
   }
 }
 
@@ -90,7 +97,8 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
   if (!tool) return <div className="tg-row tg-muted">{message.text}</div>;
   const s = toolSummary(tool, toolBody(message));
   const showSubject = s.subject !== undefined && tool.name !== "execute_command";
-  const refused = (tool.status === "denied" || tool.status === "rejected") && tool.decision;
+  const refused = tool.status === "denied" && tool.decision;
+  const feedback = tool.status === "rejected" ? /Their feedback: ([\s\S]*)$/.exec(tool.result ?? "")?.[1] : undefined;
   return (
     <div className={`tg-row tg-tool tg-family-${s.family}${message.role === "ask" ? " tg-ask" : ""}`}>
       <div className="tg-row-head">
@@ -112,6 +120,11 @@ export function ToolRow({ message }: { readonly message: TaskMessage }) {
         </div>
       ) : null}
       <RestoreControls message={message} />
+      {feedback ? (
+        <div className="tg-feedback" role="note" aria-label="Your feedback">
+          <Icon name="comment" /> <span className="tg-muted">You said:</span> {feedback}
+        </div>
+      ) : null}
     </div>
   );
 }

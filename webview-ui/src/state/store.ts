@@ -4,7 +4,15 @@
  * objects they touch; unchanged rows keep their identity and their memoised rendering.
  */
 import type { MessageDelta, TaskMessage } from "../../../src/shared/messages";
-import type { HostToWebview, McpView, RulesView, SettingsView, TaskView } from "../../../src/shared/protocol";
+import type {
+  HistoryItemView,
+  HostToWebview,
+  McpView,
+  ModelView,
+  RulesView,
+  SettingsView,
+  TaskView,
+} from "../../../src/shared/protocol";
 
 export type RevealTarget = "autoApprove" | "input" | "mcp" | "rules" | "askFeedback";
 
@@ -32,6 +40,10 @@ export interface ViewState {
   readonly reveal: { readonly target: RevealTarget; readonly seq: number } | null;
   /** Every remembered rule (Rules view); null until the host sent them. */
   readonly rules: RulesView | null;
+  /** Past tasks, newest first. */
+  readonly history: readonly HistoryItemView[];
+  /** The model new tasks use (null until the host has looked). */
+  readonly model: ModelView | null;
 }
 
 export type Scheduler = (fn: () => void) => void;
@@ -51,6 +63,8 @@ const INITIAL: ViewState = {
   agentAvailable: false,
   reveal: null,
   rules: null,
+  history: [],
+  model: null,
 };
 
 export interface ResultMessage {
@@ -112,6 +126,8 @@ export class Store {
             mcp: m.state.mcp,
             agentAvailable: m.state.agentAvailable,
             rules: m.state.rules ?? null,
+            history: m.state.history ?? [],
+            model: m.state.model ?? null,
           };
           this.reindex(s.task);
           break;
@@ -140,6 +156,12 @@ export class Store {
           break;
         case "reveal":
           s = { ...s, reveal: { target: m.target, seq: (s.reveal?.seq ?? 0) + 1 } };
+          break;
+        case "history":
+          s = { ...s, history: m.history };
+          break;
+        case "model":
+          s = { ...s, model: m.model };
           break;
         case "result":
           results.push([m.requestId, m.error !== undefined ? { ok: m.ok, error: m.error } : { ok: m.ok }]);

@@ -1,0 +1,90 @@
+/**
+ * Scenario 14: every status pill the transcript shows reaches WCAG AA contrast (4.5:1) in light, dark and
+ * both high-contrast themes, checked by axe-core's color-contrast rule inside the webview frame, with each
+ * pill state on screen in turn: done, auto-approved, failed, refused by the gate, waiting for approval,
+ * waiting for you, rejected by you.
+ */
+import { answer, approvalCard, modelSettings, startModel, startTask } from "../harness/agent";
+import { checkEachInView, describeViolations } from "../harness/axe";
+import { eventually, openPanel } from "../harness/panel";
+import type { Scenario, ScenarioContext } from "../harness/scenario";
+import type { Session } from "../harness/session";
+import type { Frame } from "playwright-core";
+import type { Theme } from "../harness/workbench";
+
+const THEMES_CHECKED: readonly Theme[] = ["light", "dark", "hcDark", "hcLight"];
+
+async function pillsIn(frame: Frame): Promise<string[]> {
+  return (await frame.locator(".tg-tag").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+}
+
+/** Runs the contrast rule on every pill in each theme; a violation fails the scenario (after the other checks). */
+async function checkEveryTheme(ctx: ScenarioContext, session: Session, frame: Frame, step: string): Promise<void> {
+  for (const theme of THEMES_CHECKED) {
+    await session.setTheme(theme);
+    const pills = await frame.locator(".tg-tag").count();
+    const r = await checkEachInView(frame, ctx.info.repoRoot, ".tg-tag");
+    ctx.log(
+      `${step}, ${theme}: ${pills} pills, ${r.checked} text node(s) measured, ${r.violations.length} violation(s)` +
+        (r.unmeasured.length ? `; not measurable: ${r.unmeasured.join("; ")}` : ""),
+    );
+    ctx.softCheck(
+      r.violations.length === 0,
+      `${step}, ${theme} theme: status pills below 4.5:1: ${describeViolations(r.violations)}`,
+    );
+    ctx.softCheck(r.checked >= pills, `${step}, ${theme} theme: only ${r.checked} of ${pills} pills could be measured`);
+  }
+  await session.setTheme("dark");
+}
+
+export const contrast: Scenario = {
+  id: "s14",
+  title: "every status pill has at least 4.5:1 contrast in light, dark and high-contrast themes (axe-core)",
+  needs: ["vsix", "panel", "agent", "scriptedModel"],
+  plan: [
+    "a deny rule for secret.txt; the model reads a.txt (done, auto-approved), missing.txt (failed) and secret.txt (refused)",
+    "then it runs `rm -rf build`, which asks (waiting for approval)",
+    "axe-core's color-contrast rule runs on the pills in four themes; light and dark screenshots",
+    "Reject with feedback (rejected by you), the completion asks (waiting for you): the rule runs again",
+  ],
+  timeoutMs: 240_000,
+  run: async (ctx) => {
+    const model = await startModel(ctx, [
+      {
+        steps: [
+          { tool: "read_file", args: { path: "a.txt" } },
+          { tool: "read_file", args: { path: "missing.txt" } },
+          { tool: "read_file", args: { path: "secret.txt" } },
+        ],
+      },
+      { steps: [{ tool: "execute_command", args: { command: "rm -rf build", requires_approval: false } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "Left build/ alone." } }] },
+    ]);
+    const session = await ctx.openSession({
+      settings: { ...modelSettings(ctx, model), "toolgate.permissions.deny": ["Read(secret.txt)"] },
+      files: { "a.txt": "hello\n", "secret.txt": "s3cret\n", "build/keep.txt": "keep\n" },
+    });
+    const frame = await openPanel(session);
+    await startTask(frame, "Look around, then clean up.");
+    const card = approvalCard(frame);
+    await card.waitFor({ timeout: 60_000 });
+    const first = await eventually("the pills of the first turns", async () => {
+      const p = await pillsIn(frame);
+      const want = ["Done", "auto-approved", "Failed", "Refused by the gate", "Waiting for approval"];
+      return want.every((w) => p.includes(w)) ? p : undefined;
+    });
+    ctx.log(`pills on screen: ${first.join(" | ")}`);
+    await checkEveryTheme(ctx, session, frame, "with an ask pending");
+    for (const shot of await session.screenshotBothThemes("pills-pending")) ctx.log(`screenshot: ${shot}`);
+
+    await answer(card, "Reject", "keep build");
+    await frame.getByRole("button", { name: "Accept result" }).waitFor({ timeout: 60_000 });
+    const second = await eventually("the pills after the rejection", async () => {
+      const p = await pillsIn(frame);
+      return p.includes("Rejected by you") ? p : undefined;
+    });
+    ctx.log(`pills on screen: ${second.join(" | ")}`);
+    await checkEveryTheme(ctx, session, frame, "after Reject, completion pending");
+    for (const shot of await session.screenshotBothThemes("pills-final")) ctx.log(`screenshot: ${shot}`);
+  },
+};
