@@ -104,28 +104,24 @@ export function rememberedRules(src: RulesSources): RememberedRules {
     });
   };
 
-  if (src.taskId !== undefined) {
-    const task = src.rules.taskList(src.taskId);
+  // The task's memory and Toolgate's workspace storage hold the same four lists.
+  const stored = (
+    source: "task" | "workspace",
+    lists: Readonly<Record<RuleList, readonly string[]>>,
+    where: string,
+  ) => {
     for (const list of SAVED_LISTS)
-      for (const rule of task[list])
+      for (const rule of lists[list])
         add(list, {
-          source: "task",
+          source,
           effect: effectOf(list),
           rule,
-          where: `this task only (${shortKey(list)})`,
-          ref: { source: "task", list, rule },
+          where: `${where} (${shortKey(list)})`,
+          ref: { source, list, rule },
         });
-  }
-  const ws = src.rules.workspaceList();
-  for (const list of SAVED_LISTS)
-    for (const rule of ws[list])
-      add(list, {
-        source: "workspace",
-        effect: effectOf(list),
-        rule,
-        where: `this workspace, in Toolgate's own storage (${shortKey(list)})`,
-        ref: { source: "workspace", list, rule },
-      });
+  };
+  if (src.taskId !== undefined) stored("task", src.rules.taskList(src.taskId), "this task only");
+  stored("workspace", src.rules.workspaceList(), "this workspace, in Toolgate's own storage");
 
   for (const list of USER_LISTS) {
     const r = src.settings.userRules(KEY[list]);
