@@ -119,6 +119,12 @@ export interface DiffSession {
 /** The host's side of an ask: resolves when the person answers the message; aborting withdraws the ask. */
 export interface AskChannel {
   ask(messageId: number, signal: AbortSignal): Promise<AskResponse>;
+  /**
+   * The person's answer to this ask is on its way, held back while the gate is rebuilt for the rule they granted
+   * with it: the ask keeps waiting for that answer instead of re-deciding under the new gate (which would settle
+   * it as if no one had answered).
+   */
+  answering?(messageId: number): boolean;
 }
 
 /** Search backend for search_files: ripgrep where the host has it, else the pure-JS fallback. */

@@ -423,14 +423,14 @@ export class ChatController {
     }
 
     // A granted rule is saved and the running task's gate rebuilt BEFORE the answer, so the task's very next
-    // decision already uses it (the rebuild may itself settle this ask under the new rule).
+    // decision already uses it; this ask is held meanwhile, so it is settled by the person's answer, not the rule.
     let saveError: string | undefined;
     if (msg.remember && target) {
       try {
         const where = await this.services.rules.save(msg.remember.scope, target, session.id);
         target = { ...target, where };
         this.services.log("info", `Saved ${where} rule "${target.rule}" (${msg.remember.scope}).`);
-        await session.rulesChanged?.();
+        await session.rulesChanged?.(msg.messageId);
         this.mcpChanged();
       } catch (e) {
         saveError = e instanceof Error ? e.message : String(e);

@@ -47,8 +47,11 @@ export interface TaskSession {
   onDelta(listener: Listener<MessageDelta>): Disposable;
   onStateChange(listener: Listener<TaskState>): Disposable;
   answerAsk(messageId: number, response: AskResponse): boolean;
-  /** A rule was granted for this task or workspace: rebuild the running task's gate before its next decision. */
-  rulesChanged?(): Promise<void>;
+  /**
+   * A rule was granted (on the card of ask `answering`, if given): rebuild the running task's gate before its next
+   * decision; that ask keeps waiting for the person's answer, which follows.
+   */
+  rulesChanged?(answering?: number): Promise<void>;
   /** Stops the task; a running command is killed. Idempotent. */
   cancel(): void;
   snapshot(): readonly TaskMessage[];

@@ -197,8 +197,13 @@ export class AgentTaskSession {
     return { dispose: () => this.stateListeners.delete(listener) };
   }
 
-  /** A rule granted on an approval card: the live gates are rebuilt, so the next decision uses it. */
-  rulesChanged(): Promise<void> {
+  /**
+   * A rule granted on an approval card: the live gates are rebuilt, so the next decision uses it. `answering`
+   * is the ask the rule was granted with: it waits for the person's own answer rather than being settled by
+   * the rebuilt gate, so its row says the person approved (or rejected) it.
+   */
+  rulesChanged(answering?: number): Promise<void> {
+    if (answering !== undefined) this.asks.hold(answering);
     return this.deps.executor.settingsChanged();
   }
 

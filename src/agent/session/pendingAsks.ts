@@ -9,6 +9,8 @@ import type { AskChannel } from "../env";
 export class PendingAsks implements AskChannel {
   private readonly waiting = new Map<number, (r: AskResponse) => void>();
   private readonly listeners = new Set<() => void>();
+  /** Asks whose answer the person gave and the host is about to deliver (see `AskChannel.answering`). */
+  private readonly held = new Set<number>();
 
   ask(messageId: number, signal: AbortSignal): Promise<AskResponse> {
     return new Promise((resolve, reject) => {
@@ -27,7 +29,17 @@ export class PendingAsks implements AskChannel {
     });
   }
 
+  /** The person answered this ask; the answer follows once the rule it grants is in effect. */
+  hold(messageId: number): void {
+    if (this.waiting.has(messageId)) this.held.add(messageId);
+  }
+
+  answering(messageId: number): boolean {
+    return this.held.has(messageId);
+  }
+
   answer(messageId: number, response: AskResponse): boolean {
+    this.held.delete(messageId);
     const resolve = this.waiting.get(messageId);
     if (!resolve) return false;
     this.waiting.delete(messageId);

@@ -376,8 +376,10 @@ export class ToolCallRun {
           (response) => resolve({ kind: "answer", response }),
           () => resolve({ kind: "aborted" }),
         );
+        // A swap re-decides, unless the person's answer to this very ask is on its way (see AskChannel.answering).
         this.wake = () => {
-          if (this.deps.config.generation !== gen) resolve({ kind: "gateChanged" });
+          if (this.deps.config.generation !== gen && this.deps.ask.answering?.(askId) !== true)
+            resolve({ kind: "gateChanged" });
         };
         this.wake();
         void this.deps.onAskPending();

@@ -91,3 +91,65 @@ describe("AgentTaskSession (the host's TaskSession)", () => {
     expect(view).toEqual(session.snapshot());
   });
 });
+
+describe("a rule granted with an answer", () => {
+  /** Runs `getconf PAGESIZE` (it asks); while the ask waits, allows `getconf` and answers as the host does. */
+  async function grantWhileAsking(holdTheAsk: boolean): Promise<TaskMessage> {
+    dir = realpathSync(mkdtempSync(nodePath.join(tmpdir(), "toolgate-grant-")));
+    model = await startScriptedModel([
+      { steps: [{ tool: "execute_command", args: { command: "getconf PAGESIZE" } }] },
+      { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+    ]);
+    const m = model;
+    let flat: Record<string, unknown> = { "toolgate.sandbox.mode": "off" };
+    const executor = new ToolExecutor({
+      createGate: realGateFactory({ settings: () => settingsFrom(flat) }),
+      roots: () => [dir!],
+    });
+    const fs = new NodeFs();
+    const session = new AgentTaskSession("s2", {
+      executor,
+      provider: () => makeProvider("openai", m),
+      env: {
+        fs,
+        runner: new NodeCommandRunner(),
+        searcher: new JsSearcher(fs),
+        ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
+      },
+    });
+    const view: TaskMessage[] = [];
+    let granted = false;
+    session.onDelta((d) => {
+      applyDelta(view, d);
+      const ask = view.find((x) => x.askState === "pending" && x.tool?.name === "execute_command");
+      if (ask && !granted) {
+        granted = true;
+        queueMicrotask(() => {
+          void (async () => {
+            // As the host does: save the rule, rebuild the gate, then deliver the person's answer.
+            flat = { ...flat, "toolgate.commands.allow": ["getconf"] };
+            await session.rulesChanged(holdTheAsk ? ask.id : undefined);
+            session.answerAsk(ask.id, { kind: "approve" });
+          })();
+        });
+      }
+      const done = view.find((x) => x.kind === "completion" && x.askState === "pending");
+      if (done) queueMicrotask(() => session.answerAsk(done.id, { kind: "approve" }));
+    });
+    session.start("touch it");
+    for (let i = 0; i < 500 && session.state !== "done"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(session.state).toBe("done");
+    return view.find((x) => x.tool?.name === "execute_command")!;
+  }
+
+  it("the ask it was granted with is settled by the person's answer, not as auto-approved by the new rule", async () => {
+    const row = await grantWhileAsking(true);
+    expect(row.tool?.decision?.decision).toBe("ask");
+    expect(row.tool?.status).toBe("done");
+  });
+
+  it("without the hold, the rebuilt gate would settle it under the rule (what the hold prevents)", async () => {
+    const row = await grantWhileAsking(false);
+    expect(row.tool?.decision?.decision).toBe("allow");
+  });
+});
