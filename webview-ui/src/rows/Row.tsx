@@ -111,6 +111,9 @@ function DockedRow({ message: m }: { readonly message: TaskMessage }) {
         <div className="tg-row-head">
           <Icon name={s.icon} />
           <span className="tg-title">{s.title}</span>
+          {s.subject ? (
+            <VisibleText className="tg-subject" text={firstLine(s.subject)} options={COMMAND_VISIBILITY} />
+          ) : null}
           <StatusTag tool={tool} />
         </div>
         <div className="tg-muted tg-small">Shown in full in the card below.</div>
@@ -274,3 +277,9 @@ function MessageRow({ message: m }: { readonly message: TaskMessage }) {
 }
 
 export const Row = memo(RowImpl);
+
+/** The first line of a subject, marked as cut when there is more (the card shows all of it). */
+function firstLine(text: string): string {
+  const nl = text.indexOf("\n");
+  return nl < 0 ? text : `${text.slice(0, nl)} …`;
+}
