@@ -12,7 +12,7 @@
  * - The person can answer only once the block is complete (the ask is registered with the AskChannel then).
  */
 import type { AskResponse, FileTarget, SandboxOutlook, TaskMessage, ToolInfo, ToolStatus } from "../../shared/messages";
-import type { CallFacts, Decision, ToolCall } from "../../core/types";
+import type { CallDanger, CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
@@ -246,6 +246,7 @@ export class ToolCallRun {
     reason: string,
     signal: AbortSignal,
     sandboxedRun?: string,
+    danger?: readonly CallDanger[],
   ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
     // A re-run after the sandbox stopped it: the row keeps saying how the first run ended, and where.
     this.sandboxed = sandboxedRun !== undefined;
@@ -257,7 +258,7 @@ export class ToolCallRun {
           : reason.replace(/^(runs )?unsandboxed: /, ""),
     };
     this.interimResult = sandboxedRun;
-    const d: Decision = { decision: "ask", reason, rule: UNSANDBOXED_RULE };
+    const d: Decision = { decision: "ask", reason, rule: UNSANDBOXED_RULE, ...(danger ? { danger } : {}) };
     for (;;) {
       if (signal.aborted) throw new Error("cancelled");
       const outcome = await this.waitForPerson(d, signal);

@@ -263,7 +263,7 @@ export class ToolCalls {
       messages: this.core.store,
       messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
-      askUnsandboxed: (reason, sandboxedRun) => run.askUnsandboxed(reason, signal, sandboxedRun),
+      askUnsandboxed: (reason, sandboxedRun, danger) => run.askUnsandboxed(reason, signal, sandboxedRun, danger),
       askProtectedChanges: (changes) => askProtectedChanges(this.core, changes),
       decideAgain: async (params) => {
         const again = await run.approveAgain(params, signal);

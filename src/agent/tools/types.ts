@@ -4,7 +4,7 @@
  * gets the RESOLVED call the gate judged (canonical names, realpaths, the URL and its addresses, the command's
  * shell and cwd) — never raw params — and reports a result the model can act on.
  */
-import type { ToolName } from "../../core/types";
+import type { CallDanger, ToolName } from "../../core/types";
 import type { ResolvedCall } from "../../core/resolvedCall";
 import type { IgnoreRules } from "../../core/ignoreFile";
 import type { ProtectedChangeView } from "../../shared/messages";
@@ -81,6 +81,7 @@ export interface ToolContext {
   askUnsandboxed?(
     reason: string,
     sandboxedRun?: string,
+    danger?: readonly CallDanger[],
   ): Promise<{ readonly approved: boolean; readonly feedback?: string }>;
   /**
    * A sandboxed command changed protected paths: asks the person to keep or remove them (removing is the

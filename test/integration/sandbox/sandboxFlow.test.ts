@@ -117,6 +117,8 @@ describe.skipIf(!probe.available)("a command the sandbox stopped: one unsandboxe
     const card = asks[0]!.message.tool!;
     expect(card.decision?.reason).toMatch(/unsandboxed/);
     expect(card.decision?.rule).toBe("sandbox:unsandboxed");
+    // Without the sandbox it reaches outside the workspace: a risk the card names, so Approve is not primary.
+    expect(card.decision?.danger).toEqual(["outside"]);
     expect(card.sandboxOutlook).toMatchObject({ sandboxed: false });
     expect(existsSync(nodePath.join(r.parent, "outside.txt"))).toBe(true);
     expect(r.result).toMatch(/The sandbox blocked a write/);

@@ -65,9 +65,11 @@ async function offerUnsandboxedRerun(
   cause: CommandSandboxReport["blockedCause"],
 ): Promise<ToolResult> {
   const why = cause ? BLOCKED_WHAT[cause] : "the OS sandbox blocked it";
+  // Without the sandbox the command reaches what it stopped: a hidden file, or outside the workspace and the network.
   const answer = await ctx.askUnsandboxed?.(
     `re-run once, unsandboxed: the OS sandbox stopped this command — ${why}`,
     sandboxed.display ?? sandboxed.content,
+    cause === "hidden" ? ["protected"] : ["outside"],
   );
   if (!answer?.approved) {
     const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
