@@ -48,7 +48,7 @@ export const sandboxStopsOutsideWrite: Scenario = {
       const line = (await card.getByLabel("OS sandbox").textContent()) ?? "";
       assert.equal(line, "runs unsandboxed — once, after the OS sandbox stopped it", `card's sandbox line: ${line}`);
       const why = (await card.locator(".tg-why").textContent()) ?? "";
-      assert.match(why, /re-run once, unsandboxed/, `the card does not say why it asks: ${why}`);
+      assert.match(why, /re-run once, unsandboxed/i, `the card does not say why it asks: ${why}`);
       const row = frame.locator(".tg-row.tg-tool", { hasText: outside }).first();
       await row.getByText(/stopped by the OS sandbox \(read-only file system\)/).waitFor({ timeout: 10_000 });
       ctx.log(`the write was stopped, the row says so, the card asks: ${JSON.stringify(line)}`);

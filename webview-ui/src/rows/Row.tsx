@@ -116,6 +116,10 @@ function DockedRow({ message: m }: { readonly message: TaskMessage }) {
           ) : null}
           <StatusTag tool={tool} />
         </div>
+        {tool.result ? (
+          // A first run that already ended (the OS sandbox stopped it; a re-run is asked about below).
+          <div className="tg-small tg-docked-result">{firstLine(tool.result)}</div>
+        ) : null}
         <div className="tg-muted tg-small">Shown in full in the card below.</div>
       </div>
     );
