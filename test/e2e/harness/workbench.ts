@@ -2,7 +2,7 @@
  * Driving the VS Code workbench in the page the way a person does: the command palette, the Settings
  * editor, the activity bar, themes. Selectors are VS Code's own (1.139) and roles where it has them.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 export type Theme = "light" | "dark" | "hcDark" | "hcLight";
 /** `setting`: the workbench.colorTheme value; `label`: the name the theme picker shows (VS Code 1.139). */
@@ -52,14 +52,7 @@ export function escapeRegExp(s: string): string {
  * keyboard focus is inside a webview (which keeps F1 to itself) the title bar's command center is clicked.
  */
 export async function runCommand(page: Page, label: string): Promise<void> {
-  const input = page.locator(".quick-input-widget input");
-  await page.keyboard.press("F1");
-  try {
-    await input.waitFor({ state: "visible", timeout: 1500 });
-  } catch {
-    await page.locator(".part.titlebar .command-center .action-item").first().click();
-    await input.waitFor({ state: "visible", timeout: 5000 });
-  }
+  const input = await openPalette(page);
   await input.fill(`>${label}`);
   const row = page.locator(".quick-input-list .monaco-list-row", {
     has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
@@ -151,4 +144,29 @@ export async function closeModalEditor(page: Page): Promise<void> {
   if (await close.isVisible()) await close.click();
   else await page.keyboard.press("Escape");
   await modal.waitFor({ state: "hidden", timeout: 5000 });
+}
+
+/**
+ * Opens the command palette: F1, else the title bar's command center. A quick input that was still closing
+ * (just answered) can swallow both, so each attempt ends with Escape and the next one starts afresh.
+ */
+async function openPalette(page: Page): Promise<Locator> {
+  const input = page.locator(".quick-input-widget input");
+  const shown = (timeout: number) =>
+    input.waitFor({ state: "visible", timeout }).then(
+      () => true,
+      () => false,
+    );
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.keyboard.press("F1");
+    if (await shown(1500)) return input;
+    await page
+      .locator(".part.titlebar .command-center .action-item")
+      .first()
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
+    if (await shown(3000)) return input;
+    await page.keyboard.press("Escape");
+  }
+  throw new Error("the command palette did not open (F1 and the command center, 3 attempts)");
 }
