@@ -13,7 +13,7 @@ import type { Parser } from "web-tree-sitter";
 import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess, PathVerdict } from "./types";
 import { parseCommandRules } from "./prefixRules";
-import { UNKNOWN, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
+import { UNKNOWN, unknownWord, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
 import { fastParse } from "./fastParse";
 import { bundleDir, grammarFilesIn, loadBashGrammar, type GrammarFiles } from "./treeSitter";
@@ -646,7 +646,7 @@ class Run {
     }
     const program = words[0]!;
     let argv = words;
-    if (opts.extraArgs) argv = [...words, unknownWord()];
+    if (opts.extraArgs) argv = [...words, unknownWord(true)];
     if (opts.assignments) for (const a of opts.assignments) this.assignment(a.name, a.value, true);
     if (!program.literal) {
       // `/???/rm`: the program's own name is still plain text, and a denied one is still denied.
@@ -884,10 +884,6 @@ function unanalysedSubstitution(scan: SubstitutionScan, script: Script): string 
     if (!(seen ? seen.has(at) : analysed.includes(at)))
       return "the command has a substitution in a place Toolgate cannot analyse";
   return undefined;
-}
-
-function unknownWord(): Word {
-  return { value: UNKNOWN, literal: false, splits: true, glob: false, tilde: undefined, pipe: false };
 }
 
 function show(w: Word): string {

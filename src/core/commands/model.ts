@@ -91,6 +91,11 @@ export function emptyScript(): Script {
   return { commands: [], risks: [], unparseable: undefined };
 }
 
+/** A word whose text is known only at run time: `"$x"`, or with `splits` an unquoted `$x`. */
+export function unknownWord(splits: boolean): Word {
+  return { value: UNKNOWN, literal: false, splits, glob: false, tilde: undefined, pipe: false };
+}
+
 export function literalWord(value: string): Word {
   return { value, literal: true, splits: false, glob: false, tilde: undefined, pipe: false };
 }

@@ -5,7 +5,7 @@
  * `--open-files-in-pager`...). git accepts unambiguous abbreviations of long options, so any prefix of a
  * dangerous option counts as that option.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
 import { dangerousOption, runsCode } from "./effects";
 import { parseArgs, sliceWord, type OptionSpec } from "./options";
@@ -273,7 +273,7 @@ export const git: ProgramCheck = (argv, fx) => {
           (a) => a.value === "--check" || a.value === "--stat" || a.value === "--numstat" || a.value === "--summary",
         )
       )
-        fx.write(unknownPath(), base);
+        fx.write(unknownWord(false), base);
       fx.notReadOnly(`\`git ${name}\` changes the files a patch names`);
       return stateChangingPaths(name, args, fx, base);
     case "reflog":
@@ -745,9 +745,4 @@ function config(args: readonly Word[], fx: Effects, base: Word | undefined): voi
   else if (args.some((a) => a.value === "--blob")) fx.dangerous("`git config --blob` cannot be written");
   else if (!args.some((a) => a.value === "--system")) fx.write(literalWord(".git/config"), base);
   else fx.write(literalWord("/etc/gitconfig"));
-}
-
-/** A path known only when the command runs (the path gate asks about such writes in every mode). */
-function unknownPath(): Word {
-  return { value: UNKNOWN, literal: false, splits: false, glob: false, tilde: undefined, pipe: false };
 }

@@ -3,20 +3,13 @@
  * assignments), `set`, `read`, and everything that runs a string as shell code (`bash -c`, `eval`) or a
  * script file (`source`, `bash script.sh`).
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
-import { WordBuilder } from "../words";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const INDEXED_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[(\d+|@|\*)\])?$/;
-
-function unknownWord(): Word {
-  const b = new WordBuilder();
-  b.expansion(true);
-  return b.build();
-}
 
 const cd: ProgramCheck = (argv, fx) => {
   fx.label("cd");
@@ -82,7 +75,7 @@ const declaration =
         unknown(fx, `\`${name} ${rawName}\` names a variable with an index evaluated as arithmetic`);
         continue;
       }
-      fx.assign(rawName.replace(/\[.*$/, ""), eq >= 0 ? sliceWord(w, eq + 1) : unknownWord());
+      fx.assign(rawName.replace(/\[.*$/, ""), eq >= 0 ? sliceWord(w, eq + 1) : unknownWord(false));
     }
   };
 
@@ -114,7 +107,7 @@ const read: ProgramCheck = (argv, fx) => {
           if (c === "a") {
             if ((argWord && !argWord.literal) || !NAME.test(arg))
               unknown(fx, "`read -a` names an array computed at run time or with an index");
-            else fx.assign(arg, unknownWord());
+            else fx.assign(arg, unknownWord(false));
           }
           break;
         }
@@ -123,7 +116,7 @@ const read: ProgramCheck = (argv, fx) => {
       continue;
     }
     if (!NAME.test(w.value)) unknown(fx, "`read` into an array element evaluates its index, which can run commands");
-    else fx.assign(w.value, unknownWord());
+    else fx.assign(w.value, unknownWord(false));
   }
 };
 
@@ -331,7 +324,7 @@ const mapfile =
     }
     if (!NAME.test(array))
       return unknown(fx, `\`${name} ${array}\` names an array with an index evaluated as arithmetic`);
-    fx.assign(array, unknownWord());
+    fx.assign(array, unknownWord(false));
   };
 
 /** `getopts OPTSTRING NAME [ARGS]` assigns NAME (and OPTARG, OPTIND). */
@@ -341,7 +334,7 @@ const getopts: ProgramCheck = (argv, fx) => {
   if (!target) return;
   if (!target.literal || !NAME.test(target.value))
     return unknown(fx, "`getopts` assigns a variable named at run time or with an index");
-  fx.assign(target.value, unknownWord());
+  fx.assign(target.value, unknownWord(false));
 };
 
 /** `su [user] -c CMD`: runs CMD through the user's shell. */

@@ -7,8 +7,7 @@
  * start of their command, and every argument that looks like shell text, is still searched for denied
  * programs; an argument computed at run time could be the program, so it makes the line unknown.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
-import { WordBuilder } from "../words";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, sliceWord } from "./options";
 
@@ -256,16 +255,10 @@ const xargs: ProgramCheck = (argv, fx) => {
   let inner = argv.slice(i);
   if (replace !== undefined) {
     const r = replace;
-    inner = inner.map((w) => (w.value.includes(r) ? unknownWord() : w));
+    inner = inner.map((w) => (w.value.includes(r) ? unknownWord(true) : w));
   }
   fx.nested(inner, { prefix: i, extraArgs: replace === undefined });
 };
-
-function unknownWord(): Word {
-  const b = new WordBuilder();
-  b.expansion(false);
-  return b.build();
-}
 
 /** `watch [options] CMD...` joins its words and runs them with `sh -c`; with `-x` it runs them directly. */
 const watch: ProgramCheck = (argv, fx) => {
