@@ -25,6 +25,30 @@ afterEach(async () => {
   dir = undefined;
 });
 
+/** A real session over `root`: the real gate (settings read on every rebuild), node fs and runner, the scripted model. */
+function sessionOver(
+  m: ScriptedModel,
+  root: string,
+  flat: () => Record<string, unknown>,
+  id: string,
+): AgentTaskSession {
+  const executor = new ToolExecutor({
+    createGate: realGateFactory({ settings: () => settingsFrom(flat()) }),
+    roots: () => [root],
+  });
+  const fs = new NodeFs();
+  return new AgentTaskSession(id, {
+    executor,
+    provider: () => makeProvider("openai", m),
+    env: {
+      fs,
+      runner: new NodeCommandRunner(),
+      searcher: new JsSearcher(fs),
+      ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
+    },
+  });
+}
+
 describe("PendingAsks", () => {
   it("answers a pending ask exactly once; unknown and withdrawn asks are refused", async () => {
     const asks = new PendingAsks();
@@ -50,22 +74,7 @@ describe("AgentTaskSession (the host's TaskSession)", () => {
       { steps: [{ tool: "write_to_file", args: { path: "out.txt", content: "from the session" }, chunks: 3 }] },
       { steps: [{ tool: "attempt_completion", args: { result: "written" } }] },
     ]);
-    const m = model;
-    const executor = new ToolExecutor({
-      createGate: realGateFactory({ settings: () => settingsFrom({}) }),
-      roots: () => [dir!],
-    });
-    const fs = new NodeFs();
-    const agent = new AgentTaskSession("s1", {
-      executor,
-      provider: () => makeProvider("openai", m),
-      env: {
-        fs,
-        runner: new NodeCommandRunner(),
-        searcher: new JsSearcher(fs),
-        ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
-      },
-    });
+    const agent = sessionOver(model, dir, () => ({}), "s1");
     // Compile-time: the agent's session satisfies the host's interface.
     const session: TaskSession = agent;
     const view: TaskMessage[] = [];
@@ -100,23 +109,8 @@ describe("a rule granted with an answer", () => {
       { steps: [{ tool: "execute_command", args: { command: "getconf PAGESIZE" } }] },
       { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
     ]);
-    const m = model;
     let flat: Record<string, unknown> = { "toolgate.sandbox.mode": "off" };
-    const executor = new ToolExecutor({
-      createGate: realGateFactory({ settings: () => settingsFrom(flat) }),
-      roots: () => [dir!],
-    });
-    const fs = new NodeFs();
-    const session = new AgentTaskSession("s2", {
-      executor,
-      provider: () => makeProvider("openai", m),
-      env: {
-        fs,
-        runner: new NodeCommandRunner(),
-        searcher: new JsSearcher(fs),
-        ignoreRules: (r) => IgnoreRules.load(r, ".toolgateignore"),
-      },
-    });
+    const session = sessionOver(model, dir, () => flat, "s2");
     const view: TaskMessage[] = [];
     let granted = false;
     session.onDelta((d) => {
