@@ -129,7 +129,7 @@ export async function main(
     console.log(`[e2e] timings: ${timings.map(([k, v]) => `${k} ${secs(v)}`).join(", ")}`);
     console.log(`[e2e] total ${secs(Date.now() - startedAt)}`);
     // The plain closing line CI reads.
-    console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);
+    console.log(`e2e: ${counts.passed} passed (${counts.flaky} on a retry), ${counts.failed} failed`);
     return counts.failed > 0 ? 1 : 0;
   } finally {
     await cleanupAll();

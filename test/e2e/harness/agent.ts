@@ -53,6 +53,13 @@ export async function startTask(frame: Frame, text: string): Promise<void> {
   const notConnected = frame.getByText("The agent runtime is not connected yet").first();
   if (await notConnected.isVisible()) throw new Error("the panel says the agent runtime is not connected");
   const input = frame.getByRole("textbox", { name: "Task" });
+  await input.waitFor({ timeout: 30_000 });
+  // Disabled while the panel waits for the runtime or a model: say which, rather than a bare fill timeout.
+  for (let waited = 0; !(await input.isEnabled()); waited += 250) {
+    if (waited >= 30_000)
+      throw new Error(`the Task input stayed disabled: "${await input.getAttribute("placeholder")}"`);
+    await frame.page().waitForTimeout(250);
+  }
   await input.click();
   await input.fill(text);
   await input.press("Enter");

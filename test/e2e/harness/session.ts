@@ -138,21 +138,39 @@ export class Session {
     writeFileSync(this.settingsPath, JSON.stringify(settings, null, 2) + "\n");
   }
 
-  /** Picks the theme in "Preferences: Color Theme", as a person does; VS Code saves it to user settings. */
+  /**
+   * Picks the theme in "Preferences: Color Theme", as a person does; VS Code saves it to user settings.
+   * Tries three times: under load the palette's click can land while its list re-renders, and the theme
+   * picker then never opens.
+   */
   async setTheme(theme: Theme): Promise<void> {
     const page = this.page;
-    if (await page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`).count()) return;
-    await runCommand(page, "Preferences: Color Theme");
+    const applied = page.locator(`.monaco-workbench.${THEMES[theme].bodyClass}`);
+    if (await applied.count()) return;
+    const label = new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`);
     const input = page.locator(".quick-input-widget input");
-    await input.fill(THEMES[theme].label);
-    await page
-      .locator(".quick-input-list .monaco-list-row.focused .label-name", {
-        hasText: new RegExp(`^${escapeRegExp(THEMES[theme].label)}$`),
-      })
-      .waitFor({ timeout: 10_000 });
-    await page.keyboard.press("Enter");
-    await waitForTheme(page, theme);
-    await page.waitForTimeout(300); // let webviews repaint with the new theme variables
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await runCommand(page, "Preferences: Color Theme");
+        // The picker lists every installed theme; the palette filtered to the command lists none of them.
+        await page.locator(".quick-input-list .label-name", { hasText: label }).first().waitFor({ timeout: 5000 });
+        await input.fill(THEMES[theme].label, { timeout: 5000 });
+        await page
+          .locator(".quick-input-list .monaco-list-row.focused .label-name", { hasText: label })
+          .waitFor({ timeout: 10_000 });
+        await page.keyboard.press("Enter");
+        await waitForTheme(page, theme);
+        await page.waitForTimeout(300); // let webviews repaint with the new theme variables
+        return;
+      } catch (e) {
+        lastError = e;
+        if (await applied.count()) return;
+        await page.keyboard.press("Escape");
+        await page.waitForTimeout(300);
+      }
+    }
+    throw lastError;
   }
 
   /**
