@@ -166,7 +166,9 @@ async function runOnce(
  * locator), and the first frame in a scenario or the harness. CI shows the summary even when it cuts the log.
  */
 export function headline(reason: string): string {
-  const lines = reason.split("\n").map((l) => l.trim());
+  // Playwright colours its call log; the escapes would hide "- waiting for" from the match.
+  // eslint-disable-next-line no-control-regex
+  const lines = reason.split("\n").map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim());
   const waiting = lines.find((l) => l.startsWith("- waiting for"));
   const frame = lines.find((l) => l.startsWith("at ") && /test\/e2e\/(scenarios|harness)\//.test(l));
   const where = frame?.match(/test\/e2e\/[^):]+:\d+/)?.[0];
