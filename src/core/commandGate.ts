@@ -5,6 +5,8 @@ import { ruleMatches, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT } from "./ignoredBelow";
 import { gitCheck } from "./gitRepository";
+import { stagedIgnored } from "./gitStaged";
+import type { ReadKind } from "./commands/catalogue/effects";
 import { checkGlobRead } from "./globIgnoreOverlap";
 import { statSync } from "node:fs";
 import { posix } from "node:path";
@@ -92,9 +94,10 @@ export class CommandPathGate implements PathGate {
     path: string,
     cwd: string,
     access: PathAccess,
-    kind: "content" | "content-nofollow" | "names" | "git-repository" | "git-history" = "content",
+    kind: Exclude<ReadKind, "file-content"> = "content",
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
+    if (kind === "git-stage" || kind === "git-stage-forced") return this.staged(path, cwd, kind === "git-stage-forced");
     // Under /proc (and /dev/fd, a link into it) a name means one thing for the command's process and another
     // for Toolgate's (`/proc/self/cwd/.env`): no verdict reached here would be about the file the command uses.
     if (/^\/(proc|dev\/fd)(\/|$)/.test(posix.resolve(cwd, path)))
@@ -149,6 +152,39 @@ export class CommandPathGate implements PathGate {
         reason: `reads a file (${path}) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
+    return { ok: true };
+  }
+
+  /**
+   * What git would copy into its objects from below `path` (`:/` and other pathspec magic: the whole tree)
+   * must not include a file the ignore file excludes: from the objects, `push`, `bundle` or `show` carry it on.
+   */
+  private staged(path: string, cwd: string, forced: boolean): PathVerdict {
+    // `git -C dir add -A` arrives as `dir/:/`: the tree of the repository found from `dir`.
+    const magic = path.startsWith(":") ? 0 : path.indexOf("/:");
+    const whole = magic >= 0;
+    const v = this.validator.checkPath("read_file", whole ? path.slice(0, magic) || "." : path, cwd);
+    if (!v.ok)
+      return v.rule.startsWith("ignoreFile:")
+        ? this.note("refusal", v.reason, v.rule)
+        : { ok: false, reason: v.reason, rule: v.rule };
+    const root = v.path!.realRoot;
+    if (!root) return { ok: true }; // outside every root: no ignore file covers it
+    const below = stagedIgnored(root, whole ? "" : root.relative, this.validator.ignore, forced);
+    const file = this.validator.ignore.fileName;
+    const shown = whole ? "the whole working tree" : `every file under \`${path}\``;
+    if (below.kind === "ignored")
+      return this.note(
+        "hard-ask",
+        `git would copy ${shown} into the repository, including \`${below.relative}\`, which ${file} excludes`,
+        `ignoreFile: ${file}`,
+      );
+    if (below.kind === "too-many")
+      return this.note(
+        "hard-ask",
+        `git would copy ${shown} into the repository: more than ${SCAN_LIMIT} entries, too many to check against ${file}`,
+        `ignoreFile: ${file}`,
+      );
     return { ok: true };
   }
 

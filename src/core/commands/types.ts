@@ -3,6 +3,7 @@
  * the analyzer owns the shell grammar and says, for one command line, what it would do.
  */
 import type { SourceSpan } from "../types";
+import type { ReadKind } from "./catalogue/effects";
 
 export type PathAccess = "read" | "write";
 
@@ -20,14 +21,10 @@ export interface PathGate {
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
    * "content-nofollow": a content read by a program that does not follow links below a directory.
    * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
-   * the objects of the repository found there (see catalogue/effects.ts).
+   * the objects of the repository found there; "git-stage"/"git-stage-forced": git copies the files below
+   * into its objects (see catalogue/effects.ts).
    */
-  check(
-    path: string,
-    cwd: string,
-    access: PathAccess,
-    kind?: "content" | "content-nofollow" | "names" | "git-repository" | "git-history",
-  ): PathVerdict;
+  check(path: string, cwd: string, access: PathAccess, kind?: Exclude<ReadKind, "file-content">): PathVerdict;
   /**
    * A glob (`src/*.ts`) whose matches are read for their content, one file each (not recursively): ok only
    * when no name it can match is excluded by the ignore file or leads elsewhere. Optional: without it, such

@@ -19,8 +19,19 @@ import type { Word } from "../model";
  * (which can run programs); the path gate accepts only the workspace's own top-level repositories.
  * `git-history`: git prints contents from the repository's objects or index (`git show`, `log -p`, `grep`);
  * the path gate asks when the repository tracks a file the ignore file excludes.
+ * `git-stage`: git copies the files below into its objects (`git add dir`, `git stash -u`), skipping what
+ * git's exclude files name; `git-stage-forced` skips nothing (`git add -f`, `git stash -a`). The path `:/`
+ * stands for the whole working tree. The path gate asks when a file the ignore file excludes would go in.
  */
-export type ReadKind = "content" | "file-content" | "content-nofollow" | "names" | "git-repository" | "git-history";
+export type ReadKind =
+  | "content"
+  | "file-content"
+  | "content-nofollow"
+  | "names"
+  | "git-repository"
+  | "git-history"
+  | "git-stage"
+  | "git-stage-forced";
 
 export interface Effects {
   /** The text on the command's standard input when the line gives it (a here-document or here-string). */

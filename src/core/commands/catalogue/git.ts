@@ -209,6 +209,9 @@ export const git: ProgramCheck = (argv, fx) => {
     case "stash":
       if (args[0]?.value === "show" && showsPatch(args.slice(1), false)) readsHistory();
       if (args[0]?.value === "list" || args[0]?.value === "show") return readPaths(positionalsOf(args.slice(1)));
+      // `-u` stores untracked files in the stash, `-a` ignored ones too.
+      if (hasFlag(args, "a", "all")) fx.read(literalWord(":/"), "git-stage-forced", base);
+      else if (hasFlag(args, "u", "include-untracked")) fx.read(literalWord(":/"), "git-stage", base);
       return fx.notReadOnly("`git stash` changes the working tree");
     case "remote":
       return remote(args, fx);
@@ -219,6 +222,8 @@ export const git: ProgramCheck = (argv, fx) => {
       // `git worktree add PATH`: a checkout is written there.
       const where = args[0]?.value === "add" ? positionalsOf(args.slice(1), ["-b", "-B", "--reason"])[0] : undefined;
       if (where) fx.write(where, base);
+      // The checkout copies tracked files, ignored ones too, to a place the ignore file may not cover.
+      if (args[0]?.value === "add") readsHistory();
       return fx.notReadOnly("`git worktree` changes worktrees");
     }
     case "init": {
@@ -262,6 +267,8 @@ export const git: ProgramCheck = (argv, fx) => {
       // A local source is read; a URL (`https://…`, `host:path`) is the network, which an allow rule for git licenses.
       if (source && !(source.literal && /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value)))
         fx.read(source, "names", base);
+      // A clone of the workspace's own repository copies its tracked files, ignored ones too.
+      if (!source || !source.literal || !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value)) readsHistory();
       if (dir) fx.write(dir, base);
       return fx.notReadOnly("`git clone` fetches a repository");
     }
@@ -277,8 +284,11 @@ export const git: ProgramCheck = (argv, fx) => {
       fx.notReadOnly(`\`git ${name}\` changes the files a patch names`);
       return stateChangingPaths(name, args, fx, base);
     case "reflog":
-      if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists")
+      if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists") {
+        // `git reflog` is `git log -g`: it takes log's options, `-p` among them.
+        if (showsPatch(args, false)) readsHistory();
         return readPaths(positionalsOf(args.slice(args[0]?.value === "show" ? 1 : 0)));
+      }
       return fx.notReadOnly("`git reflog` changes the reflog");
     case "clean":
       fx.deletes("`git clean` deletes untracked files");
@@ -336,6 +346,10 @@ export const git: ProgramCheck = (argv, fx) => {
           "--ignore-rev",
         ]),
       );
+    case "add":
+      stagedPaths(args, fx, base);
+      fx.notReadOnly("`git add` changes the index");
+      return stateChangingPaths(name, args, fx, base);
     case "difftool":
     case "mergetool":
       // The tool is whatever the configuration or `-x`/`--tool` names: a program decided at run time.
@@ -357,9 +371,79 @@ export const git: ProgramCheck = (argv, fx) => {
         return readPaths(positionalsOf(args, VALUE_OPTIONS));
       }
       fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
+      if (!NO_CONTENT_OUT.has(name) || (name === "commit" && args.some((a) => /^(-v|--verbose)$/.test(a.value))))
+        readsHistory();
       return stateChangingPaths(name, args, fx, base);
   }
 };
+
+/**
+ * State-changing subcommands that put no file contents from git's objects where the agent can read them
+ * (stdout, or a file outside the objects). Any other one (`archive`, `bundle`, `format-patch`,
+ * `fast-export`, `checkout-index --prefix`, `notes show`, one Toolgate does not know) counts as printing
+ * history, so it asks when the repository tracks an ignored file.
+ */
+const NO_CONTENT_OUT = new Set([
+  "add",
+  "commit",
+  "push",
+  "fetch",
+  "pull",
+  "merge",
+  "rebase",
+  "checkout",
+  "switch",
+  "restore",
+  "reset",
+  "cherry-pick",
+  "revert",
+  "mv",
+  "tag",
+  "branch",
+  "gc",
+  "fsck",
+  "prune",
+  "repack",
+  "maintenance",
+  "sparse-checkout",
+  "update-index",
+  "update-ref",
+  "symbolic-ref",
+  "hash-object",
+  "mktree",
+  "write-tree",
+  "read-tree",
+  "commit-tree",
+  "pack-refs",
+  "rerere",
+]);
+
+/**
+ * `git add`: what it copies into the objects from the directories it is given (`git add .`), or from the
+ * whole tree (`-A` alone, a pathspec git matches itself: `'*.env'`, `:/`, `--pathspec-from-file`). `-u`
+ * stages only tracked files, so it copies nothing new in.
+ */
+function stagedPaths(args: readonly Word[], fx: Effects, base: Word | undefined): void {
+  const kind = hasFlag(args, "f", "force") ? "git-stage-forced" : "git-stage";
+  if (hasFlag(args, "u", "update") && !hasFlag(args, "A", "all")) return;
+  const whole = (): void => fx.read(literalWord(":/"), kind, base);
+  if (args.some((a) => a.value.startsWith("--pathspec-from-file"))) return whole();
+  const specs = positionalsOf(args, ["--chmod"]);
+  if (specs.length === 0 && hasFlag(args, "A", "all")) return whole();
+  for (const p of specs) {
+    if (!p.literal || /[*?[]/.test(p.value) || p.value.startsWith(":")) return whole();
+    fx.read(p, kind, base);
+  }
+}
+
+/** `-x` alone or in a cluster of short flags (`-fA`), or `--long`. */
+function hasFlag(args: readonly Word[], short: string, long: string): boolean {
+  for (const a of args) {
+    if (a.value === "--") return false;
+    if (a.value === `--${long}` || (/^-[A-Za-z]+$/.test(a.value) && a.value.includes(short))) return true;
+  }
+  return false;
+}
 
 /** Subcommands that never write the files their arguments name (they record, send or name things). */
 const NO_WORK_TREE_WRITES = new Set(["add", "commit", "push", "fetch", "notes", "tag", "branch", "gc", "fsck"]);
