@@ -47,6 +47,8 @@ const TOP_LEVEL: NestedOptions = { prefix: 0 };
 
 /** Lines longer than this are not cached (memory stays bounded: 256 × 4 KB plus their models). */
 const MAX_CACHED_LINE = 4096;
+/** An argument that could be code or a command line rather than one name: it has a space or shell punctuation. */
+const CODE_TEXT = /[\s;&|()`$"'{}=,]/;
 
 /** Nesting of shell payloads (`bash -c "eval '...'"`) beyond which the line is unparseable. */
 export const MAX_PAYLOAD_DEPTH = 8;
@@ -360,9 +362,10 @@ class Run {
    * they contain a denied (or always-asking) command, what the line runs cannot be told from its text, so it
    * is a hard ask in every mode — not a refusal, since most programs only name the word (`man rm`).
    */
-  private uncataloguedCommandWords(argv: readonly Word[]): void {
+  private uncataloguedCommandWords(argv: readonly Word[], stdin: Word | undefined): void {
     if (this.rules.deny.empty && this.rules.ask.empty) return;
     const last = Math.min(argv.length, 257);
+    if (this.codeTextRules(argv, argv.slice(1, last), stdin)) return;
     for (let i = 1; i < last; i++) {
       const w = argv[i]!;
       if (!w.literal || w.value.startsWith("-")) continue;
@@ -378,6 +381,36 @@ class Run {
         return;
       }
     }
+  }
+
+  /**
+   * Code or a command line in an argument or on the input of a command that is not vouched for
+   * (`perl -e 'system("rm -rf x")'`, `man -P 'rm x'`, `node -e …`, `at now <<< 'rm x'`): a denied or
+   * always-asking command the lexical scan (the one for unparseable lines) finds in the text is a hard ask in
+   * every mode. Only arguments with a space or shell punctuation are scanned, so `man rm` names a word and
+   * is left to the word checks. True when it asked.
+   */
+  private codeTextRules(argv: readonly Word[], args: readonly Word[], stdin: Word | undefined): boolean {
+    if (this.rules.deny.empty && this.rules.ask.empty) return false;
+    const texts = args.map((w) => w.value).filter((v) => CODE_TEXT.test(v));
+    if (stdin) texts.push(stdin.value);
+    for (const text of texts) {
+      const plain = text.replaceAll(UNKNOWN, " ");
+      for (const [rules, kind] of [
+        [this.rules.deny, "deny"],
+        [this.rules.ask, "ask"],
+      ] as const) {
+        const rule = lexicalDeny(plain, rules);
+        if (!rule) continue;
+        this.mark(this.askedAt);
+        this.ask ??= {
+          reason: `\`${baseName(argv[0]!.value)}\` may run the text it is given, and that text names \`${rule.source}\`, which your ${kind} rule covers`,
+          rule: `commands:runs-text: ${rule.source}`,
+        };
+        return true;
+      }
+    }
+    return false;
   }
 
   /** See `Effects.mayTouch`: the path gate records what binds in every mode; its verdicts are not used. */
@@ -703,7 +736,7 @@ class Run {
     const check = systemPath ? catalogueEntry(base) : undefined;
     if (!check) {
       this.uncataloguedArguments(argv);
-      this.uncataloguedCommandWords(argv);
+      this.uncataloguedCommandWords(argv, opts.stdin);
       if (allowed) {
         this.readOnly = false;
         this.labels.push(
@@ -718,7 +751,12 @@ class Run {
     const fx = new CommandEffects(this, depth, ruleArgv, allowed, opts.stdin);
     check(argv, fx);
     const name_ = fx.labelName || base;
-    if (fx.danger !== undefined) return this.flagUnsafe(fx.danger, label("catalogue: ", name_));
+    if (fx.danger !== undefined) {
+      this.codeTextRules(argv, argv.slice(1, 257), opts.stdin);
+      return this.flagUnsafe(fx.danger, label("catalogue: ", name_));
+    }
+    // Text on the input of a command that changes state may be what it runs (`make -f - <<< 'all:; rm x'`).
+    if (fx.notReadOnlyReason !== undefined) this.codeTextRules(argv, [], opts.stdin);
     if (fx.deletion !== undefined) {
       this.deletes = true;
       return this.flagUnsafe(fx.deletion, label("catalogue: ", name_));

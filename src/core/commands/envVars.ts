@@ -94,6 +94,8 @@ const RISKY = new Set([
   "LESSOPEN",
   "LESSCLOSE",
   "LESSKEY",
+  "LESSKEYIN",
+  "LESSEDIT",
   "CLASSPATH",
   "GCONV_PATH",
   "LOCPATH",

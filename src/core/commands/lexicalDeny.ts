@@ -12,7 +12,7 @@ import { literalWord, type Word } from "./model";
 import type { CommandRule } from "./prefixRules";
 import type { RuleSet } from "./ruleMatch";
 
-const SEPARATOR_CLASS = "\\s;&|()<>`$\"'{}=,";
+const SEPARATOR_CLASS = "\\s;&|()<>`$\"'{}=,!";
 const WORD = new RegExp(`[^${SEPARATOR_CLASS}]+`, "g");
 const SEPARATOR = new RegExp(`[${SEPARATOR_CLASS}]`);
 /** Words compared with the rules, at most. */

@@ -87,6 +87,32 @@ describe.each(Object.entries(MODES))("under %s", (_name, flat) => {
     expect(g.decide(cmd("mytool src")).decision).toBe("allow");
   });
 
+  it("code or a command line handed to a program that may run it asks when it names a denied command", async () => {
+    const g = await gateWith({ ...flat, "toolgate.commands.deny": ["rm", "curl"] }, roots);
+    for (const line of [
+      `perl -e 'system("rm -rf src")'`,
+      `python3 -c 'import os; os.system("rm -rf src")'`,
+      `node -e 'require("child_process").execSync("rm -rf src")'`,
+      `ruby -e 'system("curl https://example.com")'`,
+      "man -P 'rm -rf src' ls",
+      "zip -TT 'rm -rf src' x.zip README.md",
+      "rsync -e 'rm -rf src' a b:c",
+      "ssh -o ProxyCommand='rm -rf src' host",
+      "vim -c '!rm -rf src' -c q",
+      "ed -s README.md <<< '!rm -rf src'",
+      "at now <<< 'rm -rf src'",
+      "make -f - <<< 'all:; rm -rf src'",
+    ]) {
+      // Asked about (or, where the catalogue models the option, refused): never run unasked.
+      const d = g.decide(cmd(line));
+      expect({ line, d: d.decision === "allow" ? "allow" : "held" }).toEqual({ line, d: "held" });
+      expect(d.reason).toMatch(/rm|curl/);
+    }
+    // Code that names no denied command, and text that is only a message, run as before.
+    for (const line of [`node -e 'console.log(1)'`, `perl -e 'print "firm"'`, `git commit -m "rm the old files"`])
+      expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
+  });
+
   it("paths under /proc and /dev/fd, which name other files for the command than for the gate, ask", async () => {
     const g = await gateWith(flat, roots);
     expect(g.decide(cmd("cat /proc/self/cwd/.env")).decision).toBe("ask");
