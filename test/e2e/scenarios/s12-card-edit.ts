@@ -9,10 +9,42 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask } from "../harness/agent";
 import { openPanel } from "../harness/panel";
-import type { Scenario } from "../harness/scenario";
+import type { Scenario, ScenarioContext } from "../harness/scenario";
+import type { Session } from "../harness/session";
 import { cardShots } from "./cardShots";
 
 const NEW_FILE = Array.from({ length: 14 }, (_, i) => `export const line${i + 1} = ${i + 1};`).join("\n") + "\n";
+
+/**
+ * The runtime's editable review of a new file: one editor (no diff with an empty side), its tab "new file: NAME",
+ * its breadcrumb the file's own folders, no removed line, holding the proposed content.
+ */
+async function reviewReadsAsNewFile(ctx: ScenarioContext, session: Session): Promise<void> {
+  const page = session.page;
+  const tab = page.locator(".tabs-container .tab", { hasText: "new file: fresh.ts" });
+  await tab.first().waitFor({ timeout: 15_000 });
+  await tab.first().click();
+  const labels = (await page.locator(".tabs-container .tab .label-name").allInnerTexts()).map((t) => t.trim());
+  ctx.softCheck(
+    !labels.some((l) => /original|↔/.test(l)),
+    `a tab still reads like a diff against an empty original: ${JSON.stringify(labels)}`,
+  );
+  const group = page.locator(".editor-group-container.active");
+  ctx.softCheck((await group.locator(".monaco-diff-editor").count()) === 0, "the new file's review is a diff editor");
+  await group.locator(".view-lines", { hasText: "export const line1 = 1;" }).first().waitFor({ timeout: 15_000 });
+  const crumbs = (await group.locator(".breadcrumbs-control .monaco-breadcrumb-item").allInnerTexts())
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
+  ctx.softCheck(
+    crumbs.join(" › ").startsWith("src › new file: fresh.ts") &&
+      !crumbs.some((c) => /^\d+$|proposed|toolgate/i.test(c)),
+    `breadcrumb of the new file's review: ${JSON.stringify(crumbs)}`,
+  );
+  const hint = await group.locator(".empty-editor-hint, .editorPlaceholder").count();
+  ctx.softCheck(hint === 0, "the new file's review shows an empty-editor hint");
+  ctx.log(`review of the new file: tabs ${JSON.stringify(labels)}, breadcrumb ${JSON.stringify(crumbs)}`);
+  for (const shot of await cardShots(session, "card-edit-new-file-review")) ctx.log(`screenshot: ${shot}`);
+}
 
 export const cardEdit: Scenario = {
   id: "s12b",
@@ -20,6 +52,7 @@ export const cardEdit: Scenario = {
   needs: ["vsix", "panel", "agent", "scriptedModel"],
   plan: [
     "the model writes src/fresh.ts (14 lines): the card previews its first lines and offers Open diff",
+    "the editable review opens as one editor 'new file: fresh.ts' under src/ in the breadcrumb, holding the content",
     "Open diff opens a read-only editor 'new file: fresh.ts' under src/ in the breadcrumb, no removed lines",
     "screenshots light and dark; Reject",
     "the model writes link_out/planted.sh, link_out → a folder outside the workspace",
@@ -50,6 +83,8 @@ export const cardEdit: Scenario = {
     );
     const box = await card.locator(".tg-edit-preview").innerText();
     ctx.softCheck(/14 lines/i.test(box), `preview header: ${JSON.stringify(box.slice(0, 80))}`);
+    // The editable review the runtime opened by itself when the edit asked: a new file, not a deletion.
+    await reviewReadsAsNewFile(ctx, session);
     await card.getByRole("button", { name: "Open diff" }).click();
     const tab = session.page.locator(".tabs-container .tab", { hasText: "new file: fresh.ts" });
     await tab.first().waitFor({ timeout: 15_000 });
