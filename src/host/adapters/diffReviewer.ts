@@ -53,6 +53,10 @@ class MemoryFs implements vscode.FileSystemProvider {
   }
 }
 
+function diffTitle(path: string): string {
+  return `${nodePath.basename(path)}: original ↔ proposed (Toolgate)`;
+}
+
 /** The name a new file's review goes by (its tab and last breadcrumb). */
 export function newFileReviewName(path: string): string {
   return `new file: ${nodePath.basename(path)}`;
@@ -73,6 +77,8 @@ export class VscodeDiffReviewer implements DiffReviewer, vscode.Disposable {
   private readonly memory = new MemoryFs();
   private readonly registration: vscode.Disposable;
   private counter = 0;
+  /** Reviews open now, by the file's absolute path (the newest one per path). */
+  private readonly sessions = new Map<string, Session>();
 
   constructor() {
     this.registration = vscode.workspace.registerFileSystemProvider(SCHEME, this.memory, { isCaseSensitive: true });
@@ -98,19 +104,37 @@ export class VscodeDiffReviewer implements DiffReviewer, vscode.Disposable {
       let doc = await vscode.workspace.openTextDocument(right);
       if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
       await vscode.window.showTextDocument(doc, { preview: false });
-      return new Session(doc, undefined, right, this.memory);
+      return this.track(path, new Session(doc, undefined, right, this.memory));
     }
     const left = vscode.Uri.from({ scheme: SCHEME, path: at, query: `review=${n}&side=original` });
     this.memory.writeFile(left, new TextEncoder().encode(original));
-    await vscode.commands.executeCommand(
-      "vscode.diff",
-      left,
-      right,
-      `${nodePath.basename(path)}: original ↔ proposed (Toolgate)`,
-      { preview: false },
-    );
+    await vscode.commands.executeCommand("vscode.diff", left, right, diffTitle(path), { preview: false });
     const doc = await vscode.workspace.openTextDocument(right);
-    return new Session(doc, left, right, this.memory);
+    return this.track(path, new Session(doc, left, right, this.memory, diffTitle(path)));
+  }
+
+  /**
+   * Shows the open review of `path` (absolute, or relative to a workspace folder) and says whether there was one.
+   */
+  async reveal(path: string): Promise<boolean> {
+    const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const candidates = nodePath.isAbsolute(path) ? [path] : roots.map((r) => nodePath.resolve(r, path));
+    for (const abs of candidates) {
+      const session = this.sessions.get(abs);
+      if (session) {
+        await session.show();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private track(path: string, session: Session): Session {
+    this.sessions.set(path, session);
+    session.onClose(() => {
+      if (this.sessions.get(path) === session) this.sessions.delete(path);
+    });
+    return session;
   }
 
   dispose(): void {
@@ -132,7 +156,22 @@ class Session implements DiffSession {
     private readonly left: vscode.Uri | undefined,
     private readonly right: vscode.Uri,
     private readonly memory: MemoryFs,
+    /** The diff editor's title; none for a new file (its editor is named by its document). */
+    private readonly title?: string,
   ) {}
+
+  private closed: (() => void) | undefined;
+
+  onClose(fn: () => void): void {
+    this.closed = fn;
+  }
+
+  /** Brings the review's editor to the front (reopening it if the person closed its tab). */
+  async show(): Promise<void> {
+    if (this.left && this.title !== undefined)
+      await vscode.commands.executeCommand("vscode.diff", this.left, this.right, this.title, { preview: false });
+    else await vscode.window.showTextDocument(this.doc, { preview: false });
+  }
 
   append(text: string): void {
     this.pending.push(text);
@@ -194,6 +233,7 @@ class Session implements DiffSession {
         if (shown?.toString() === this.right.toString()) await vscode.window.tabGroups.close(tab);
       }
     }
+    this.closed?.();
     if (this.left) this.memory.delete(this.left);
     this.memory.delete(this.right);
   }

@@ -1,6 +1,6 @@
 /**
  * The approval card for edits, at the default side bar width: a new file shows its first lines with "Open
- * diff", and that view reads as a new file ("new file: NAME" under the file's own folders in the breadcrumb, no
+ * diff", the editable review the runtime opens reads as a new file, and "Open diff" shows that review again; it ("new file: NAME" under the file's own folders in the breadcrumb, no
  * internal path, no removed line); a write through a link says where it really lands, outside the workspace, with Reject primary.
  */
 import assert from "node:assert/strict";
@@ -53,7 +53,7 @@ export const cardEdit: Scenario = {
   plan: [
     "the model writes src/fresh.ts (14 lines): the card previews its first lines and offers Open diff",
     "the editable review opens as one editor 'new file: fresh.ts' under src/ in the breadcrumb, holding the content",
-    "Open diff opens a read-only editor 'new file: fresh.ts' under src/ in the breadcrumb, no removed lines",
+    "Open diff shows that review again (no second 'new file: fresh.ts' tab): src/ in the breadcrumb, no removed lines",
     "screenshots light and dark; Reject",
     "the model writes link_out/planted.sh, link_out → a folder outside the workspace",
     "the card says 'link_out/planted.sh → /…/planted.sh, outside the workspace'; Reject is primary; screenshots",
@@ -86,6 +86,7 @@ export const cardEdit: Scenario = {
     // The editable review the runtime opened by itself when the edit asked: a new file, not a deletion.
     await reviewReadsAsNewFile(ctx, session);
     await card.getByRole("button", { name: "Open diff" }).click();
+    await session.page.waitForTimeout(1500); // a second view, if one opened, has its tab by now
     const tab = session.page.locator(".tabs-container .tab", { hasText: "new file: fresh.ts" });
     await tab.first().waitFor({ timeout: 15_000 });
     const crumbs = (
@@ -105,7 +106,9 @@ export const cardEdit: Scenario = {
       .locator(".editor-group-container.active .line-delete, .editor-group-container.active .char-delete")
       .count();
     ctx.softCheck(removed === 0, `the new file's view shows ${removed} removed line(s)`);
-    ctx.log(`Open diff: "new file: fresh.ts", breadcrumb ${JSON.stringify(crumbs)}, no removed lines`);
+    const tabs = await session.page.locator(".tabs-container .tab", { hasText: "new file: fresh.ts" }).count();
+    ctx.softCheck(tabs === 1, `Open diff left ${tabs} tabs named "new file: fresh.ts" (the review, and a copy)`);
+    ctx.log(`Open diff: "new file: fresh.ts" (${tabs} tab), breadcrumb ${JSON.stringify(crumbs)}, no removed lines`);
     for (const shot of await cardShots(session, "card-edit-new-file")) ctx.log(`screenshot: ${shot}`);
     await answer(card, "Reject");
     await requestsAtLeast(model, 2);
