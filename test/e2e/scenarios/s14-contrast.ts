@@ -49,7 +49,7 @@ export const contrast: Scenario = {
     "Reject with feedback (rejected by you, the read not run), the completion asks (waiting for you): the rule runs again",
     "a second window: a read held in its stream (receiving): the rule runs",
     "`echo tick; sleep 300` allowed (running, live output): the rule runs; Cancel (interrupted while running): again",
-    "a new message; the model's write_to_file stream is cut (interrupted: never ran): the rule runs",
+    "New task; the model's write_to_file stream is cut (interrupted: never ran): the rule runs",
   ],
   timeoutMs: 480_000,
   run: async (ctx) => {
@@ -176,6 +176,8 @@ async function passingStates(ctx: ScenarioContext): Promise<void> {
   ctx.log(`pills on screen: ${(await pillsInclude(frame, ["Interrupted while running"])).join(" | ")}`);
   await checkEveryTheme(ctx, session, frame, "a command cancelled while it ran");
 
+  // A reply to the cancelled task ends at once ("The task was cancelled."): the cut write is a new task.
+  await frame.getByRole("button", { name: "New task", exact: true }).click();
   await startTask(frame, "Write cut.txt.");
   const cut = await pillsInclude(frame, ["Interrupted: never ran"]);
   await session.page.waitForTimeout(2000); // whatever follows the cut (a retry, the next turn) settles

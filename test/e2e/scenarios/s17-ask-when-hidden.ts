@@ -133,7 +133,8 @@ export const askWhenHidden: Scenario = {
     if (shown) ctx.log(`notification: "${(await toast.first().innerText()).replace(/\s+/g, " ").trim()}"`);
     const show = toast.first().getByRole("button", { name: "Show", exact: true });
     ctx.softCheck(shown && (await show.isVisible()), "the notification has no Show button");
-    // At once, while the toast is up (VS Code moves it to the notification centre after a while).
+    // At once, while the toast is up (VS Code moves it to the notification centre after a while), once it slid in.
+    await page.waitForTimeout(600);
     ctx.log(`screenshot: ${await session.screenshot("ask-hidden-light")}`);
     const badge = await waitForBadge(session, "1");
     ctx.softCheck(badge === "1", `the activity bar's Toolgate badge reads "${badge}", not 1`);
