@@ -4,7 +4,7 @@
  * internal path, no removed line); a write through a link says where it really lands, outside the workspace, with Reject primary.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer, approvalCard, modelSettings, requestsAtLeast, startModel, startTask } from "../harness/agent";
@@ -13,6 +13,7 @@ import type { Scenario, ScenarioContext } from "../harness/scenario";
 import type { Session } from "../harness/session";
 import { cardShots } from "./cardShots";
 
+const REPLACE = "------- SEARCH\nexport {};\n=======\nexport const a = 1;\n+++++++ REPLACE\n";
 const NEW_FILE = Array.from({ length: 14 }, (_, i) => `export const line${i + 1} = ${i + 1};`).join("\n") + "\n";
 
 /**
@@ -57,11 +58,13 @@ export const cardEdit: Scenario = {
     "screenshots light and dark; Reject",
     "the model writes link_out/planted.sh, link_out → a folder outside the workspace",
     "the card says 'link_out/planted.sh → /…/planted.sh, outside the workspace'; Reject is primary; screenshots",
+    "the model edits src/a.ts: its review is a diff 'a.ts: original ↔ proposed' under src/; Approve writes the proposal",
   ],
   run: async (ctx) => {
     const model = await startModel(ctx, [
       { steps: [{ tool: "write_to_file", args: { path: "src/fresh.ts", content: NEW_FILE }, chunks: 3 }] },
       { steps: [{ tool: "write_to_file", args: { path: "link_out/planted.sh", content: "echo planted\n" } }] },
+      { steps: [{ tool: "replace_in_file", args: { path: "src/a.ts", diff: REPLACE } }] },
       { steps: [{ tool: "attempt_completion", args: { result: "Done." } }] },
     ]);
     const outside = mkdtempSync(join(tmpdir(), "toolgate-e2e-outside-"));
@@ -132,5 +135,27 @@ export const cardEdit: Scenario = {
     await answer(link, "Reject");
     await requestsAtLeast(model, 3);
     assert.equal(existsSync(join(outside, "planted.sh")), false, "the rejected write landed outside the workspace");
+
+    // An existing file's review is a diff titled as one, under the file's own path; Approve writes what it proposes.
+    const edit = approvalCard(frame).filter({ hasText: "src/a.ts" });
+    await edit.getByRole("button", { name: "Approve", exact: true }).waitFor({ timeout: 30_000 });
+    const diffTab = session.page.locator(".tabs-container .tab", { hasText: "a.ts: original ↔ proposed" });
+    await diffTab.first().waitFor({ timeout: 15_000 });
+    await diffTab.first().click();
+    const group = session.page.locator(".editor-group-container.active");
+    await group.locator(".monaco-diff-editor").first().waitFor({ timeout: 10_000 });
+    const diffCrumbs = (await group.locator(".breadcrumbs-control .monaco-breadcrumb-item").allInnerTexts())
+      .map((c) => c.trim())
+      .filter((c) => c !== "");
+    ctx.softCheck(
+      diffCrumbs.join(" › ").startsWith("src › a.ts") && !diffCrumbs.some((c) => /^\d+$|proposed|original/.test(c)),
+      `breadcrumb of the existing file's review: ${JSON.stringify(diffCrumbs)}`,
+    );
+    ctx.log(`review of src/a.ts: a diff editor, breadcrumb ${JSON.stringify(diffCrumbs)}`);
+    for (const shot of await cardShots(session, "card-edit-replace-review")) ctx.log(`screenshot: ${shot}`);
+    await answer(edit, "Approve");
+    await requestsAtLeast(model, 4);
+    assert.equal(readFileSync(join(session.workspace, "src", "a.ts"), "utf8"), "export const a = 1;\n");
+    ctx.log("Approve: src/a.ts holds exactly the proposed content");
   },
 };
