@@ -42,8 +42,10 @@ export interface ToolgateHostApi {
   setMcpSource(source: McpStatusSource | undefined): void;
   /** What "Restore files to before this step" and "Show all changes of this task" reach. */
   setCheckpoints(host: CheckpointHost | undefined): void;
-  /** Replace the default "open diff" (the agent's editable diff). */
-  setDiffOpener(open: (message: TaskMessage) => PromiseLike<void> | void): void;
+  /** Replace the default "open diff" (the agent's editable diff); `fallback` opens the default one. */
+  setDiffOpener(
+    open: (message: TaskMessage, fallback: () => PromiseLike<void> | void) => PromiseLike<void> | void,
+  ): void;
   /** Fires when any toolgate.* setting or the workspace trust changed. */
   readonly onDidChangeSettings: vscode.Event<void>;
   readonly secrets: vscode.SecretStorage;
@@ -62,7 +64,8 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
   const settings = new SettingsBridge(new VscodeConfigStore(), () => vscode.workspace.isTrusted, toggleShortcutLabel());
   const rules = new RuleStore(context.workspaceState, settings);
   const proposed = new ProposedContent();
-  let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = (m) => openDefaultDiff(m, proposed);
+  const defaultDiff = (m: TaskMessage): PromiseLike<void> => openDefaultDiff(m, proposed);
+  let diffOpener: (m: TaskMessage) => PromiseLike<void> | void = defaultDiff;
 
   const statusBar = new StatusBar(CommandId.showAutoApproveMenu, CommandId.showPendingAsk);
   statusBar.update(settings.view());
@@ -166,7 +169,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     setMcpSource: (s) => controller.setMcpSource(s),
     setCheckpoints: (c) => controller.setCheckpoints(c),
     setDiffOpener: (fn) => {
-      diffOpener = fn;
+      diffOpener = (m) => fn(m, () => defaultDiff(m));
     },
     onDidChangeSettings: changed.event,
     secrets: context.secrets,

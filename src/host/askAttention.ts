@@ -14,7 +14,7 @@ export interface Attention {
   readonly count: number;
   /** The newest waiting ask's message id, to tell a new ask from the same one seen again. */
   readonly latestId?: number;
-  /** One line naming what waits, e.g. "run `git push`". */
+  /** One line naming what waits, e.g. `run "git push"` (plain text: notifications render no code spans). */
   readonly summary?: string;
 }
 
@@ -27,7 +27,15 @@ function clip(text: string): string {
   return oneLine.length > MAX_SUMMARY ? `${oneLine.slice(0, MAX_SUMMARY - 1)}…` : oneLine;
 }
 
-/** A short description of one ask, in the words of the approval card's title. */
+/** A command or path in a summary: quoted, since a notification shows backticks as they are. */
+function quoted(text: string): string {
+  return `"${clip(text)}"`;
+}
+
+/**
+ * A short description of one ask, in the words of the approval card's title. A call's long parameter (a
+ * command, a file's content) travels as the message text, not in `params` (see displayParams in the agent).
+ */
 export function askSummary(m: TaskMessage): string {
   const t = m.tool;
   if (m.kind === "followup") return `answer a question: ${clip(m.text)}`;
@@ -36,10 +44,12 @@ export function askSummary(m: TaskMessage): string {
   if (!t) return clip(m.text) || "approve a step";
   const p = t.params;
   switch (t.name) {
-    case "execute_command":
-      return `run \`${clip(p.command ?? "")}\``;
+    case "execute_command": {
+      const command = p.command || m.text;
+      return command.trim() ? `run ${quoted(command)}` : "run a command";
+    }
     case "attempt_completion":
-      return p.command ? `run \`${clip(p.command)}\`` : "review the result";
+      return p.command ? `run ${quoted(p.command)}` : "review the result";
     case "write_to_file":
     case "replace_in_file":
       return `edit ${clip(p.path ?? "a file")}`;

@@ -129,6 +129,11 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   const fs = new VscodeFs();
   const diff = new VscodeDiffReviewer();
   sub(diff);
+  // "Open diff" on an edit whose review is open shows that review (editable), not a second read-only view.
+  api.setDiffOpener(async (m, fallback) => {
+    const path = m.tool?.params.path;
+    if (!(path && (await diff.reveal(path)))) await fallback();
+  });
   const env: ToolEnv = {
     fs,
     // Every command the agent runs passes the OS sandbox's plan, with the settings as they are at that moment.

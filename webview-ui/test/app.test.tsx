@@ -60,6 +60,51 @@ describe("app", () => {
     expect(posted).toContainEqual({ type: "manageTrust" });
   });
 
+  it("names Restricted Mode once, in the banner: the card and the auto-approve dropdown only point at it", () => {
+    const { host } = mount();
+    const ask = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      tool: tool(
+        "execute_command",
+        { command: "rm -rf build" },
+        {
+          status: "pending",
+          decision: {
+            decision: "ask",
+            reason: "the workspace is not trusted (Restricted Mode), so nothing is auto-approved",
+            rule: "workspace:untrusted",
+            danger: ["deletes"],
+            ifTrusted: { decision: "ask", reason: "`rm` deletes files", rule: "commands:deletes", danger: ["deletes"] },
+          },
+        },
+      ),
+    });
+    host({
+      type: "state",
+      state: state({
+        settings: settingsView({ workspaceTrusted: false }),
+        task: { id: "t", state: "waiting", messages: [message({ kind: "user", text: "clean" }), ask] },
+      }),
+    });
+    fireEvent.click(screen.getByRole("button", { name: /^Auto-approve:/ }));
+    const said = (document.body.textContent ?? "").match(/Restricted Mode/g) ?? [];
+    expect(said).toHaveLength(1);
+    const banner = screen.getByRole("note", { name: /^Restricted Mode/ });
+    expect(banner.textContent).toContain("Restricted Mode");
+    const why = screen.getByRole("group", { name: "Why it asks" });
+    expect(why.querySelector(".tg-why-text")!.textContent).toBe(
+      "Every call asks until this folder is trusted (see the banner above).",
+    );
+    expect(within(why).getByRole("group", { name: "Its own risks" }).textContent).toContain("rm deletes files");
+    const menu = screen.getByRole("region", { name: "Auto-approve settings" });
+    expect(within(menu).getByRole("note").textContent).toBe(" These switches apply once you trust this folder.");
+    expect(screen.getByRole("button", { name: /^Auto-approve:/ }).textContent).toContain(
+      "Off until the folder is trusted",
+    );
+  });
+
   it("the feedback keybinding's reveal puts the focus in the waiting card's feedback box", async () => {
     const { host } = mount();
     const ask = message({

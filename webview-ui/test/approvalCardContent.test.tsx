@@ -165,7 +165,10 @@ describe("Restricted Mode on the approval card", () => {
       />,
     );
     const why = screen.getByRole("group", { name: "Why it asks" });
-    expect(why.querySelector(".tg-why-text")!.textContent).toMatch(/not trusted \(Restricted Mode\)/);
+    expect(why.querySelector(".tg-why-text")!.textContent).toBe(
+      "Every call asks until this folder is trusted (see the banner above).",
+    );
+    expect(why.textContent).not.toContain("Restricted Mode");
     const own = within(why).getByRole("group", { name: "Its own risks" });
     expect(own.querySelector(".tg-why-text")!.textContent).toBe("rm deletes files, and deleting always waits for you.");
     expect(own.querySelector(".tg-rule")!.textContent).toBe("rule: commands:deletes");

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import "./support/shims";
-import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SettingsView } from "../../src/shared/protocol";
@@ -117,12 +117,12 @@ describe("auto-approve dropdown", () => {
     expect(screen.queryByRole("region", { name: "Auto-approve settings" })).toBeNull();
   });
 
-  it("says in Restricted Mode that nothing is auto-approved", () => {
+  it("in Restricted Mode says the switches wait for trust, leaving the name to the panel's banner", () => {
     setup().view(<Harness settings={settingsView({ workspaceTrusted: false })} />);
-    expect(screen.getByText(/Restricted Mode: nothing is auto-approved until you trust this workspace/)).toBeTruthy();
-    expect(autoApproveSummary(settingsView({ workspaceTrusted: false }))).toBe(
-      "Restricted Mode: nothing is auto-approved",
-    );
+    const region = screen.getByRole("region", { name: "Auto-approve settings" });
+    expect(within(region).getByRole("note").textContent).toBe(" These switches apply once you trust this folder.");
+    expect(region.textContent).not.toContain("Restricted Mode");
+    expect(autoApproveSummary(settingsView({ workspaceTrusted: false }))).toBe("Off until the folder is trusted");
   });
 });
 

@@ -239,6 +239,28 @@ describe("compact transcript", () => {
     expect(screen.queryByText("auto-approved")).toBeNull();
   });
 
+  it("a call stopped while it ran is not said to have never run", () => {
+    setup().view(
+      <Row
+        message={message({
+          kind: "tool",
+          tool: tool(
+            "execute_command",
+            { command: "sleep 300" },
+            {
+              status: "interrupted",
+              decision: { decision: "allow", reason: "allowed", rule: "commands.allow" },
+              result: "The task was cancelled while this call ran; it was stopped.",
+            },
+          ),
+        })}
+      />,
+    );
+    const pill = screen.getByText(/Interrupted while running/).closest(".tg-tag")!;
+    expect(pill.className).toContain("tg-tag-warn");
+    expect(screen.queryByText(/never ran/)).toBeNull();
+  });
+
   it("counts lines as an editor does, singular and plural", () => {
     const write = (text: string) =>
       message({ kind: "tool", text, tool: tool("write_to_file", { path: "a.txt" }, { status: "done" }) });

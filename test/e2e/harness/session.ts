@@ -13,6 +13,12 @@ import { escapeRegExp, runCommand, THEMES, waitForTheme, waitForWorkbench, type 
 
 export type Settings = Record<string, unknown>;
 
+const ANY_THEME_LABEL = new RegExp(
+  `^(${Object.values(THEMES)
+    .map((t) => escapeRegExp(t.label))
+    .join("|")})$`,
+);
+
 export interface SessionOptions {
   /** false: the folder opens in Restricted Mode (workspace trust on, no start-up prompt). */
   readonly trusted: boolean;
@@ -153,8 +159,12 @@ export class Session {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await runCommand(page, "Preferences: Color Theme");
-        // The picker lists every installed theme; the palette filtered to the command lists none of them.
-        await page.locator(".quick-input-list .label-name", { hasText: label }).first().waitFor({ timeout: 5000 });
+        // The picker lists every installed theme; the palette filtered to the command lists none of them. Its list
+        // renders only the rows in view, scrolled to the current theme: wait for any of ours (the current is one).
+        await page
+          .locator(".quick-input-list .label-name", { hasText: ANY_THEME_LABEL })
+          .first()
+          .waitFor({ timeout: 5000 });
         await input.fill(THEMES[theme].label, { timeout: 5000 });
         await page
           .locator(".quick-input-list .monaco-list-row.focused .label-name", { hasText: label })

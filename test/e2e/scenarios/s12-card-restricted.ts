@@ -16,7 +16,7 @@ export const cardRestricted: Scenario = {
   needs: ["vsix", "panel", "agent", "scriptedModel"],
   plan: [
     "open an untrusted folder; the banner is one line and offers 'Trust this folder…'",
-    `the model runs '${LINE}': the card says not trusted, then its own risks (deletes), 'rm -rf build' marked`,
+    `the model runs '${LINE}': the card points at the banner (no second 'Restricted Mode'), then its own risks (deletes), 'rm -rf build' marked`,
     "Reject is the primary button; screenshots light and dark; Reject",
     "'Trust this folder…' opens the Workspace Trust editor",
   ],
@@ -46,6 +46,10 @@ export const cardRestricted: Scenario = {
     const card = approvalCard(frame).filter({ hasText: "Run this command?" });
     await card.getByRole("button", { name: /Approve/ }).waitFor({ timeout: 30_000 });
     const own = (await card.getByRole("group", { name: "Its own risks" }).innerText()).replace(/\s+/g, " ");
+    const cardText = await card.innerText();
+    ctx.softCheck(!cardText.includes("Restricted Mode"), "the card repeats the banner's 'Restricted Mode'");
+    const said = ((await frame.locator("body").innerText()).match(/Restricted Mode/g) ?? []).length;
+    ctx.softCheck(said === 1, `"Restricted Mode" is on screen ${said} times in the panel, not once`);
     ctx.softCheck(/\brm\b/.test(own) && /delet/i.test(own), `own risks: "${own}"`);
     const marked = (await card.getByLabel("Exactly what will run").locator("mark").allInnerTexts()).join("");
     ctx.softCheck(marked.replace(/\s+/g, " ") === "rm -rf build", `marked: "${marked}"`);

@@ -36,7 +36,7 @@ describe("what waits for the person", () => {
       msg({ id: 2, tool: push }),
       msg({ id: 3, role: "say", kind: "text", askState: undefined }),
     ];
-    expect(attentionOf(messages, true)).toEqual({ count: 1, latestId: 2, summary: "run `git push origin main`" });
+    expect(attentionOf(messages, true)).toEqual({ count: 1, latestId: 2, summary: 'run "git push origin main"' });
     expect(attentionOf(messages, false)).toBe(NO_ATTENTION);
     expect(attentionOf([msg({ id: 4, partial: true, tool: push })], true)).toBe(NO_ATTENTION);
   });
@@ -45,6 +45,9 @@ describe("what waits for the person", () => {
     const edit: ToolInfo = { name: "write_to_file", params: { path: "src/a.ts", content: "x" }, status: "pending" };
     expect(askSummary(msg({ tool: edit }))).toBe("edit src/a.ts");
     expect(askSummary(msg({ kind: "followup", text: "Which\nbranch?" }))).toBe("answer a question: Which branch?");
+    // The command streams as the message text (its parameter is the call's body), so it is read from there.
+    expect(askSummary(msg({ text: "rm -rf build", tool: { ...push, params: {} } }))).toBe('run "rm -rf build"');
+    expect(askSummary(msg({ text: "", tool: { ...push, params: {} } }))).toBe("run a command");
     const long = askSummary(msg({ tool: { ...push, params: { command: "x".repeat(500) } } }));
     expect(long.length).toBeLessThan(100);
   });

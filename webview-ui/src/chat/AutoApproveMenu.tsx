@@ -53,7 +53,8 @@ const MODES = [
 /** One line saying what runs without asking. */
 export function autoApproveSummary(s: SettingsView): string {
   if (s.errors.length > 0) return "Settings error: nothing is auto-approved";
-  if (!s.workspaceTrusted) return "Restricted Mode: nothing is auto-approved";
+  // The panel's banner names Restricted Mode; the summary says only what it means here.
+  if (!s.workspaceTrusted) return "Off until the folder is trusted";
   if (s.mode === "auto") return "YOLO: everything not denied runs";
   const prefix = s.mode === "plan" ? "Plan · " : "";
   if (s.autoApprove.all) return `${prefix}Approve all`;
@@ -184,8 +185,7 @@ export function AutoApproveMenu({
         >
           {!settings.workspaceTrusted ? (
             <div className="tg-warning" role="note">
-              <Icon name="lock" /> Restricted Mode: nothing is auto-approved until you trust this workspace. These
-              switches apply once it is trusted.
+              <Icon name="lock" /> These switches apply once you trust this folder.
             </div>
           ) : null}
           <div className="tg-aa-master">

@@ -2,6 +2,7 @@
  * "Why it asks" on the approval card: the gate's reason in plain words (code rendered, no raw backticks), the
  * rule that decided in a smaller line, the risks that make Approve a second-look button, and in Restricted Mode
  * the call's own risks — what the gate would say once the folder is trusted — so "not trusted" never hides them.
+ * Restricted Mode itself is named once, by the panel's banner: the card only points at it.
  */
 import type { CallDanger, Decision } from "../../../src/shared/messages";
 import { Icon } from "../components";
@@ -42,7 +43,8 @@ export function WhyItAsks({ decision }: { readonly decision: Decision | undefine
       <span className="tg-label">Why it asks</span>
       {decision ? (
         decision.rule === UNTRUSTED ? (
-          <span className="tg-why-text">This folder is not trusted (Restricted Mode), so every call asks.</span>
+          // The banner above says Restricted Mode once for the whole panel; the card points at it.
+          <span className="tg-why-text">Every call asks until this folder is trusted (see the banner above).</span>
         ) : (
           <Reason d={decision} />
         )

@@ -30,11 +30,19 @@ export const SKIPPED_PREFIX = "Not run: an earlier call";
 
 const SKIPPED: Label = { text: "Not run", tone: "neutral", icon: "debug-step-over" };
 
+/**
+ * An interrupted call that had started (cancelled, or the editor closed while it ran): it did run, so "never
+ * ran" would be false. The runtime's result for those says "while this call ran".
+ */
+const RAN_MARK = "while this call ran";
+const STOPPED: Label = { text: "Interrupted while running", tone: "warn", icon: "debug-stop" };
+
 /** Statuses of a call that went ahead (so "auto-approved" means something beside them). */
 const WENT_AHEAD: readonly ToolStatus[] = ["approved", "running", "done", "error"];
 
 export function statusLabel(tool: ToolInfo): Label {
   if (tool.status === "rejected" && tool.result?.startsWith(SKIPPED_PREFIX)) return SKIPPED;
+  if (tool.status === "interrupted" && tool.result?.includes(RAN_MARK)) return STOPPED;
   return LABELS[tool.status];
 }
 
