@@ -233,12 +233,13 @@ export class Gate {
     }
     const tool = v.tool;
     const params = canonical.call.params;
-    trace.note(
-      "1 validate",
-      v.path
-        ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}`
-        : `${tool}: parameters present`,
-    );
+    if (trace.enabled)
+      trace.note(
+        "1 validate",
+        v.path
+          ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}`
+          : `${tool}: parameters present`,
+      );
     const subject = this.subject(tool, params, v.path);
     const command =
       tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
@@ -254,27 +255,17 @@ export class Gate {
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
-    const resolved = mint({
-      tool,
-      params,
-      ...(v.path ? { path: v.path } : {}),
-      ...(canonical.mcp ? { mcp: canonical.mcp } : {}),
-      ...(url ? { url } : {}),
-      ...(command !== undefined && command.trim() !== ""
-        ? {
-            command: {
-              line: command,
-              shell: "bash" as const,
-              cwd: this.commandCtx.cwd,
-              readOnly: analysis?.readOnly === true,
-            },
-          }
-        : {}),
-    });
-    const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
+    const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
+    if (v.path) parts.path = v.path;
+    if (canonical.mcp) parts.mcp = canonical.mcp;
+    if (url) parts.url = url;
+    if (command !== undefined && command.trim() !== "")
+      parts.command = { line: command, shell: "bash", cwd: this.commandCtx.cwd, readOnly: analysis?.readOnly === true };
+    const resolved = mint(parts);
     // Asks carry what the card shows: the risks, and the parts of a command line the analysis decided on.
     const withCall = (d: Decision): Judged => {
       if (d.decision === "allow") return { ...d, resolved };
+      const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
       const fromAnalysis =
         analysis?.spans !== undefined &&
         (d.rule === analysis.rule || d.rule === effect?.rule || d.rule === "commands:deletes");

@@ -139,9 +139,9 @@ export class WorkspacePaths {
 
   /** Forgets every realpath but the roots': the next decision sees the file system as it is then. */
   beginDecision(): void {
-    this.cache.clear();
-    this.resolvedAtBase.clear();
-    this.resolvedElsewhere.clear();
+    if (this.cache.size > 0) this.cache.clear();
+    if (this.resolvedAtBase.size > 0) this.resolvedAtBase.clear();
+    if (this.resolvedElsewhere.size > 0) this.resolvedElsewhere.clear();
   }
 
   /** The directory relative paths resolve against: the first root (or the process cwd with no roots). */
@@ -247,7 +247,7 @@ export class WorkspacePaths {
         const parentReal = this.realpath(parent, hops);
         if (parentReal === UNRESOLVABLE) real = UNRESOLVABLE;
         else {
-          const here = nodePath.join(parentReal, nodePath.basename(abs));
+          const here = parentReal === parent ? abs : nodePath.join(parentReal, nodePath.basename(abs));
           real = this.fs.entry(here) === "link" ? this.followLink(parentReal, here, hops) : here;
         }
       }

@@ -1,5 +1,5 @@
 import { Minimatch } from "minimatch";
-import { globPrefilterSource } from "./globPrefilter";
+import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
 
 /**
@@ -43,18 +43,21 @@ const ANYWHERE = [
 const opts = { dot: true, nocase: true } as const;
 
 const prefilter = (patterns: readonly string[]) =>
-  new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
+  new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), GLOB_PREFILTER_FLAGS);
 
 export class ProtectedPaths {
   private readonly relative: readonly Minimatch[];
   private readonly absolute: readonly Minimatch[];
   /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
   private readonly mayMatch: RegExp;
+  /** Every pattern starts with `**` + `/`: a relative spelling passes the pre-filter only where its absolute one does. */
+  private readonly floating: boolean;
   /** Verdicts per resolved path object: a path is resolved afresh for each decision, so this never outlives one. */
   private readonly memo = new WeakMap<ResolvedPath, string | null>();
 
   constructor(ignoreFileName: string) {
     const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
+    this.floating = [...rel, ...ANYWHERE].every((g) => g.startsWith("**/"));
     this.relative = rel.map((p) => new Minimatch(p, opts));
     this.absolute = ANYWHERE.map((p) => new Minimatch(p, opts));
     this.mayMatch = prefilter([...rel, ...ANYWHERE]);
@@ -71,19 +74,29 @@ export class ProtectedPaths {
   }
 
   private matchUncached(p: ResolvedPath): string | undefined {
-    const strip = (abs: string) => abs.replace(/\\/g, "/").replace(/^([A-Za-z]:)?\/+/, "");
-    const forms = [p.realRoot?.relative, p.lexicalRoot?.relative, strip(p.real), strip(p.lexical)];
-    if (!forms.some((f) => f !== undefined && f !== "" && this.mayMatch.test(f))) return undefined;
+    const real = strip(p.real);
+    const lexical = p.lexical === p.real ? real : strip(p.lexical);
+    const maybe = (f: string | undefined) => f !== undefined && f !== "" && this.mayMatch.test(f);
+    if (
+      !maybe(real) &&
+      (lexical === real || !maybe(lexical)) &&
+      (this.floating || (!maybe(p.realRoot?.relative) && !maybe(p.lexicalRoot?.relative)))
+    )
+      return undefined;
     for (const rel of [p.realRoot?.relative, p.lexicalRoot?.relative]) {
       if (rel === undefined || rel === "") continue;
       const hit = this.relative.find((m) => m.match(rel));
       if (hit) return hit.pattern;
     }
-    for (const abs of [p.real, p.lexical]) {
-      const posix = strip(abs);
+    for (const posix of [real, lexical]) {
       const hit = this.absolute.find((m) => m.match(posix));
       if (hit) return hit.pattern;
     }
     return undefined;
   }
+}
+
+/** An absolute path as the patterns see it: `/`-separated, without its root (`/`, `C:\\`). */
+function strip(abs: string): string {
+  return (abs.includes("\\") ? abs.replace(/\\/g, "/") : abs).replace(/^([A-Za-z]:)?\/+/, "");
 }
