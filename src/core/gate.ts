@@ -56,6 +56,24 @@ const EDIT_TOOLS: readonly ToolName[] = ["write_to_file", "replace_in_file"];
 const READ_TOOLS: readonly ToolName[] = ["read_file", "list_files", "search_files"];
 const NEVER_AUTO: readonly ToolName[] = ["ask_followup_question", "new_task"];
 
+/** What the fine-grained tier says about a file tool, by kind and place (built once, not per decision). */
+const FILE_SWITCH_TEXT = Object.fromEntries(
+  (["read", "edit"] as const).map((kind) => {
+    const what = kind === "read" ? "reading" : "editing";
+    const place = (where: "inside" | "outside") => ({
+      approved: `${what} files ${where} the workspace is auto-approved`,
+      notApproved: `${what} files ${where} the workspace is not auto-approved`,
+      rule: `autoApprove.${kind === "read" ? "readFiles" : "editFiles"}${where === "outside" ? "Externally" : ""}`,
+    });
+    return [kind, { inside: place("inside"), outside: place("outside") }];
+  }),
+) as Readonly<
+  Record<
+    "read" | "edit",
+    Record<"inside" | "outside", { readonly approved: string; readonly notApproved: string; readonly rule: string }>
+  >
+>;
+
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
  * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
@@ -429,17 +447,10 @@ export class Gate {
         : [a.editFiles, a.editFilesExternally];
       const local = subject.path?.realRoot !== undefined;
       const external = !local;
-      const what = read ? "reading" : "editing";
-      if ((local && approveLocal) || (external && approveLocal && approveExternal)) {
-        return allow(
-          `${what} files ${local ? "inside" : "outside"} the workspace is auto-approved`,
-          `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
-        );
-      }
-      return ask(
-        `${what} files ${local ? "inside" : "outside"} the workspace is not auto-approved`,
-        `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
-      );
+      const says = FILE_SWITCH_TEXT[read ? "read" : "edit"][local ? "inside" : "outside"];
+      if ((local && approveLocal) || (external && approveLocal && approveExternal))
+        return allow(says.approved, says.rule);
+      return ask(says.notApproved, says.rule);
     }
     if (analysis) {
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);

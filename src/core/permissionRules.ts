@@ -177,7 +177,11 @@ interface ToolBucket {
   /** One alternation of every relative glob of the bucket: a miss here skips all of them at once. */
   readonly relativeGlobs?: RegExp;
   readonly absoluteGlobs?: RegExp;
+  /** Pre-filter verdicts by the spellings tested (a pure function of them: the rules never change). */
+  readonly memo: Map<string, boolean>;
 }
+
+const MEMO_LIMIT = 20_000;
 
 function combine(rules: readonly PermissionRule[]): RegExp | undefined {
   const sources: string[] = [];
@@ -191,6 +195,9 @@ const isAbsolutePattern = (r: PermissionRule) => r.pattern!.startsWith("/");
 interface SlashedForms {
   readonly relative: readonly string[];
   readonly absolute: readonly string[];
+  /** Memo keys: the relative spellings alone, and all of them. */
+  readonly relativeKey: string;
+  readonly allKey: string;
 }
 
 function slashed(a: string | undefined, b: string | undefined): string[] {
@@ -208,7 +215,7 @@ export class RuleIndex {
   private readonly buckets = new Map<RuleEffect, Map<ToolName, ToolBucket>>();
   /** The spellings of the path asked about last: one decision asks about the same path object several times. */
   private lastPath: ResolvedPath | undefined;
-  private lastForms: SlashedForms = { relative: [], absolute: [] };
+  private lastForms: SlashedForms = { relative: [], absolute: [], relativeKey: "", allKey: "" };
 
   constructor(readonly rules: readonly PermissionRule[]) {
     const groups = new Map<RuleEffect, Map<ToolName, PermissionRule[]>>();
@@ -227,7 +234,12 @@ export class RuleIndex {
         const globs = list.filter((r) => r.glob);
         const rel = combine(globs.filter((r) => !isAbsolutePattern(r)));
         const abs = combine(globs.filter(isAbsolutePattern));
-        out.set(tool, { rules: list, ...(rel ? { relativeGlobs: rel } : {}), ...(abs ? { absoluteGlobs: abs } : {}) });
+        out.set(tool, {
+          rules: list,
+          memo: new Map(),
+          ...(rel ? { relativeGlobs: rel } : {}),
+          ...(abs ? { absoluteGlobs: abs } : {}),
+        });
       }
       this.buckets.set(effect, out);
     }
@@ -254,17 +266,26 @@ export class RuleIndex {
     if (!s.path) return false;
     if (s.path !== this.lastPath) {
       const p = s.path;
-      this.lastForms = {
-        relative: slashed(p.realRoot?.relative, p.lexicalRoot?.relative),
-        absolute: slashed(p.real, p.lexical),
-      };
+      const relative = slashed(p.realRoot?.relative, p.lexicalRoot?.relative);
+      const absolute = slashed(p.real, p.lexical);
+      // `/` ends every form and never starts one, so `\0`-joined keys are unambiguous.
+      const relativeKey = relative.join("\0");
+      this.lastForms = { relative, absolute, relativeKey, allKey: relativeKey + "\0\0" + absolute.join("\0") };
       this.lastPath = p;
     }
-    const { relative, absolute } = this.lastForms;
-    const rel = b.relativeGlobs;
-    if (rel !== undefined) for (const f of relative) if (rel.test(f)) return true;
-    const abs = b.absoluteGlobs;
-    if (abs !== undefined) for (const f of absolute) if (abs.test(f)) return true;
-    return false;
+    const forms = this.lastForms;
+    const key = b.absoluteGlobs === undefined ? forms.relativeKey : forms.allKey;
+    let hit = b.memo.get(key);
+    if (hit === undefined) {
+      hit = test(b.relativeGlobs, forms.relative) || test(b.absoluteGlobs, forms.absolute);
+      if (b.memo.size >= MEMO_LIMIT) b.memo.clear();
+      b.memo.set(key, hit);
+    }
+    return hit;
   }
+}
+
+function test(re: RegExp | undefined, forms: readonly string[]): boolean {
+  if (re !== undefined) for (const f of forms) if (re.test(f)) return true;
+  return false;
 }

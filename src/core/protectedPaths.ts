@@ -52,8 +52,11 @@ export class ProtectedPaths {
   private readonly mayMatch: RegExp;
   /** Every pattern starts with `**` + `/`: a relative spelling passes the pre-filter only where its absolute one does. */
   private readonly floating: boolean;
-  /** Verdicts per resolved path object: a path is resolved afresh for each decision, so this never outlives one. */
-  private readonly memo = new WeakMap<ResolvedPath, string | null>();
+  /**
+   * Verdicts by the path's spellings (a pure function of them). The spellings come from each decision's fresh
+   * resolution, so a path that became a link is looked up by its new realpath.
+   */
+  private readonly memo = new Map<string, string | null>();
 
   constructor(ignoreFileName: string) {
     const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
@@ -65,10 +68,15 @@ export class ProtectedPaths {
 
   /** The pattern a write to `p` hits, or undefined. */
   match(p: ResolvedPath): string | undefined {
-    let hit = this.memo.get(p);
+    const realRel = p.realRoot?.relative;
+    const lexicalRel = p.lexicalRoot?.relative;
+    // NUL is in no path, so the parts cannot run into each other; `u`/`d` tell an absent relative from "".
+    const key = `${p.real}\0${p.lexical}\0${realRel ?? ""}\0${lexicalRel ?? ""}\0${realRel === undefined ? "u" : "d"}${lexicalRel === undefined ? "u" : "d"}`;
+    let hit = this.memo.get(key);
     if (hit === undefined) {
       hit = this.matchUncached(p) ?? null;
-      this.memo.set(p, hit);
+      if (this.memo.size >= 20_000) this.memo.clear();
+      this.memo.set(key, hit);
     }
     return hit ?? undefined;
   }
