@@ -126,7 +126,15 @@ export class Gate {
     this.commandCtx = {
       ...commandLists(this.rules, s.commands.allow, s.commands.deny),
       cwd: this.paths.base,
-      paths: new CommandPathGate(this.paths, this.validator, this.protectedPaths, denyOrAsk, switches),
+      paths: new CommandPathGate(
+        this.paths,
+        this.validator,
+        this.protectedPaths,
+        denyOrAsk,
+        switches,
+        // Deny rules come before ask rules in `this.rules`, so this is `denyOrAsk`'s first match.
+        (subject) => this.index.find("deny", subject, false) ?? this.index.find("ask", subject, false),
+      ),
       platform: opts.platform ?? (process.platform === "win32" ? "windows" : "posix"),
     };
   }
