@@ -1,7 +1,7 @@
 import type { CommandContext, PathAccess, PathGate, PathVerdict } from "./commands/types";
 import type { ProtectedPaths } from "./protectedPaths";
 import type { ResolvedPath, WorkspacePaths } from "./paths";
-import { ruleMatches, type PermissionRule } from "./permissionRules";
+import { ruleMatches, type CallSubject, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
 import { ignoredBelow, SCAN_LIMIT } from "./ignoredBelow";
 import { gitCheck } from "./gitRepository";
@@ -51,6 +51,9 @@ export class CommandPathGate implements PathGate {
     private readonly protectedPaths: ProtectedPaths,
     private readonly denyOrAsk: readonly PermissionRule[],
     private readonly switches: FileSwitches,
+    /** The first of `denyOrAsk` (deny rules before ask rules) that matches, by the gate's rule index. */
+    private readonly firstDenyOrAsk: (s: CallSubject) => PermissionRule | undefined = (s) =>
+      denyOrAsk.find((r) => ruleMatches(r, s, false)),
   ) {}
 
   /** Starts one analysis: findings are per command line. */
@@ -108,7 +111,7 @@ export class CommandPathGate implements PathGate {
         ? this.note("refusal", v.reason, v.rule)
         : { ok: false, reason: v.reason, rule: v.rule };
     const p = v.path!;
-    const rule = this.denyOrAsk.find((r) => ruleMatches(r, { tool, path: p }, false));
+    const rule = this.firstDenyOrAsk({ tool, path: p });
     if (rule)
       return this.note(
         rule.effect === "deny" ? "refusal" : "hard-ask",
@@ -190,8 +193,10 @@ export class CommandPathGate implements PathGate {
 
   /** A directory read for its content is read recursively: it must not reach a denied or ignored file. */
   private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
+    // Only a directory has anything below it (a file, or nothing, reads just itself: checked above).
+    if (!isDirectory(p.real)) return undefined;
     const covering = this.denyOrAsk.find((r) => r.tools.includes("read_file") && coversBelow(r, p));
-    if (covering && isDirectory(p.real))
+    if (covering)
       return this.note(
         "hard-ask",
         `reads every file under \`${path}\`, which covers the ${covering.effect} rule \`${covering.source}\``,

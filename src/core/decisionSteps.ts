@@ -6,7 +6,8 @@ import type { Decision } from "./types";
  */
 export class Trace {
   readonly lines: string[] = [];
-  constructor(private readonly enabled: boolean) {}
+  /** Whether notes are kept: a caller skips building a note's text when they are not. */
+  constructor(readonly enabled: boolean) {}
 
   note(step: string, text: string): void {
     if (this.enabled) this.lines.push(`${step}: ${text}`);

@@ -56,6 +56,24 @@ const EDIT_TOOLS: readonly ToolName[] = ["write_to_file", "replace_in_file"];
 const READ_TOOLS: readonly ToolName[] = ["read_file", "list_files", "search_files"];
 const NEVER_AUTO: readonly ToolName[] = ["ask_followup_question", "new_task"];
 
+/** What the fine-grained tier says about a file tool, by kind and place (built once, not per decision). */
+const FILE_SWITCH_TEXT = Object.fromEntries(
+  (["read", "edit"] as const).map((kind) => {
+    const what = kind === "read" ? "reading" : "editing";
+    const place = (where: "inside" | "outside") => ({
+      approved: `${what} files ${where} the workspace is auto-approved`,
+      notApproved: `${what} files ${where} the workspace is not auto-approved`,
+      rule: `autoApprove.${kind === "read" ? "readFiles" : "editFiles"}${where === "outside" ? "Externally" : ""}`,
+    });
+    return [kind, { inside: place("inside"), outside: place("outside") }];
+  }),
+) as Readonly<
+  Record<
+    "read" | "edit",
+    Record<"inside" | "outside", { readonly approved: string; readonly notApproved: string; readonly rule: string }>
+  >
+>;
+
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
  * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
@@ -108,7 +126,15 @@ export class Gate {
     this.commandCtx = {
       ...commandLists(this.rules, s.commands.allow, s.commands.deny),
       cwd: this.paths.base,
-      paths: new CommandPathGate(this.paths, this.validator, this.protectedPaths, denyOrAsk, switches),
+      paths: new CommandPathGate(
+        this.paths,
+        this.validator,
+        this.protectedPaths,
+        denyOrAsk,
+        switches,
+        // Deny rules come before ask rules in `this.rules`, so this is `denyOrAsk`'s first match.
+        (subject) => this.index.find("deny", subject, false) ?? this.index.find("ask", subject, false),
+      ),
       platform: opts.platform ?? (process.platform === "win32" ? "windows" : "posix"),
     };
   }
@@ -233,12 +259,13 @@ export class Gate {
     }
     const tool = v.tool;
     const params = canonical.call.params;
-    trace.note(
-      "1 validate",
-      v.path
-        ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}`
-        : `${tool}: parameters present`,
-    );
+    if (trace.enabled)
+      trace.note(
+        "1 validate",
+        v.path
+          ? `${tool} on ${v.path.real}${v.path.realRoot ? "" : " (outside the workspace)"}`
+          : `${tool}: parameters present`,
+      );
     const subject = this.subject(tool, params, v.path);
     const command =
       tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
@@ -254,27 +281,17 @@ export class Gate {
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
-    const resolved = mint({
-      tool,
-      params,
-      ...(v.path ? { path: v.path } : {}),
-      ...(canonical.mcp ? { mcp: canonical.mcp } : {}),
-      ...(url ? { url } : {}),
-      ...(command !== undefined && command.trim() !== ""
-        ? {
-            command: {
-              line: command,
-              shell: "bash" as const,
-              cwd: this.commandCtx.cwd,
-              readOnly: analysis?.readOnly === true,
-            },
-          }
-        : {}),
-    });
-    const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
+    const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
+    if (v.path) parts.path = v.path;
+    if (canonical.mcp) parts.mcp = canonical.mcp;
+    if (url) parts.url = url;
+    if (command !== undefined && command.trim() !== "")
+      parts.command = { line: command, shell: "bash", cwd: this.commandCtx.cwd, readOnly: analysis?.readOnly === true };
+    const resolved = mint(parts);
     // Asks carry what the card shows: the risks, and the parts of a command line the analysis decided on.
     const withCall = (d: Decision): Judged => {
       if (d.decision === "allow") return { ...d, resolved };
+      const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
       const fromAnalysis =
         analysis?.spans !== undefined &&
         (d.rule === analysis.rule || d.rule === effect?.rule || d.rule === "commands:deletes");
@@ -438,17 +455,10 @@ export class Gate {
         : [a.editFiles, a.editFilesExternally];
       const local = subject.path?.realRoot !== undefined;
       const external = !local;
-      const what = read ? "reading" : "editing";
-      if ((local && approveLocal) || (external && approveLocal && approveExternal)) {
-        return allow(
-          `${what} files ${local ? "inside" : "outside"} the workspace is auto-approved`,
-          `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
-        );
-      }
-      return ask(
-        `${what} files ${local ? "inside" : "outside"} the workspace is not auto-approved`,
-        `autoApprove.${read ? "readFiles" : "editFiles"}${external ? "Externally" : ""}`,
-      );
+      const says = FILE_SWITCH_TEXT[read ? "read" : "edit"][local ? "inside" : "outside"];
+      if ((local && approveLocal) || (external && approveLocal && approveExternal))
+        return allow(says.approved, says.rule);
+      return ask(says.notApproved, says.rule);
     }
     if (analysis) {
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);

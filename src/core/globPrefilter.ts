@@ -2,8 +2,13 @@
  * A regular expression that matches at least every path a glob matches (an over-approximation), used only as
  * a pre-filter before the exact minimatch test. Soundness is the one invariant: a path the glob matches must
  * never be filtered out. Anything this translator is unsure of widens to `.*`.
+ *
+ * Compile it with `GLOB_PREFILTER_FLAGS`: minimatch's `nocase` folds case the Unicode way (`ſ` matches `s`,
+ * `K` matches `k`) and its `?` is one code point, which only a `u`-flag expression agrees with.
+ * Every source ends in `(?:/.*)?$` or is `.*`, so a path tested with one `/` appended is also tested as is.
  */
-const SPECIAL = /[.+^$()|\\]/;
+export const GLOB_PREFILTER_FLAGS = "iu";
+const SPECIAL = /[.+^$()|\\[\]{}]/;
 
 export function globPrefilterSource(glob: string): string {
   const p = glob.replace(/^\.\//, "");

@@ -8,7 +8,8 @@ import { ignorePrefilter } from "./ignorePrefilter";
  * file changes by building a new instance; an instance never changes after construction.
  */
 export class IgnoreRules {
-  private readonly memo = new Map<string, boolean>();
+  /** Verdicts per root by relative path: the rules never change, so a verdict holds for the instance's life. */
+  private readonly memo = new Map<number, Map<string, boolean>>();
 
   private constructor(
     private readonly perRoot: ReadonlyMap<
@@ -16,7 +17,9 @@ export class IgnoreRules {
       { readonly exact: Ignore; readonly maybe?: RegExp; readonly text: string }
     >,
     readonly fileName: string,
-  ) {}
+  ) {
+    for (const i of perRoot.keys()) this.memo.set(i, new Map());
+  }
 
   static empty(fileName: string): IgnoreRules {
     return new IgnoreRules(new Map(), fileName);
@@ -61,17 +64,17 @@ export class IgnoreRules {
 
   /** `relative` is `/`-separated and relative to root `rootIndex`. A directory is checked with and without its trailing slash. */
   ignores(rootIndex: number, relative: string): boolean {
-    const ig = this.perRoot.get(rootIndex);
-    if (!ig || relative === "") return false;
-    const key = rootIndex + "\0" + relative;
-    let hit = this.memo.get(key);
+    const memo = this.memo.get(rootIndex);
+    if (memo === undefined || relative === "") return false;
+    let hit = memo.get(relative);
     if (hit === undefined) {
+      const ig = this.perRoot.get(rootIndex)!;
       hit =
         ig.maybe !== undefined && !ig.maybe.test(relative)
           ? false
           : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
-      if (this.memo.size > 20_000) this.memo.clear();
-      this.memo.set(key, hit);
+      if (memo.size > 20_000) memo.clear();
+      memo.set(relative, hit);
     }
     return hit;
   }

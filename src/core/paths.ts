@@ -75,17 +75,28 @@ const DOT_DOT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
 const REALPATH_CACHE_LIMIT = 20_000;
 
 /**
- * Containment by path segments, never by string prefix: `/ws` contains `/ws/a` but not `/ws2/a`.
- * Both arguments are absolute and normalised (the output of `path.resolve` / realpath), so a segment-aware
- * prefix test is exact and much cheaper than `path.relative`.
+ * Containment by path segments, never by string prefix: `/ws` contains `/ws/a` but not `/ws2/a`. `root` is
+ * absolute and normalised and `prefix` is it with one trailing separator; `abs` is absolute and normalised (the
+ * output of `path.resolve` / realpath), so a segment-aware prefix test is exact and much cheaper than
+ * `path.relative`.
  */
-function within(root: string, abs: string): string | undefined {
+function within(root: string, prefix: string, abs: string): string | undefined {
   if (abs === root) return "";
-  const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep;
   if (!abs.startsWith(prefix)) return undefined;
   const rel = abs.slice(prefix.length);
   return nodePath.sep === "/" ? rel : rel.split(nodePath.sep).join("/");
 }
+
+const withSep = (root: string) => (root.endsWith(nodePath.sep) ? root : root + nodePath.sep);
+
+/**
+ * A POSIX path that `path.resolve` would return unchanged: absolute, no empty, `.` or `..` segment, no trailing
+ * slash. Checking costs a fraction of normalising, and most paths a model sends are already in this form.
+ */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+const isNormalAbsolute = (p: string) => nodePath.sep === "/" && p.startsWith("/") && !NOT_NORMAL.test(p);
+/** A relative POSIX path that joins onto a normalised absolute base unchanged (same rules, plus no `./` start). */
+const NOT_NORMAL_RELATIVE = /^\.\.?(?:\/|$)|\/\/|\/\.\.?(?:\/|$)|\/$/;
 
 /**
  * Workspace roots and path resolution for one task.
@@ -93,13 +104,23 @@ function within(root: string, abs: string): string | undefined {
  * Invariants: the roots (and their realpaths) are fetched once when the task starts (a folder added mid-task
  * counts from the next task on). Realpaths of other paths are cached for ONE decision only (`beginDecision`
  * clears them): a path that becomes a link between two decisions is judged by where it leads now. `..` after
- * a link is resolved the way the kernel does, from the link's target (`link/..` is the target's parent).
+ * a link is resolved the way the kernel does, from the link's target (`link/..` is the parent of the target).
  */
 export class WorkspacePaths {
   readonly roots: readonly string[];
   private readonly realRoots: readonly string[];
+  private readonly rootPrefixes: readonly string[];
+  private readonly realRootPrefixes: readonly string[];
+  /** Every root is its own realpath: a path that is its own realpath lies in the same root both ways. */
+  private readonly rootsAreReal: boolean;
+  /**
+   * This decision's realpaths. A key mapped to itself is a path with no link in it (or a missing one whose
+   * parent has none): a name directly below it needs one `lstat` instead of a whole realpath walk.
+   */
   private readonly cache = new Map<string, string>();
-  private readonly resolved = new Map<string, CanonicalResult>();
+  /** This decision's resolutions: against the base directory by input, against any other cwd by cwd NUL input. */
+  private readonly resolvedAtBase = new Map<string, CanonicalResult>();
+  private readonly resolvedElsewhere = new Map<string, CanonicalResult>();
   private readonly home: string;
 
   constructor(
@@ -110,12 +131,17 @@ export class WorkspacePaths {
     this.home = home;
     this.roots = roots.map((r) => nodePath.resolve(r));
     this.realRoots = this.roots.map((r) => this.realpath(r));
+    this.cache.clear();
+    this.rootPrefixes = this.roots.map(withSep);
+    this.realRootPrefixes = this.realRoots.map(withSep);
+    this.rootsAreReal = this.roots.every((r, i) => r === this.realRoots[i]);
   }
 
   /** Forgets every realpath but the roots': the next decision sees the file system as it is then. */
   beginDecision(): void {
-    this.cache.clear();
-    this.resolved.clear();
+    if (this.cache.size > 0) this.cache.clear();
+    if (this.resolvedAtBase.size > 0) this.resolvedAtBase.clear();
+    if (this.resolvedElsewhere.size > 0) this.resolvedElsewhere.clear();
   }
 
   /** The directory relative paths resolve against: the first root (or the process cwd with no roots). */
@@ -125,12 +151,14 @@ export class WorkspacePaths {
 
   /** Resolves as the executor will: `~/` is home, relative paths are against `cwd` (default: the first root). */
   resolve(input: string, cwd: string = this.base): CanonicalResult {
-    const key = cwd + "\0" + input;
-    let r = this.resolved.get(key);
+    const atBase = cwd === this.base;
+    const memo = atBase ? this.resolvedAtBase : this.resolvedElsewhere;
+    const key = atBase ? input : cwd + "\0" + input;
+    let r = memo.get(key);
     if (r === undefined) {
       r = this.resolveUncached(input, cwd);
-      if (this.resolved.size >= REALPATH_CACHE_LIMIT) this.resolved.clear();
-      this.resolved.set(key, r);
+      if (memo.size >= REALPATH_CACHE_LIMIT) memo.clear();
+      memo.set(key, r);
     }
     return r;
   }
@@ -141,67 +169,99 @@ export class WorkspacePaths {
     if (URL_SCHEME.test(input)) return { ok: false, reason: `\`${input}\` is a URL, not a file path` };
     let p = input;
     if (p === "~" || p.startsWith("~/")) p = this.home + p.slice(1);
-    const lexical = nodePath.resolve(cwd, p);
+    const lexical = this.lexical(cwd, p);
     const real = DOT_DOT.test(p)
       ? this.kernelRealpath(nodePath.isAbsolute(p) ? p : cwd + nodePath.sep + p)
       : this.realpath(lexical);
-    const realRoot = this.match(real, this.realRoots);
-    const lexicalRoot = this.match(lexical, this.roots);
-    return {
-      ok: true,
-      path: { input, lexical, real, ...(realRoot ? { realRoot } : {}), ...(lexicalRoot ? { lexicalRoot } : {}) },
-    };
+    const lexicalRoot = this.match(lexical, this.roots, this.rootPrefixes);
+    const realRoot =
+      real === lexical && this.rootsAreReal ? lexicalRoot : this.match(real, this.realRoots, this.realRootPrefixes);
+    const path: { -readonly [K in keyof ResolvedPath]: ResolvedPath[K] } = { input, lexical, real };
+    if (realRoot) path.realRoot = realRoot;
+    if (lexicalRoot) path.lexicalRoot = lexicalRoot;
+    return { ok: true, path };
+  }
+
+  /** `path.resolve(cwd, p)`, without its normalising pass when `p` is already normal. */
+  private lexical(cwd: string, p: string): string {
+    if (isNormalAbsolute(p)) return p;
+    if (nodePath.sep === "/" && !p.startsWith("/") && isNormalAbsolute(cwd) && !NOT_NORMAL_RELATIVE.test(p))
+      return withSep(cwd) + p;
+    return nodePath.resolve(cwd, p);
   }
 
   /**
-   * Realpath of an absolute, NOT normalised path, one component at a time, so that `..` applies to the real
-   * directory reached so far: `link/..` is the parent of the link's target, as the kernel resolves it.
+   * Realpath of an absolute, NOT normalised path, so that `..` applies to the real directory reached so far:
+   * `link/..` is the parent of the link's target, as the kernel resolves it. Each run of names between two
+   * `..` resolves in one realpath call: resolving `dir` and then `name` in it is resolving `dir/name`.
    */
   private kernelRealpath(abs: string): string {
     const parsed = nodePath.parse(abs);
-    let cur = this.realpath(parsed.root);
+    let cur = parsed.root;
+    let run = "";
     for (const seg of abs.slice(parsed.root.length).split(/[\\/]+/)) {
       if (seg === "" || seg === ".") continue;
+      if (seg !== "..") {
+        run = run === "" ? seg : run + nodePath.sep + seg;
+        continue;
+      }
+      if (run !== "") cur = this.realpath(nodePath.join(cur, run));
+      run = "";
       if (cur === UNRESOLVABLE) return UNRESOLVABLE;
-      cur = seg === ".." ? nodePath.dirname(cur) : this.realpath(nodePath.join(cur, seg));
+      cur = nodePath.dirname(cur);
     }
-    return cur;
+    return run === "" ? cur : this.realpath(nodePath.join(cur, run));
   }
 
-  private match(abs: string, roots: readonly string[]): RootMatch | undefined {
+  private match(abs: string, roots: readonly string[], prefixes: readonly string[]): RootMatch | undefined {
     for (let i = 0; i < roots.length; i++) {
-      const relative = within(roots[i]!, abs);
+      const relative = within(roots[i]!, prefixes[i]!, abs);
       if (relative !== undefined) return { index: i, root: this.roots[i]!, relative };
     }
     return undefined;
   }
 
   /**
-   * Realpath of `abs`. An existing path resolves in one call. Otherwise it is its parent's realpath plus its
-   * name — unless the name is a dangling symlink, which is followed (writing through it creates its target).
-   * So a path that does not exist yet resolves through its nearest existing ancestor, and loops or unreadable
-   * links land on UNRESOLVABLE, which no root contains.
+   * Realpath of `abs` (absolute, normalised). An existing path resolves in one call. Otherwise it is its
+   * parent's realpath plus its name — unless the name is a dangling symlink, which is followed (writing through
+   * it creates its target). So a path that does not exist yet resolves through its nearest existing ancestor,
+   * and loops or unreadable links land on UNRESOLVABLE, which no root contains.
    */
   realpath(abs: string, hops = 0): string {
     const hit = this.cache.get(abs);
     if (hit !== undefined) return hit;
     const parent = nodePath.dirname(abs);
-    let real: string | undefined = parent === abs ? abs : this.fs.realpath(abs);
-    if (real === undefined) {
-      // Missing, or a dangling link: walk from the parent, following a dangling link to where it points.
-      const parentReal = this.realpath(parent, hops);
-      const here = parentReal === UNRESOLVABLE ? UNRESOLVABLE : nodePath.join(parentReal, nodePath.basename(abs));
-      if (here === UNRESOLVABLE || this.fs.entry(here) !== "link") real = here;
-      else {
-        const target = this.fs.readlink(here);
-        real =
-          target === undefined || hops >= MAX_LINK_HOPS
-            ? UNRESOLVABLE
-            : this.realpath(nodePath.resolve(parentReal, target), hops + 1);
+    let real: string | undefined;
+    if (parent === abs) real = abs;
+    else if (this.cache.get(parent) === parent) {
+      // The parent has no link in it (this decision saw so): only the last name can be one.
+      real = this.fs.entry(abs) === "link" ? this.followLink(parent, abs, hops) : abs;
+    } else {
+      real = this.fs.realpath(abs);
+      if (real !== undefined) {
+        // A realpath's parent is a real directory: its other entries need only the `lstat` above.
+        const realParent = nodePath.dirname(real);
+        if (realParent !== real && !this.cache.has(realParent)) this.cache.set(realParent, realParent);
+      } else {
+        // Missing, or a dangling link: walk from the parent, following a dangling link to where it points.
+        const parentReal = this.realpath(parent, hops);
+        if (parentReal === UNRESOLVABLE) real = UNRESOLVABLE;
+        else {
+          const here = parentReal === parent ? abs : nodePath.join(parentReal, nodePath.basename(abs));
+          real = this.fs.entry(here) === "link" ? this.followLink(parentReal, here, hops) : here;
+        }
       }
     }
     if (this.cache.size >= REALPATH_CACHE_LIMIT) this.cache.clear();
     this.cache.set(abs, real);
     return real;
+  }
+
+  /** Where the link `link` (in the real directory `dir`) leads, resolved in turn; UNRESOLVABLE past the hop limit. */
+  private followLink(dir: string, link: string, hops: number): string {
+    const target = this.fs.readlink(link);
+    return target === undefined || hops >= MAX_LINK_HOPS
+      ? UNRESOLVABLE
+      : this.realpath(nodePath.resolve(dir, target), hops + 1);
   }
 }

@@ -1,6 +1,6 @@
 import { Minimatch } from "minimatch";
 import { homedir } from "node:os";
-import { globPrefilterSource } from "./globPrefilter";
+import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
 import { isToolName, type ToolName } from "./types";
 
@@ -177,45 +177,71 @@ interface ToolBucket {
   /** One alternation of every relative glob of the bucket: a miss here skips all of them at once. */
   readonly relativeGlobs?: RegExp;
   readonly absoluteGlobs?: RegExp;
-  readonly hasOthers: boolean;
+  /** Pre-filter verdicts by the spellings tested (a pure function of them: the rules never change). */
+  readonly memo: Map<string, boolean>;
 }
+
+const MEMO_LIMIT = 20_000;
 
 function combine(rules: readonly PermissionRule[]): RegExp | undefined {
   const sources: string[] = [];
   for (const r of rules) sources.push(globPrefilterSource(r.pattern!));
-  return sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), "i") : undefined;
+  return sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), GLOB_PREFILTER_FLAGS) : undefined;
 }
 
 const isAbsolutePattern = (r: PermissionRule) => r.pattern!.startsWith("/");
 
+/** A path's distinct spellings, each with one `/` appended (see `globPrefilterSource`). */
+interface SlashedForms {
+  readonly relative: readonly string[];
+  readonly absolute: readonly string[];
+  /** Memo keys: the relative spellings alone, and all of them. */
+  readonly relativeKey: string;
+  readonly allKey: string;
+}
+
+function slashed(a: string | undefined, b: string | undefined): string[] {
+  if (a === undefined) return b === undefined ? [] : [b + "/"];
+  return b === undefined || b === a ? [a + "/"] : [a + "/", b + "/"];
+}
+
 /**
  * Rules indexed by effect and tool, with each bucket's globs folded into one regular expression, so a call
- * that matches no rule costs a few regex tests instead of one glob match per rule. A pre-filter hit falls back
- * to `ruleMatches` in rule order, so results are exactly those of scanning the list.
+ * that matches no rule costs a few regex tests instead of one glob match per rule. Glob rules the pre-filter
+ * rules out are skipped; every other rule is tested with `ruleMatches` in rule order, so results are exactly
+ * those of scanning the list.
  */
 export class RuleIndex {
-  private readonly buckets = new Map<string, ToolBucket>();
+  private readonly buckets = new Map<RuleEffect, Map<ToolName, ToolBucket>>();
+  /** The spellings of the path asked about last: one decision asks about the same path object several times. */
+  private lastPath: ResolvedPath | undefined;
+  private lastForms: SlashedForms = { relative: [], absolute: [], relativeKey: "", allKey: "" };
 
   constructor(readonly rules: readonly PermissionRule[]) {
-    const groups = new Map<string, PermissionRule[]>();
+    const groups = new Map<RuleEffect, Map<ToolName, PermissionRule[]>>();
     for (const r of rules) {
+      const byTool = groups.get(r.effect) ?? new Map<ToolName, PermissionRule[]>();
+      groups.set(r.effect, byTool);
       for (const t of r.tools) {
-        const key = `${r.effect}:${t}`;
-        const list = groups.get(key) ?? [];
+        const list = byTool.get(t) ?? [];
         list.push(r);
-        groups.set(key, list);
+        byTool.set(t, list);
       }
     }
-    for (const [key, list] of groups) {
-      const globs = list.filter((r) => r.glob);
-      const rel = combine(globs.filter((r) => !isAbsolutePattern(r)));
-      const abs = combine(globs.filter(isAbsolutePattern));
-      this.buckets.set(key, {
-        rules: list,
-        hasOthers: globs.length < list.length,
-        ...(rel ? { relativeGlobs: rel } : {}),
-        ...(abs ? { absoluteGlobs: abs } : {}),
-      });
+    for (const [effect, byTool] of groups) {
+      const out = new Map<ToolName, ToolBucket>();
+      for (const [tool, list] of byTool) {
+        const globs = list.filter((r) => r.glob);
+        const rel = combine(globs.filter((r) => !isAbsolutePattern(r)));
+        const abs = combine(globs.filter(isAbsolutePattern));
+        out.set(tool, {
+          rules: list,
+          memo: new Map(),
+          ...(rel ? { relativeGlobs: rel } : {}),
+          ...(abs ? { absoluteGlobs: abs } : {}),
+        });
+      }
+      this.buckets.set(effect, out);
     }
   }
 
@@ -225,17 +251,41 @@ export class RuleIndex {
     strict: boolean,
     skip?: (r: PermissionRule) => boolean,
   ): PermissionRule | undefined {
-    const b = this.buckets.get(`${effect}:${s.tool}`);
+    const b = this.buckets.get(effect)?.get(s.tool);
     if (!b) return undefined;
-    if (!b.hasOthers && !this.mayMatch(b, s)) return undefined;
-    return b.rules.find((r) => !skip?.(r) && ruleMatches(r, s, strict));
+    let maybe: boolean | undefined;
+    for (const r of b.rules) {
+      // No glob of the bucket can match when the pre-filter says no (its sources over-approximate them).
+      if (r.glob && !(maybe ??= this.mayMatch(b, s))) continue;
+      if (!skip?.(r) && ruleMatches(r, s, strict)) return r;
+    }
+    return undefined;
   }
 
   private mayMatch(b: ToolBucket, s: CallSubject): boolean {
     if (!s.path) return false;
-    const { relative, absolute } = pathForms(s.path);
-    const test = (re: RegExp | undefined, forms: readonly string[]) =>
-      re !== undefined && forms.some((f) => re.test(f) || re.test(f + "/"));
-    return test(b.relativeGlobs, relative) || test(b.absoluteGlobs, absolute);
+    if (s.path !== this.lastPath) {
+      const p = s.path;
+      const relative = slashed(p.realRoot?.relative, p.lexicalRoot?.relative);
+      const absolute = slashed(p.real, p.lexical);
+      // `/` ends every form and never starts one, so `\0`-joined keys are unambiguous.
+      const relativeKey = relative.join("\0");
+      this.lastForms = { relative, absolute, relativeKey, allKey: relativeKey + "\0\0" + absolute.join("\0") };
+      this.lastPath = p;
+    }
+    const forms = this.lastForms;
+    const key = b.absoluteGlobs === undefined ? forms.relativeKey : forms.allKey;
+    let hit = b.memo.get(key);
+    if (hit === undefined) {
+      hit = test(b.relativeGlobs, forms.relative) || test(b.absoluteGlobs, forms.absolute);
+      if (b.memo.size >= MEMO_LIMIT) b.memo.clear();
+      b.memo.set(key, hit);
+    }
+    return hit;
   }
+}
+
+function test(re: RegExp | undefined, forms: readonly string[]): boolean {
+  if (re !== undefined) for (const f of forms) if (re.test(f)) return true;
+  return false;
 }

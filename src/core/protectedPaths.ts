@@ -1,5 +1,5 @@
 import { Minimatch } from "minimatch";
-import { globPrefilterSource } from "./globPrefilter";
+import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
 
 /**
@@ -43,18 +43,24 @@ const ANYWHERE = [
 const opts = { dot: true, nocase: true } as const;
 
 const prefilter = (patterns: readonly string[]) =>
-  new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), "i");
+  new RegExp(patterns.map((p) => `(?:${globPrefilterSource(p)})`).join("|"), GLOB_PREFILTER_FLAGS);
 
 export class ProtectedPaths {
   private readonly relative: readonly Minimatch[];
   private readonly absolute: readonly Minimatch[];
   /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
   private readonly mayMatch: RegExp;
-  /** Verdicts per resolved path object: a path is resolved afresh for each decision, so this never outlives one. */
-  private readonly memo = new WeakMap<ResolvedPath, string | null>();
+  /** Every pattern starts with `**` + `/`: a relative spelling passes the pre-filter only where its absolute one does. */
+  private readonly floating: boolean;
+  /**
+   * Verdicts by the path's spellings (a pure function of them). The spellings come from each decision's fresh
+   * resolution, so a path that became a link is looked up by its new realpath.
+   */
+  private readonly memo = new Map<string, string | null>();
 
   constructor(ignoreFileName: string) {
     const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
+    this.floating = [...rel, ...ANYWHERE].every((g) => g.startsWith("**/"));
     this.relative = rel.map((p) => new Minimatch(p, opts));
     this.absolute = ANYWHERE.map((p) => new Minimatch(p, opts));
     this.mayMatch = prefilter([...rel, ...ANYWHERE]);
@@ -62,28 +68,43 @@ export class ProtectedPaths {
 
   /** The pattern a write to `p` hits, or undefined. */
   match(p: ResolvedPath): string | undefined {
-    let hit = this.memo.get(p);
+    const realRel = p.realRoot?.relative;
+    const lexicalRel = p.lexicalRoot?.relative;
+    // NUL is in no path, so the parts cannot run into each other; `u`/`d` tell an absent relative from "".
+    const key = `${p.real}\0${p.lexical}\0${realRel ?? ""}\0${lexicalRel ?? ""}\0${realRel === undefined ? "u" : "d"}${lexicalRel === undefined ? "u" : "d"}`;
+    let hit = this.memo.get(key);
     if (hit === undefined) {
       hit = this.matchUncached(p) ?? null;
-      this.memo.set(p, hit);
+      if (this.memo.size >= 20_000) this.memo.clear();
+      this.memo.set(key, hit);
     }
     return hit ?? undefined;
   }
 
   private matchUncached(p: ResolvedPath): string | undefined {
-    const strip = (abs: string) => abs.replace(/\\/g, "/").replace(/^([A-Za-z]:)?\/+/, "");
-    const forms = [p.realRoot?.relative, p.lexicalRoot?.relative, strip(p.real), strip(p.lexical)];
-    if (!forms.some((f) => f !== undefined && f !== "" && this.mayMatch.test(f))) return undefined;
+    const real = strip(p.real);
+    const lexical = p.lexical === p.real ? real : strip(p.lexical);
+    const maybe = (f: string | undefined) => f !== undefined && f !== "" && this.mayMatch.test(f);
+    if (
+      !maybe(real) &&
+      (lexical === real || !maybe(lexical)) &&
+      (this.floating || (!maybe(p.realRoot?.relative) && !maybe(p.lexicalRoot?.relative)))
+    )
+      return undefined;
     for (const rel of [p.realRoot?.relative, p.lexicalRoot?.relative]) {
       if (rel === undefined || rel === "") continue;
       const hit = this.relative.find((m) => m.match(rel));
       if (hit) return hit.pattern;
     }
-    for (const abs of [p.real, p.lexical]) {
-      const posix = strip(abs);
+    for (const posix of [real, lexical]) {
       const hit = this.absolute.find((m) => m.match(posix));
       if (hit) return hit.pattern;
     }
     return undefined;
   }
+}
+
+/** An absolute path as the patterns see it: `/`-separated, without its root (`/`, `C:\\`). */
+function strip(abs: string): string {
+  return (abs.includes("\\") ? abs.replace(/\\/g, "/") : abs).replace(/^([A-Za-z]:)?\/+/, "");
 }

@@ -136,10 +136,11 @@ export class ToolValidator {
   }
 
   ignoredBy(p: ResolvedPath): boolean {
-    for (const m of [p.realRoot, p.lexicalRoot]) {
-      if (m && this.ignore.ignores(m.index, m.relative)) return true;
-    }
-    return false;
+    const real = p.realRoot;
+    const lexical = p.lexicalRoot;
+    if (real && this.ignore.ignores(real.index, real.relative)) return true;
+    if (!lexical || (real && real.index === lexical.index && real.relative === lexical.relative)) return false;
+    return this.ignore.ignores(lexical.index, lexical.relative);
   }
 }
 

@@ -72,6 +72,23 @@ describe("WorkspacePaths", () => {
     expect(r.ok && r.path.realRoot).toBeUndefined();
   });
 
+  it("resolves each `..` from the real directory reached so far, across links and missing names", () => {
+    const real = (p: string) => {
+      const r = paths.resolve(p);
+      return r.ok ? r.path.real : undefined;
+    };
+    // `link-out` leads to `outside`, so `link-out/..` is the tree's top, not the workspace.
+    expect(real("link-out/../ws/src/a.ts")).toBe(t.path("ws/src/a.ts"));
+    expect(real("link-out/../outside/secret.txt")).toBe(t.path("outside/secret.txt"));
+    expect(real("src/../link-out/secret.txt")).toBe(t.path("outside/secret.txt"));
+    expect(real("src/not-yet/../a.ts")).toBe(t.path("ws/src/a.ts"));
+    expect(real("link-out/new/../../ws/x.ts")).toBe(t.path("ws/x.ts"));
+    expect(real("src/..")).toBe(t.path("ws"));
+    expect(real(`${t.dir}/outside/link-in/../a.ts`)).toBe(t.path("ws/a.ts"));
+    const loop = paths.resolve("loop-a/../src/a.ts");
+    expect(loop.ok && loop.path.realRoot).toBeUndefined();
+  });
+
   it("a symlink loop counts as external, never local", () => {
     const r = paths.resolve("loop-a/x");
     expect(r.ok && r.path.realRoot).toBeUndefined();

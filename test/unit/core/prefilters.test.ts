@@ -2,7 +2,7 @@ import fc from "fast-check";
 import ignore from "ignore";
 import { Minimatch } from "minimatch";
 import { describe, expect, it } from "vitest";
-import { globPrefilterSource } from "../../../src/core/globPrefilter";
+import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "../../../src/core/globPrefilter";
 import { ignorePrefilter } from "../../../src/core/ignorePrefilter";
 
 /** The pre-filters may only say "maybe" too often, never "no" for a path the exact matcher matches. */
@@ -23,6 +23,10 @@ const seg = fc.constantFrom(
   "**",
   "x*",
   ".*",
+  "k",
+  "s*",
+  "a?",
+  "a]",
 );
 const pathSeg = fc.constantFrom(
   "a",
@@ -37,6 +41,10 @@ const pathSeg = fc.constantFrom(
   "y.js",
   "ab",
   "xx.ts",
+  // Unicode case folding (ſ is s, K is k) and a code point that takes two UTF-16 units.
+  "\u017Frc",
+  "\u212A",
+  "a\u{1F600}",
 );
 const glob = fc
   .tuple(fc.boolean(), fc.array(seg, { minLength: 1, maxLength: 4 }), fc.boolean())
@@ -51,9 +59,22 @@ describe("sound pre-filters", () => {
         const mm = new Minimatch(pattern, { dot: true, nocase: true });
         const subject = slash ? p + "/" : p;
         if (mm.match(subject))
-          expect(new RegExp(globPrefilterSource(pattern), "i").test(subject), `${pattern} ~ ${subject}`).toBe(true);
+          expect(
+            new RegExp(globPrefilterSource(pattern), GLOB_PREFILTER_FLAGS).test(subject),
+            `${pattern} ~ ${subject}`,
+          ).toBe(true);
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it("a glob pre-filter that accepts a path accepts it with a `/` appended (so only that form is tested)", () => {
+    fc.assert(
+      fc.property(glob, relPath, (g, p) => {
+        const re = new RegExp(globPrefilterSource(g.replace(/^\//, "")), GLOB_PREFILTER_FLAGS);
+        if (re.test(p)) expect(re.test(p + "/"), `${g} ~ ${p}/`).toBe(true);
+      }),
+      { numRuns: 3000 },
     );
   });
 
