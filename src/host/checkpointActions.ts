@@ -184,12 +184,26 @@ export class CheckpointActions implements CheckpointHost {
       .showInformationMessage(words.done(result.changed.length), ...(undoStep ? [undo] : []))
       .then(async (c) => {
         if (c !== undo || !undoStep) return;
-        const error = await this.review(service, taskId, undoStep.stepId, undoWords(review.plan.step.seq)).catch(
+        const error = await this.undoFromNotification(service, taskId, undoStep.stepId, review.plan.step.seq).catch(
           (e: unknown) => (e as Error).message,
         );
         if (error) void vscode.window.showErrorMessage(error);
       });
     return undefined;
+  }
+
+  /** The notification's "Undo restore": the same rule as the row's (only while nothing came after it). */
+  private async undoFromNotification(
+    service: CheckpointService,
+    taskId: string,
+    undoStepId: string,
+    seq: number,
+  ): Promise<string | undefined> {
+    const list = await service.list(taskId);
+    const mark = Object.values(list ? restoreMarks(list.steps) : {}).find((m) => m.undoStepId === undoStepId);
+    if (!mark || mark.undone) return t("There is no restore to undo on this step.");
+    if (!mark.latest) return t("This restore can no longer be undone by itself: more was recorded after it.");
+    return this.review(service, taskId, undoStepId, undoWords(seq));
   }
 
   async showTaskChanges(taskId: string): Promise<string | undefined> {

@@ -20,6 +20,8 @@ const ui = vi.hoisted(() => ({
   choice: [] as (string | undefined)[],
   modals: [] as { text: string; detail: string; buttons: string[] }[],
   infos: [] as string[],
+  /** The button the person clicks on the next notification that has buttons. */
+  toast: [] as (string | undefined)[],
   root: "",
 }));
 
@@ -38,9 +40,9 @@ vi.mock("vscode", () => {
         ui.modals.push({ text, detail: o.detail, buttons });
         return Promise.resolve(ui.choice.shift());
       },
-      showInformationMessage: (text: string) => {
+      showInformationMessage: (text: string, ...buttons: string[]) => {
         ui.infos.push(text);
-        return Promise.resolve(undefined);
+        return Promise.resolve(buttons.length > 0 ? ui.toast.shift() : undefined);
       },
       showErrorMessage: (text: string) => {
         ui.infos.push(`error: ${text}`);
@@ -55,6 +57,7 @@ beforeEach(() => {
   ui.choice = [];
   ui.modals = [];
   ui.infos = [];
+  ui.toast = [];
 });
 afterEach(async () => {
   for (const x of open.splice(0)) {
@@ -160,6 +163,15 @@ describe("restoring from a completion row in the editor", () => {
     expect(rowOffer(row(), after).restore).toBeDefined();
     expect(await actions.undoRestore(h.task.id, row())).toBe("There is no restore to undo on this step.");
     expect(fileState(h.dir)).toEqual(commandResult);
+
+    // The notification's "Undo restore" goes through the same review, and only while nothing came after it.
+    ui.choice = ["Restore files", "Undo restore"];
+    ui.toast = ["Undo restore"];
+    expect(await actions.restore(h.task.id, row())).toBeUndefined();
+    await expect.poll(() => ui.infos.at(-1), { timeout: 15_000 }).toBe("Undid the restore (3 file(s)).");
+    expect(fileState(h.dir)).toEqual(commandResult);
+    expect(ui.modals.at(-1)!.text).toBe("Undo the restore of the files to before step 1?");
+    expect(told).toEqual([h.task.id, h.task.id, h.task.id, h.task.id]);
   });
 
   it("a completion whose command the gate judged read-only records nothing and offers nothing", async () => {
