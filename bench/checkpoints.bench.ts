@@ -4,7 +4,9 @@
  * - incremental checkpoints over 100 steps that each edit a few files (before + after per step), and one
  *   with nothing changed;
  * - the store's size on disk as the steps accumulate, and after compaction (prune → gc);
- * - planning and carrying out a restore to the first step.
+ * - planning and carrying out a restore to the first step;
+ * - deleting the 100-step task from the history (`forget`: record gone, store compacted) while another
+ *   task's checkpoint stays.
  */
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -135,6 +137,15 @@ async function main(): Promise<void> {
     console.log(`prune: ${ms(pruneNs)}, compacted: ${pr.gc} (${mb(pr.sizeBytes)} by git's count)`);
     const after = diskBytes(store);
     console.log(`store after compaction: ${mb(after.blocks)} on disk (${mb(after.apparent)} apparent)`);
+
+    await s.before({ taskId: "other", stepId: "o1", tool: "x", mayChange: true });
+    writeFileSync(path.join(root, "other.ts"), "export const other = 1;\n");
+    await s.after({ taskId: "other", stepId: "o1" });
+    const [, forgetNs] = await timed(() => s.forget("t"));
+    const gone = diskBytes(store);
+    console.log(
+      `forget the ${STEPS}-step task (another task kept): ${ms(forgetNs)}; store ${mb(gone.blocks)} on disk (${mb(gone.apparent)} apparent)`,
+    );
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@
  * - An ask is answered through `TaskSession.answerAsk`, which accepts it exactly once; the webview whose
  *   answer lost is told so. A saved rule is always the one the host's own copy of the ask suggested.
  */
-import type { TaskMessage } from "../shared/messages";
+import type { RestoreMarks, TaskMessage } from "../shared/messages";
 import type {
   FirstRunAction,
   HistoryItemView,
@@ -75,6 +75,9 @@ export class ChatController {
   private mcpSub: Disposable | undefined;
   private pendingReveal: "autoApprove" | "input" | "mcp" | "rules" | "askFeedback" | undefined;
   private checkpoints: CheckpointHost | undefined;
+  private checkpointsSub: Disposable | undefined;
+  /** The current task's rows its files were restored to (from its checkpoint record). */
+  private restoreMarks: RestoreMarks = {};
   private historyItems: readonly HistoryItemView[] = [];
   private model: ModelView | undefined;
 
@@ -118,7 +121,22 @@ export class ChatController {
   }
 
   setCheckpoints(host: CheckpointHost | undefined): void {
+    this.checkpointsSub?.dispose();
     this.checkpoints = host;
+    this.checkpointsSub = host?.onDidRestore?.((taskId) => {
+      if (taskId === this.session?.id) void this.refreshRestoreMarks();
+    });
+    void this.refreshRestoreMarks();
+  }
+
+  /** Re-reads which rows of the current task were restored to, and tells the webviews when that changed. */
+  async refreshRestoreMarks(): Promise<void> {
+    const session = this.session;
+    if (!session || !this.checkpoints) return;
+    const marks = await this.checkpoints.marks(session.id).catch(() => ({}));
+    if (this.session !== session || JSON.stringify(marks) === JSON.stringify(this.restoreMarks)) return;
+    this.restoreMarks = marks;
+    this.broadcast({ type: "restoreMarks", taskId: session.id, marks });
   }
 
   setMcpSource(source: McpStatusSource | undefined): void {
@@ -243,10 +261,16 @@ export class ChatController {
         return undefined;
       case "removeRule":
         return this.removeRule(msg.ref);
-      case "restoreCheckpoint": {
+      case "restoreCheckpoint":
+      case "undoRestore": {
         const m = this.findMessage(msg.messageId);
         if (!this.session || !m) return "This step is no longer part of the task.";
-        return this.checkpoints ? this.checkpoints.restore(this.session.id, m) : NO_CHECKPOINTS;
+        if (!this.checkpoints) return NO_CHECKPOINTS;
+        const error = await (msg.type === "restoreCheckpoint"
+          ? this.checkpoints.restore(this.session.id, m)
+          : this.checkpoints.undoRestore(this.session.id, m));
+        await this.refreshRestoreMarks();
+        return error;
       }
       case "showTaskChanges":
         if (!this.session) return "There is no task.";
@@ -262,6 +286,8 @@ export class ChatController {
       case "firstRun":
         await this.services.firstRun?.(msg.action);
         return undefined;
+      case "deleteHistoryTask":
+        return this.deleteHistoryTask(msg.id);
     }
   }
 
@@ -329,6 +355,20 @@ export class ChatController {
     return undefined;
   }
 
+  /** Deletes a past task (its transcript and its checkpoints); the task shown in the panel is not deleted. */
+  private async deleteHistoryTask(id: string): Promise<string | undefined> {
+    if (!this.factory?.delete) return NO_AGENT;
+    if (this.session?.id === id) return "This task is open in the panel. Clear it first, then delete it.";
+    try {
+      await this.factory.delete(id);
+    } catch (e) {
+      return e instanceof Error ? e.message : `The task could not be deleted: ${String(e)}`;
+    } finally {
+      await this.refreshHistory();
+    }
+    return undefined;
+  }
+
   private clearTask(): string | undefined {
     if (this.session && !IDLE_STATES.includes(this.session.state)) return "The task is still running. Cancel it first.";
     this.detach();
@@ -340,6 +380,7 @@ export class ChatController {
 
   private attach(session: TaskSession): void {
     this.session = session;
+    this.restoreMarks = {};
     // Snapshot before subscribing: deltas the runtime flushes while snapshotting are already in it.
     const view = this.taskView();
     const batcher = new DeltaBatcher(
@@ -355,11 +396,14 @@ export class ChatController {
         this.broadcast({ type: "taskState", taskId: session.id, state });
         this.updateAttention();
         if (IDLE_STATES.includes(state)) void this.refreshHistory();
+        // A step recorded after a restore means it can no longer be undone by itself.
+        void this.refreshRestoreMarks();
       }),
     ];
     this.broadcast({ type: "task", task: view });
     this.broadcast({ type: "rules", rules: this.remembered().view }); // "this task" rules are the new task's
     this.updateAttention();
+    void this.refreshRestoreMarks();
   }
 
   /** Recomputed on state changes only: a task waits for the person exactly while its state is "waiting". */
@@ -401,6 +445,7 @@ export class ChatController {
       messages: s.snapshot(),
       ...(s.fromHistory ? { fromHistory: true } : {}),
       ...(s.canContinue === false ? { canContinue: false } : {}),
+      ...(Object.keys(this.restoreMarks).length > 0 ? { restoreMarks: this.restoreMarks } : {}),
     };
   }
 

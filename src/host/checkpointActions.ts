@@ -7,9 +7,10 @@
  * reviewed plan's choice (rowRestore.ts); a person's edit made after the review is kept.
  */
 import * as vscode from "vscode";
-import { reviewRestore, restoreReviewed, rowStep, type RestoreReview } from "../agent/checkpoints/rowRestore";
+import { reviewRestore, restoreReviewed, type RestoreReview } from "../agent/checkpoints/rowRestore";
 import type { CheckpointService, PlannedFile } from "../agent/checkpoints/types";
-import type { TaskMessage } from "../shared/messages";
+import { restorableStep, restoreMarks, rowOffer } from "../shared/checkpointRows";
+import type { RestoreMarks, TaskMessage } from "../shared/messages";
 import type { CheckpointHost } from "./checkpointHost";
 import { relPath, type CheckpointDiffs, type CheckpointFileDiff } from "./diffView";
 
@@ -57,60 +58,152 @@ export function confirmDetail(review: RestoreReview): string {
   return parts.join("\n\n");
 }
 
+function undoWords(seq: number): ReviewWords {
+  return {
+    diffTitle: t("now ↔ before the restore"),
+    question: () => t("Undo the restore of the files to before step {0}?", seq),
+    confirm: t("Undo restore"),
+    undoable: false,
+    nothing: t("Nothing to undo: the files are as they were before the restore."),
+    done: (n) => t("Undid the restore ({0} file(s)).", n),
+  };
+}
+
+/** The words of one review: restoring to before a row's step, or undoing the restore that did so. */
+interface ReviewWords {
+  readonly diffTitle: string;
+  readonly question: (label: string) => string;
+  readonly confirm: string;
+  /** Whether the notification after it offers "Undo restore" (not after an undo: that would redo). */
+  readonly undoable: boolean;
+  readonly nothing: string;
+  readonly done: (files: number) => string;
+}
+
 export class CheckpointActions implements CheckpointHost {
+  private readonly listeners = new Set<(taskId: string) => void>();
+
   constructor(
     private readonly serviceFor: (taskId: string) => CheckpointService | undefined,
     private readonly diffs: CheckpointDiffs,
   ) {}
 
+  onDidRestore(listener: (taskId: string) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  async marks(taskId: string): Promise<RestoreMarks> {
+    const list = await this.serviceFor(taskId)
+      ?.list(taskId)
+      .catch(() => undefined);
+    return list ? restoreMarks(list.steps) : {};
+  }
+
+  /** What the row offers now, read afresh from the record: the host accepts exactly what the panel shows. */
+  private async offer(service: CheckpointService, taskId: string, message: TaskMessage) {
+    const list = await service.list(taskId);
+    return rowOffer(message, list ? restoreMarks(list.steps) : {});
+  }
+
   async restore(taskId: string, message: TaskMessage): Promise<string | undefined> {
     const service = this.serviceFor(taskId);
     if (!service) return t("Checkpoints are not available for this task.");
     try {
-      const stepId = rowStep(message);
-      const review = await reviewRestore(service, taskId, stepId);
-      const seq = review.plan.step.seq;
-      if (review.undone.length === 0 && review.personEdits.length === 0) {
-        void vscode.window.showInformationMessage(
-          t("Nothing to restore: the files are as they were before step {0}.", seq),
-        );
-        return undefined;
-      }
-      const shown = review.undone.length > 0 ? review.undone : review.personEdits;
-      const files: CheckpointFileDiff[] = await Promise.all(
-        shown.map(async (f) => ({
-          abs: f.abs,
-          left: f.action === "recreate" ? undefined : ("disk" as const),
-          right: f.action === "delete" ? undefined : await service.fileAt(taskId, f.abs, { before: stepId }),
-        })),
-      );
-      await this.diffs.open(t("now ↔ before step {0}", seq), files);
-      const restore = t("Restore files");
-      const overwrite = t("Overwrite my edits too");
-      const choice = await vscode.window.showWarningMessage(
-        t("Restore the files to before step {0} ({1})?", seq, review.plan.step.label),
-        { modal: true, detail: confirmDetail(review) },
-        ...(review.undone.length > 0 ? [restore] : []),
-        ...(review.personEdits.length > 0 ? [overwrite] : []),
-      );
-      if (choice === undefined) return undefined;
-      const result = await restoreReviewed(service, review, choice === overwrite);
-      const undo = t("Undo restore");
-      void vscode.window
-        .showInformationMessage(t("Restored {0} file(s) to before step {1}.", result.changed.length, seq), undo)
-        .then(async (c) => {
-          if (c !== undo || !result.undo) return;
-          try {
-            const back = await service.restore(taskId, result.undo.stepId);
-            void vscode.window.showInformationMessage(t("Undid the restore ({0} file(s)).", back.changed.length));
-          } catch (e) {
-            void vscode.window.showErrorMessage((e as Error).message);
-          }
-        });
-      return undefined;
+      const offer = await this.offer(service, taskId, message);
+      if (!offer.restore)
+        return offer.undo
+          ? t("The files were just restored to before this step; undo that restore instead.")
+          : t("This step has no checkpoint to restore.");
+      const seq = offer.restore.seq;
+      return await this.review(service, taskId, offer.restore.stepId, {
+        diffTitle: t("now ↔ before step {0}", seq),
+        question: (label) => t("Restore the files to before step {0} ({1})?", seq, label),
+        confirm: t("Restore files"),
+        undoable: true,
+        nothing: t("Nothing to restore: the files are as they were before step {0}.", seq),
+        done: (n) => t("Restored {0} file(s) to before step {1}.", n, seq),
+      });
     } catch (e) {
       return (e as Error).message;
     }
+  }
+
+  async undoRestore(taskId: string, message: TaskMessage): Promise<string | undefined> {
+    const service = this.serviceFor(taskId);
+    if (!service) return t("Checkpoints are not available for this task.");
+    try {
+      const offer = await this.offer(service, taskId, message);
+      if (!offer.undo)
+        return offer.mark && !offer.mark.undone
+          ? t("This restore can no longer be undone by itself: more was recorded after it.")
+          : t("There is no restore to undo on this step.");
+      return await this.review(service, taskId, offer.undo.stepId, undoWords(restorableStep(message)!.seq));
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+
+  /**
+   * The diff of what restoring to `stepId` changes opens first, then the modal; only a confirmation writes.
+   * Restoring records the current files first, so the notification offers to undo it.
+   */
+  private async review(
+    service: CheckpointService,
+    taskId: string,
+    stepId: string,
+    words: ReviewWords,
+  ): Promise<string | undefined> {
+    const review = await reviewRestore(service, taskId, stepId);
+    if (review.undone.length === 0 && review.personEdits.length === 0) {
+      void vscode.window.showInformationMessage(words.nothing);
+      return undefined;
+    }
+    const shown = review.undone.length > 0 ? review.undone : review.personEdits;
+    const files: CheckpointFileDiff[] = await Promise.all(
+      shown.map(async (f) => ({
+        abs: f.abs,
+        left: f.action === "recreate" ? undefined : ("disk" as const),
+        right: f.action === "delete" ? undefined : await service.fileAt(taskId, f.abs, { before: stepId }),
+      })),
+    );
+    await this.diffs.open(words.diffTitle, files);
+    const overwrite = t("Overwrite my edits too");
+    const choice = await vscode.window.showWarningMessage(
+      words.question(review.plan.step.label),
+      { modal: true, detail: confirmDetail(review) },
+      ...(review.undone.length > 0 ? [words.confirm] : []),
+      ...(review.personEdits.length > 0 ? [overwrite] : []),
+    );
+    if (choice === undefined) return undefined;
+    const result = await restoreReviewed(service, review, choice === overwrite);
+    for (const l of this.listeners) l(taskId);
+    const undo = t("Undo restore");
+    const undoStep = words.undoable ? result.undo : undefined;
+    void vscode.window
+      .showInformationMessage(words.done(result.changed.length), ...(undoStep ? [undo] : []))
+      .then(async (c) => {
+        if (c !== undo || !undoStep) return;
+        const error = await this.undoFromNotification(service, taskId, undoStep.stepId, review.plan.step.seq).catch(
+          (e: unknown) => (e as Error).message,
+        );
+        if (error) void vscode.window.showErrorMessage(error);
+      });
+    return undefined;
+  }
+
+  /** The notification's "Undo restore": the same rule as the row's (only while nothing came after it). */
+  private async undoFromNotification(
+    service: CheckpointService,
+    taskId: string,
+    undoStepId: string,
+    seq: number,
+  ): Promise<string | undefined> {
+    const list = await service.list(taskId);
+    const mark = Object.values(list ? restoreMarks(list.steps) : {}).find((m) => m.undoStepId === undoStepId);
+    if (!mark || mark.undone) return t("There is no restore to undo on this step.");
+    if (!mark.latest) return t("This restore can no longer be undone by itself: more was recorded after it.");
+    return this.review(service, taskId, undoStepId, undoWords(seq));
   }
 
   async showTaskChanges(taskId: string): Promise<string | undefined> {

@@ -11,6 +11,7 @@ import { realGateFactory, type ApprovalGate, type CreateGate } from "../agent/ap
 import { GitCheckpointService } from "../agent/checkpoints/checkpointService";
 import { TaskHistory } from "../agent/history/taskHistory";
 import { historyItems } from "../agent/history/historyItems";
+import { deleteTask } from "../agent/history/taskDeletion";
 import { McpHub } from "../agent/mcp/hub";
 import { mcpToolLister } from "../agent/mcp/toolList";
 import { AgentTaskSession, type AgentSessionDeps } from "../agent/session/agentTaskSession";
@@ -158,12 +159,13 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   // Trust is asked at every operation: in Restricted Mode nothing is recorded or restored.
   const checkpointServices = new Map<string, GitCheckpointService>();
   const taskCheckpoints = new Map<string, GitCheckpointService>();
+  const checkpointStore = join(context.globalStorageUri.fsPath, "checkpoints");
   const checkpointsFor = (roots: readonly string[]): GitCheckpointService => {
     const key = JSON.stringify(roots);
     let service = checkpointServices.get(key);
     if (!service) {
       service = new GitCheckpointService({
-        storageDir: join(context.globalStorageUri.fsPath, "checkpoints"),
+        storageDir: checkpointStore,
         roots,
         trusted: () => vscode.workspace.isTrusted,
         settings: () => parseCheckpointSettings(gates.readSettings().values).value,
@@ -220,6 +222,11 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
       // A task left waiting on the person (or cut off mid-turn) picks up where it stopped, as after a reload.
       if (snap.state === "running" || snap.state === "waiting") session.resume();
       return session;
+    },
+    delete: async (id) => {
+      if (restorable?.id === id) restorable = undefined;
+      taskCheckpoints.delete(id);
+      await deleteTask({ history, checkpointStore, checkpointsFor }, id);
     },
   };
   api.setMcpSource(status);

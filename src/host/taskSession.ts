@@ -79,6 +79,8 @@ export interface TaskSessionFactory {
    * (its ask asked again). Undefined when the history does not hold it.
    */
   open?(id: string, options: TaskSessionOptions): Promise<TaskSession | undefined>;
+  /** Deletes a past task from the history, and its checkpoints with it. */
+  delete?(id: string): Promise<void>;
 }
 
 /** A tool as the hub reports it: the same shape the panel shows (always-allow and enabled come from settings). */

@@ -126,6 +126,24 @@ export type RowCheckpoint =
   /** No checkpoint: why (shown once per task, e.g. "git was not found", "Restricted Mode"). */
   | { readonly state: "unavailable"; readonly reason: string };
 
+/**
+ * A row whose step the files were restored to, as the task's checkpoint record tells it (restores are
+ * recorded there, not in the transcript, so a restore from the CLI shows too). Keyed by the row's step id.
+ */
+export interface RestoreMark {
+  /** The checkpoint the restore took of the files first: restoring to it undoes the restore. */
+  readonly undoStepId: string;
+  readonly undoSeq: number;
+  /** Files the restore changed (undefined: not known). */
+  readonly files?: number;
+  /** The restore was undone since. */
+  readonly undone: boolean;
+  /** Nothing was recorded after the restore: undoing it undoes exactly the restore. */
+  readonly latest: boolean;
+}
+
+export type RestoreMarks = Readonly<Record<string, RestoreMark>>;
+
 export interface TaskMessage {
   readonly id: number;
   readonly ts: number;

@@ -12,7 +12,7 @@
  * - Requests that can fail carry a `requestId`; the host answers each with exactly one `result`.
  */
 import type * as z from "zod/mini";
-import type { MessageDelta, TaskMessage } from "./messages";
+import type { MessageDelta, RestoreMarks, TaskMessage } from "./messages";
 import type { Mode } from "../core/types";
 import type {
   AutoApproveActionSchema,
@@ -123,6 +123,8 @@ export interface TaskView {
   readonly fromHistory?: boolean;
   /** False when a reply cannot continue this task (its conversation was not saved): the panel offers a new task. */
   readonly canContinue?: boolean;
+  /** Rows the files were restored to (from the task's checkpoint record); absent: none, or not read yet. */
+  readonly restoreMarks?: RestoreMarks;
 }
 
 /** One past task in the history list (newest first). */
@@ -209,7 +211,9 @@ export type HostToWebview =
   /** The task history changed (a task started, ended, or was opened). */
   | { readonly type: "history"; readonly history: readonly HistoryItemView[] }
   /** The provider settings or keys changed. */
-  | { readonly type: "model"; readonly model: ModelView };
+  | { readonly type: "model"; readonly model: ModelView }
+  /** The task's restores changed (a row was restored to, or a restore undone): replaces the task's marks. */
+  | { readonly type: "restoreMarks"; readonly taskId: string; readonly marks: RestoreMarks };
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview -> host

@@ -130,6 +130,10 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Show a past task from the history (read-only until the person replies to continue it). */
   obj({ type: z.literal("openHistoryTask"), requestId: RequestId, id: TaskId }),
   obj({ type: z.literal("firstRun"), action: FirstRunActionSchema }),
+  /** "Undo restore" on a row just restored to: the host shows what comes back and asks before restoring. */
+  obj({ type: z.literal("undoRestore"), requestId: RequestId, messageId: MessageId }),
+  /** "Delete" on a history entry, after the panel's confirmation: its transcript and its checkpoints go. */
+  obj({ type: z.literal("deleteHistoryTask"), requestId: RequestId, id: TaskId }),
 ]);
 
 // The answer type lives with the task messages (the agent runtime uses it too); the compiler checks that the

@@ -72,7 +72,13 @@ describe("task history", () => {
   it("lists recent tasks as buttons with their state and age; opening one asks the host for it", () => {
     const s = chat({ history: items, model: { configured: true, provider: "Anthropic", model: "claude" } });
     const nav = screen.getByRole("navigation", { name: "Recent tasks" });
-    const buttons = within(nav).getAllByRole("button");
+    // Each entry: the task itself (opens it) and its "Delete" (named after it).
+    const all = within(nav).getAllByRole("button");
+    expect(all.filter((b) => b.getAttribute("aria-label")?.startsWith("Delete")).map((b) => b.title)).toEqual([
+      "Delete “Fix the build”",
+      "Delete “Write tests”",
+    ]);
+    const buttons = all.filter((b) => !b.getAttribute("aria-label"));
     expect(buttons.map((b) => b.textContent)).toEqual([
       "Fix the buildcompleted · 5 min ago",
       "Write testsstopped · 3 days ago",

@@ -3,9 +3,13 @@ import "./support/shims";
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RowCheckpoint, TaskMessage } from "../../src/shared/messages";
+import type { RestoreMarks } from "../../src/shared/messages";
+import type { TaskView } from "../../src/shared/protocol";
+import { ChatView } from "../src/chat/ChatView";
+import { HistoryList } from "../src/chat/HistoryList";
 import { TaskCheckpoints } from "../src/chat/TaskCheckpoints";
 import { Row } from "../src/rows/Row";
-import { message, setup, tool } from "./support/render";
+import { message, settingsView, setup, tool } from "./support/render";
 
 afterEach(cleanup);
 
@@ -98,5 +102,119 @@ describe("the task's checkpoint line", () => {
     cleanup();
     const r = setup().view(<TaskCheckpoints task={task([edit(recorded(1, 0))])} />);
     expect(r.container.textContent).toBe("");
+  });
+});
+
+function chatView(task: TaskView) {
+  return (
+    <ChatView
+      task={task}
+      settings={settingsView()}
+      agentAvailable
+      menuOpen={false}
+      onMenuOpenChange={() => undefined}
+      focusInputSeq={0}
+    />
+  );
+}
+
+function chat(task: TaskView) {
+  const s = setup();
+  const r = s.view(chatView(task));
+  return { ...s, rerender: (t: TaskView) => r.rerender(chatView(t)) };
+}
+
+const completion = (checkpoint: RowCheckpoint | undefined, command = "npm run build") =>
+  message({
+    kind: "completion",
+    text: "Built the site.",
+    tool: tool("attempt_completion", { command }, checkpoint ? { checkpoint } : {}),
+  });
+
+describe("restore on every row that changed files", () => {
+  it("a completion whose command changed files offers the restore in its own row", () => {
+    const done = completion(recorded(3, 2));
+    const s = chat({ id: "t", state: "done", messages: [edit(recorded(1, 1)), done] });
+    const row = screen.getByRole("article", { name: "Task result" });
+    expect(within(row).getByText("Built the site.")).toBeTruthy();
+    expect(within(row).getByText("Checkpoint 3 · 2 files changed")).toBeTruthy();
+    fireEvent.click(within(row).getByRole("button", { name: /Restore files to before this step/ }));
+    expect(s.intents()).toEqual([{ type: "restoreCheckpoint", messageId: done.id }]);
+  });
+
+  it("a completion without a command, or whose command changed nothing, offers none", () => {
+    chat({ id: "t", state: "done", messages: [completion(undefined, ""), completion(recorded(2, 0))] });
+    for (const row of screen.getAllByRole("article", { name: "Task result" }))
+      expect(within(row).queryByRole("button", { name: /Restore files/ })).toBeNull();
+  });
+});
+
+describe("a row after its restore", () => {
+  const m = edit(recorded(2, 1));
+  const stepId = "tu_2";
+  const mark = { undoStepId: "restore-3", undoSeq: 3, files: 1, undone: false, latest: true };
+  const task = (marks: RestoreMarks): TaskView => ({ id: "t", state: "done", messages: [m], restoreMarks: marks });
+
+  it("says it was restored and offers the undo instead of the same restore", async () => {
+    const s = chat(task({ [stepId]: mark }));
+    const row = screen.getByRole("article", { name: /Tool call write_to_file/ });
+    expect(within(row).getByRole("status").textContent?.trim()).toBe("Restored to before this step (1 file)");
+    expect(within(row).queryByRole("button", { name: /Restore files to before this step/ })).toBeNull();
+    fireEvent.click(within(row).getByRole("button", { name: "Undo restore" }));
+    expect(s.intents()).toEqual([{ type: "undoRestore", messageId: m.id }]);
+    expect(
+      within(row)
+        .getByRole("button", { name: /Reviewing the undo/ })
+        .hasAttribute("disabled"),
+    ).toBe(true);
+    await s.reply(true);
+    // The host's new marks arrive: the restore was undone, so the row offers the restore again.
+    s.rerender(task({ [stepId]: { ...mark, undone: true } }));
+    const again = screen.getByRole("article", { name: /Tool call write_to_file/ });
+    expect(within(again).getByRole("status").textContent).toContain("Restore undone");
+    expect(within(again).getByRole("button", { name: /Restore files to before this step/ })).toBeTruthy();
+    expect(within(again).queryByRole("button", { name: "Undo restore" })).toBeNull();
+  });
+
+  it("once more was recorded after the restore, it says so and offers the restore again, not the undo", () => {
+    chat(task({ [stepId]: { ...mark, latest: false } }));
+    const row = screen.getByRole("article", { name: /Tool call write_to_file/ });
+    expect(within(row).getByRole("status").textContent).toContain("Restored to before this step");
+    expect(within(row).getByRole("button", { name: /Restore files to before this step/ })).toBeTruthy();
+    expect(within(row).queryByRole("button", { name: "Undo restore" })).toBeNull();
+  });
+
+  it("marks of another step change nothing", () => {
+    chat(task({ tu_9: mark }));
+    const row = screen.getByRole("article", { name: /Tool call write_to_file/ });
+    expect(within(row).queryByRole("status")).toBeNull();
+    expect(within(row).getByRole("button", { name: /Restore files to before this step/ })).toBeTruthy();
+  });
+});
+
+describe("deleting a task from the history", () => {
+  const items = [
+    { id: "t-1", title: "refactor the parser", updatedAt: Date.now(), state: "done" as const, costUsd: 0 },
+    { id: "t-2", title: "write docs", updatedAt: Date.now(), state: "done" as const, costUsd: 0 },
+  ];
+
+  it("asks in place, naming the task and what goes, and only then sends the delete", async () => {
+    const s = setup();
+    s.view(<HistoryList items={items} />);
+    fireEvent.click(screen.getByRole("button", { name: "Delete “refactor the parser”" }));
+    const confirm = screen.getByRole("group", { name: "Delete “refactor the parser”?" });
+    expect(confirm.textContent).toContain("Its transcript and its checkpoints");
+    expect(confirm.textContent).toContain("The files in your workspace stay as they are.");
+    expect(s.intents()).toEqual([]);
+    fireEvent.click(within(confirm).getByRole("button", { name: "Keep it" }));
+    expect(screen.queryByRole("group", { name: /Delete “refactor the parser”/ })).toBeNull();
+    expect(s.intents()).toEqual([]);
+
+    fireEvent.click(screen.getByRole("button", { name: "Delete “refactor the parser”" }));
+    fireEvent.click(screen.getByRole("button", { name: /Delete task/ }));
+    expect(s.intents()).toEqual([{ type: "deleteHistoryTask", id: "t-1" }]);
+    await s.reply(true);
+    expect(screen.queryByRole("group", { name: /Delete “refactor the parser”/ })).toBeNull();
+    expect(screen.getByRole("button", { name: /^write docs/ })).toBeTruthy();
   });
 });

@@ -16,7 +16,7 @@ import type { CheckpointSettings } from "../../core/checkpointSettings";
 import type { IgnoreRules } from "../../core/ignoreFile";
 import { writeFileAtomic } from "../history/atomicWrite";
 import { createGit, GitFailure, versionAtLeast, type Git } from "./git";
-import { pruneStore } from "./pruning";
+import { compactStore, pruneStore } from "./pruning";
 import { applyRootPlan } from "./restoreApply";
 import { planRoot, type RootPlan } from "./restorePlan";
 import { MAX_PATCH_BYTES, ShadowRepo } from "./shadowRepo";
@@ -187,7 +187,7 @@ export class GitCheckpointService implements CheckpointService {
 
   private async recordStep(
     taskId: string,
-    step: { stepId: string; tool: string; label: string; kind: StepRecord["kind"] },
+    step: { stepId: string; tool: string; label: string; kind: StepRecord["kind"]; restores?: string },
     snaps: readonly Snapshot[],
     known?: TaskRecord,
   ): Promise<StepRecord> {
@@ -429,6 +429,7 @@ export class GitCheckpointService implements CheckpointService {
           tool: "restore",
           label: `Before restoring to step ${target.seq} (${target.label})`,
           kind: "restore",
+          restores: target.stepId,
         },
         current,
         record,
@@ -448,7 +449,14 @@ export class GitCheckpointService implements CheckpointService {
   // ---- pruning -------------------------------------------------------------------------------------------
 
   async forget(taskId: string): Promise<void> {
-    await this.serial(() => this.log.remove(taskId));
+    await this.serial(async () => {
+      if ((await this.log.read(taskId)) === undefined) return;
+      await this.log.remove(taskId);
+      await compactStore(
+        { log: this.log, repos: this.repos, skippedLists: this.skippedLists, roots: this.o.roots },
+        await this.log.all(),
+      );
+    });
   }
 
   prune(): Promise<PruneResult> {

@@ -24,16 +24,41 @@ async function dirBytes(dir: string): Promise<number> {
   return total;
 }
 
-export async function pruneStore(o: {
+export interface StoreParts {
   readonly log: TaskLog;
   readonly repos: readonly ShadowRepo[];
   readonly skippedLists: SkippedLists;
   readonly roots: readonly string[];
-  readonly workspaceDir: string;
-  readonly maxBytes: number;
-  /** git can merge packs geometrically (2.33+). */
-  readonly geometricRepack: boolean;
-}): Promise<PruneResult> {
+}
+
+/**
+ * Keeps only what `remaining` names: each shadow repository drops every tree (and blob) no remaining step
+ * names, and the stored skip lists no step names go.
+ */
+export async function compactStore(o: StoreParts, remaining: readonly TaskRecord[]): Promise<void> {
+  const liveTrees = o.repos.map(() => new Set<string>());
+  const liveLists = new Set<string>();
+  for (const t of remaining)
+    for (const s of t.steps)
+      o.roots.forEach((root, i) => {
+        const st = s.roots[root];
+        if (!st) return;
+        liveTrees[i]!.add(st.before);
+        if (st.after) liveTrees[i]!.add(st.after);
+        liveLists.add(st.skipped);
+      });
+  for (let i = 0; i < o.repos.length; i++) await o.repos[i]!.keepOnly(liveTrees[i]!);
+  await o.skippedLists.keepOnly(liveLists);
+}
+
+export async function pruneStore(
+  o: StoreParts & {
+    readonly workspaceDir: string;
+    readonly maxBytes: number;
+    /** git can merge packs geometrically (2.33+). */
+    readonly geometricRepack: boolean;
+  },
+): Promise<PruneResult> {
   const tasks = (await o.log.all()).sort((a, b) => a.updatedAt - b.updatedAt);
   const size = async () => {
     let total = 0;
@@ -45,19 +70,7 @@ export async function pruneStore(o: {
   let compacted = false;
 
   const compact = async (remaining: readonly TaskRecord[]) => {
-    const liveTrees = o.repos.map(() => new Set<string>());
-    const liveLists = new Set<string>();
-    for (const t of remaining)
-      for (const s of t.steps)
-        o.roots.forEach((root, i) => {
-          const st = s.roots[root];
-          if (!st) return;
-          liveTrees[i]!.add(st.before);
-          if (st.after) liveTrees[i]!.add(st.after);
-          liveLists.add(st.skipped);
-        });
-    for (let i = 0; i < o.repos.length; i++) await o.repos[i]!.keepOnly(liveTrees[i]!);
-    await o.skippedLists.keepOnly(liveLists);
+    await compactStore(o, remaining);
     compacted = true;
   };
 

@@ -259,9 +259,18 @@ export class ShadowRepo {
     await this.run(["repack", "-d", "-q", ...(geometric ? ["--geometric=2"] : [])]);
   }
 
-  /** Keeps only the trees in `live` (and what they reference): rewrites the refs, then compacts. */
-  async keepOnly(live: ReadonlySet<string>): Promise<void> {
+  /**
+   * Keeps only the trees in `live` (and what they reference): rewrites the refs, then compacts. The tree the
+   * private index describes is kept too: gc does not see that index, and the next checkpoint reuses its
+   * entries for unchanged files without hashing them again, so their blobs must survive.
+   */
+  async keepOnly(liveTrees: ReadonlySet<string>): Promise<void> {
     if (!existsSync(this.gitDir)) return;
+    const live = new Set(liveTrees);
+    if (existsSync(this.indexFile))
+      live.add(
+        (await this.run(["write-tree"], { workTree: this.root, indexFile: this.indexFile })).toString("utf8").trim(),
+      );
     const existing = (await this.run(["for-each-ref", "--format=%(refname)", "refs/tg/live/"]))
       .toString("utf8")
       .split("\n")

@@ -21,6 +21,8 @@ export interface StepRecord {
   readonly tool: string;
   readonly label: string;
   readonly kind: "tool" | "restore";
+  /** Restore steps: the step whose checkpoint the files were restored to. */
+  readonly restores?: string;
   at: number;
   /** By root path, as the service was given it. */
   roots: Record<string, RootState>;
@@ -43,6 +45,7 @@ export function stepInfo(s: StepRecord): StepInfo {
     tool: s.tool,
     label: s.label,
     kind: s.kind,
+    ...(s.restores !== undefined ? { restores: s.restores } : {}),
     at: s.at,
     changedFiles: s.changedFiles,
     skipped: s.skipped,

@@ -51,6 +51,8 @@ export interface StepInfo {
   readonly label: string;
   /** "restore": the automatic checkpoint before a restore (restoring to it undoes the restore). */
   readonly kind: "tool" | "restore";
+  /** Restore steps: the step whose checkpoint the files were restored to (absent in records from before it was kept). */
+  readonly restores?: string;
   readonly at: number;
   /** Files the step changed (known once `after` ran); undefined when unknown. */
   readonly changedFiles: number | undefined;
@@ -170,7 +172,10 @@ export interface CheckpointService {
    * checkpoint did not cover it.
    */
   fileAt(taskId: string, abs: string, at: { readonly before: string } | "end"): Promise<Uint8Array | undefined>;
-  /** Drops a task's checkpoints (its history entry was deleted). */
+  /**
+   * Drops a task's checkpoints (its history entry was deleted): its record goes, and the shadow stores keep
+   * only what other tasks (and the current files' stat cache) still name, so its objects go too.
+   */
   forget(taskId: string): Promise<void>;
   /** Drops the oldest tasks past the size cap and compacts the store. Runs by itself now and then. */
   prune(): Promise<PruneResult>;

@@ -25,6 +25,8 @@ export const checkpointRestore: Scenario = {
     "click it: a diff editor for notes.txt shows the agent's text (now) against the original (before the step)",
     "a modal asks, naming notes.txt; click 'Restore files'",
     "notes.txt holds the original text again; extra.txt (an earlier step) is still there",
+    "the row says 'Restored to before this step' and offers 'Undo restore' instead of the restore",
+    "'Undo restore': a modal asks; confirming brings the agent's text back, and the row says 'Restore undone'",
   ],
   run: async (ctx) => {
     const model = await startModel(ctx, [
@@ -111,6 +113,39 @@ export const checkpointRestore: Scenario = {
     assert.equal(readFileSync(join(session.workspace, "extra.txt"), "utf8"), "an extra file\n", "extra.txt was undone");
     const toast = page.locator(".notifications-toasts", { hasText: "Restored 1 file(s) to before step 2." });
     await toast.first().waitFor({ timeout: 10_000 });
+
+    // The row itself says so, and offers the undo in place of the restore.
+    const undo = row.getByRole("button", { name: "Undo restore" });
+    await undo.waitFor({ timeout: 20_000 });
+    const restoredText = (await row.getByRole("status").innerText()).replace(/\s+/g, " ").trim();
+    ctx.softCheck(
+      /^Restored to before this step/.test(restoredText),
+      `the row does not say it was restored: "${restoredText}"`,
+    );
+    ctx.softCheck((await restore.count()) === 0, "the restored row still offers the same restore");
+    ctx.log(`the row says: "${restoredText}" and offers 'Undo restore'`);
     for (const shot of await session.screenshotBothThemes("restored")) ctx.log(`screenshot: ${shot}`);
+
+    await undo.click();
+    const undoDialog = page.locator(".monaco-dialog-box", { hasText: "Undo the restore" });
+    await undoDialog.waitFor({ timeout: 20_000 });
+    const undoText = (await undoDialog.innerText()).replace(/\s+/g, " ");
+    ctx.softCheck(/notes\.txt/.test(undoText), `the undo's modal does not list notes.txt: "${undoText}"`);
+    ctx.log(`undo modal: "${undoText.slice(0, 200)}"`);
+    assert.equal(readFileSync(target, "utf8"), ORIGINAL, "the undo changed the file before the person confirmed");
+    await undoDialog.getByRole("button", { name: "Undo restore" }).click();
+    await eventually("notes.txt holds the agent's text again", () =>
+      readFileSync(target, "utf8") === AGENT ? true : undefined,
+    );
+    const undoneText = await eventually("the row says the restore was undone", async () => {
+      const t = (await row.innerText()).replace(/\s+/g, " ");
+      return t.includes("Restore undone") ? t : undefined;
+    });
+    ctx.softCheck(
+      (await row.getByRole("button", { name: "Restore files to before this step" }).count()) === 1,
+      `after the undo the row does not offer the restore again: "${undoneText.slice(0, 160)}"`,
+    );
+    ctx.log("undone: notes.txt holds the agent's text again; the row says 'Restore undone' and offers the restore");
+    for (const shot of await session.screenshotBothThemes("restore-undone")) ctx.log(`screenshot: ${shot}`);
   },
 };

@@ -1,22 +1,34 @@
 import { describe, expect, it } from "vitest";
 import type { CheckpointHost } from "../../../src/host/checkpointHost";
-import type { TaskMessage } from "../../../src/shared/messages";
+import type { RestoreMarks, TaskMessage } from "../../../src/shared/messages";
 import { makeHost } from "./harness";
 
 function recordingHost(error?: string) {
   const calls: Array<{ what: string; taskId: string; message?: TaskMessage }> = [];
+  const state: { marks: RestoreMarks; listener?: (taskId: string) => void } = { marks: {} };
   const host: CheckpointHost = {
     restore: (taskId, message) => {
       calls.push({ what: "restore", taskId, message });
+      return Promise.resolve(error);
+    },
+    undoRestore: (taskId, message) => {
+      calls.push({ what: "undo", taskId, message });
       return Promise.resolve(error);
     },
     showTaskChanges: (taskId) => {
       calls.push({ what: "changes", taskId });
       return Promise.resolve(error);
     },
+    marks: () => Promise.resolve(state.marks),
+    onDidRestore: (l) => {
+      state.listener = l;
+      return { dispose: () => (state.listener = undefined) };
+    },
   };
-  return { host, calls };
+  return { host, calls, state };
 }
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe("checkpoint intents", () => {
   it("restore and show-changes reach the checkpoint host with the current task and the row the host holds", async () => {
@@ -56,5 +68,38 @@ describe("checkpoint intents", () => {
       "This step is no longer part of the task.",
       "git was not found",
     ]);
+  });
+
+  it("after a restore the webview gets the row's mark, and the task view carries it on every snapshot", async () => {
+    const h = makeHost();
+    const w = h.webview("sidebar");
+    await w.send({ type: "ready" });
+    await w.send({ type: "newTask", requestId: 1, text: "edit things" });
+    const session = h.factory.created[0]!;
+    const row = session.snapshot()[0]!;
+    const { host, calls, state } = recordingHost();
+    h.controller.setCheckpoints(host);
+    await tick();
+    expect(w.store.getState().task?.restoreMarks).toBeUndefined();
+
+    const mark = { undoStepId: "restore-2", undoSeq: 2, files: 1, undone: false, latest: true };
+    state.marks = { tu_1: mark };
+    await w.send({ type: "restoreCheckpoint", requestId: 2, messageId: row.id });
+    expect(w.store.getState().task?.restoreMarks).toEqual({ tu_1: mark });
+
+    await w.send({ type: "undoRestore", requestId: 3, messageId: row.id });
+    expect(calls.map((c) => [c.what, c.message?.id])).toEqual([
+      ["restore", row.id],
+      ["undo", row.id],
+    ]);
+    // A restore done elsewhere (the notification's "Undo restore") is told by the host.
+    state.marks = { tu_1: { ...mark, undone: true } };
+    state.listener?.(session.id);
+    await tick();
+    expect(w.store.getState().task?.restoreMarks?.tu_1?.undone).toBe(true);
+
+    await w.reload();
+    await w.send({ type: "ready" });
+    expect(w.store.getState().task?.restoreMarks?.tu_1).toMatchObject({ undone: true });
   });
 });

@@ -24,6 +24,12 @@ class HistoryFactory extends FakeFactory {
     { id: "old-2", title: "from an older version", updatedAt: 1, state: "error", costUsd: 0 },
   ];
   opened: SavedSession[] = [];
+  deleted: string[] = [];
+  delete(id: string): Promise<void> {
+    this.deleted.push(id);
+    this.items = this.items.filter((i) => i.id !== id);
+    return Promise.resolve();
+  }
   history(): Promise<readonly HistoryItemView[]> {
     return Promise.resolve(this.items);
   }
@@ -91,5 +97,23 @@ describe("task history in the panel", () => {
     await w.send({ type: "openHistoryTask", requestId: 1, id: "../../etc/passwd" });
     expect(w.fake.ofType("result")).toEqual([]);
     expect(factory.opened).toEqual([]);
+  });
+
+  it("deleting a past task removes it from the list; the task open in the panel is not deleted", async () => {
+    const { w, factory } = await hostWithHistory();
+    await w.send({ type: "deleteHistoryTask", requestId: 1, id: "old-2" });
+    expect(w.fake.ofType("result").at(-1)).toEqual({ type: "result", requestId: 1, ok: true });
+    expect(factory.deleted).toEqual(["old-2"]);
+    expect(w.store.getState().history.map((i) => i.id)).toEqual(["old-1"]);
+
+    await w.send({ type: "openHistoryTask", requestId: 2, id: "old-1" });
+    await w.send({ type: "deleteHistoryTask", requestId: 3, id: factory.opened[0]!.id });
+    expect(w.fake.ofType("result").at(-1)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/open in the panel/),
+    });
+    expect(factory.deleted).toEqual(["old-2"]);
+    await w.send({ type: "deleteHistoryTask", requestId: 4, id: "../x" });
+    expect(factory.deleted).toEqual(["old-2"]);
   });
 });

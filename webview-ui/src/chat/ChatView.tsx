@@ -7,6 +7,7 @@
  */
 import type { HistoryItemView, ModelView, SettingsView, TaskView } from "../../../src/shared/protocol";
 import { Icon } from "../components";
+import { NO_MARKS, RestoreMarksContext } from "../rows/restoreMarks";
 import { plural } from "../util/counts";
 import { AskDock, pendingAsk } from "./AskDock";
 import { AutoApproveMenu } from "./AutoApproveMenu";
@@ -80,7 +81,9 @@ export function ChatView({
           </div>
           <TaskCheckpoints task={task} />
           {task.fromHistory ? <HistoryBanner task={task} /> : null}
-          <MessageList messages={task.messages} busy={task.state === "running"} />
+          <RestoreMarksContext.Provider value={task.restoreMarks ?? NO_MARKS}>
+            <MessageList messages={task.messages} busy={task.state === "running"} />
+          </RestoreMarksContext.Provider>
         </>
       ) : (
         <div className="tg-start">

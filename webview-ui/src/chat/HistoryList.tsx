@@ -1,10 +1,13 @@
 /**
  * Past tasks, newest first, under the empty chat. Opening one shows it as it was; a reply continues it.
+ * "Delete" asks in place first, naming what goes (the transcript and the task's checkpoints) and what stays
+ * (the files in the workspace).
  */
 import { useState } from "react";
 import type { HistoryItemView, TaskState } from "../../../src/shared/protocol";
-import { Icon } from "../components";
+import { Button, Icon } from "../components";
 import { useBridge } from "../state/context";
+import "./history.css";
 
 const STATE_WORDS: Record<TaskState, string> = {
   running: "unfinished",
@@ -27,9 +30,42 @@ export function when(ts: number, now = Date.now()): string {
 
 const SHOWN = 8;
 
+const nameOf = (t: HistoryItemView) => t.title || "(untitled task)";
+
+function ConfirmDelete({ item, onDone }: { readonly item: HistoryItemView; readonly onDone: () => void }) {
+  const bridge = useBridge();
+  const [busy, setBusy] = useState(false);
+  const remove = async (): Promise<void> => {
+    setBusy(true);
+    try {
+      await bridge.request({ type: "deleteHistoryTask", id: item.id });
+    } finally {
+      setBusy(false);
+      onDone();
+    }
+  };
+  return (
+    <div className="tg-history-confirm" role="group" aria-label={`Delete “${nameOf(item)}”?`}>
+      <div className="tg-history-confirm-text">
+        Delete <strong>{nameOf(item)}</strong>? Its transcript and its checkpoints (the way back to the files before its
+        steps) are deleted. The files in your workspace stay as they are.
+      </div>
+      <div className="tg-actions">
+        <Button appearance="primary" icon="trash" disabled={busy} onClick={() => void remove()}>
+          {busy ? "Deleting…" : "Delete task"}
+        </Button>
+        <Button appearance="secondary" disabled={busy} onClick={onDone}>
+          Keep it
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 export function HistoryList({ items }: { readonly items: readonly HistoryItemView[] }) {
   const bridge = useBridge();
   const [all, setAll] = useState(false);
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
   if (items.length === 0) return null;
   const shown = all ? items : items.slice(0, SHOWN);
   return (
@@ -37,18 +73,31 @@ export function HistoryList({ items }: { readonly items: readonly HistoryItemVie
       <h2 className="tg-history-title">Recent tasks</h2>
       <ul>
         {shown.map((t) => (
-          <li key={t.id}>
-            <button
-              type="button"
-              className="tg-history-item"
-              onClick={() => void bridge.request({ type: "openHistoryTask", id: t.id })}
-            >
-              <Icon name="history" />
-              <span className="tg-history-name">{t.title || "(untitled task)"}</span>
-              <span className="tg-history-meta">
-                {STATE_WORDS[t.state]} · {when(t.updatedAt)}
-              </span>
-            </button>
+          <li key={t.id} className="tg-history-entry">
+            {confirming === t.id ? (
+              <ConfirmDelete item={t} onDone={() => setConfirming(undefined)} />
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="tg-history-item"
+                  onClick={() => void bridge.request({ type: "openHistoryTask", id: t.id })}
+                >
+                  <Icon name="history" />
+                  <span className="tg-history-name">{nameOf(t)}</span>
+                  <span className="tg-history-meta">
+                    {STATE_WORDS[t.state]} · {when(t.updatedAt)}
+                  </span>
+                </button>
+                <Button
+                  appearance="icon"
+                  icon="trash"
+                  className="tg-history-delete"
+                  label={`Delete “${nameOf(t)}”`}
+                  onClick={() => setConfirming(t.id)}
+                />
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -9,6 +9,7 @@ import { textTail } from "../state/store";
 import type { Usage } from "../chat/turnUsage";
 import { LongText } from "./LongText";
 import { ProtectedChangeList } from "./ProtectedChangeList";
+import { RestoreControls } from "./RestoreControls";
 import { RetryRow } from "./RetryRow";
 import { StatusTag } from "./StatusTag";
 import { toolBody, toolSummary } from "./toolSummary";
@@ -236,6 +237,8 @@ function MessageRow({ message: m }: { readonly message: TaskMessage }) {
               <VisibleText text={m.tool.params.command} options={COMMAND_VISIBILITY} />
             </pre>
           ) : null}
+          {/* Its command may have changed files: recorded like any command, restorable like any row. */}
+          <RestoreControls message={m} />
         </HeadedRow>
       );
     case "api_request":

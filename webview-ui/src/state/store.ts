@@ -163,6 +163,9 @@ export class Store {
         case "model":
           s = { ...s, model: m.model };
           break;
+        case "restoreMarks":
+          if (s.task && s.task.id === m.taskId) s = { ...s, task: { ...s.task, restoreMarks: m.marks } };
+          break;
         case "result":
           results.push([m.requestId, m.error !== undefined ? { ok: m.ok, error: m.error } : { ok: m.ok }]);
           break;
