@@ -16,10 +16,10 @@ import {
   notableInside,
   takeSnapshot,
   textPreview,
-  undoData,
   type ProtectedChange,
   type ProtectedSnapshot,
 } from "../sandbox/protectedSnapshot";
+import { undoData } from "../sandbox/protectedUndo";
 import { prepareSandboxedSpawn, SandboxUnavailableError, type PreparedSpawn } from "../sandbox/sandboxedSpawn";
 
 /** Where the runner reads the sandbox configuration, each command (settings can change mid-task). */
