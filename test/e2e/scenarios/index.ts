@@ -26,6 +26,7 @@ import { cardRestricted } from "./s12-card-restricted";
 import { contrast } from "./s14-contrast";
 import { historyReopen } from "./s15-history";
 import { firstRun } from "./s16-first-run";
+import { sandboxReloadProtectedAsk } from "./s18-sandbox-reload";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -54,4 +55,5 @@ export const scenarios: readonly Scenario[] = [
   contrast,
   historyReopen,
   firstRun,
+  sandboxReloadProtectedAsk,
 ];
