@@ -82,14 +82,8 @@ export async function askProtectedChanges(
       });
   if (restored) core.store.patch(id, { askState: "pending" });
   onShown?.(id);
-  let r: AskResponse;
-  try {
-    r = await askPerson(core, id);
-  } catch (e) {
-    if (core.signal.aborted)
-      core.store.patch(id, { askState: "answered", protectedChanges: undoProtectedChanges(found) });
-    throw e;
-  }
+  // A cancel while it waits removes them too (ToolCalls.answerAsCancelled, from the call's saved ask).
+  const r = await askPerson(core, id);
   const kept = r.kind === "approve";
   const changes = kept ? found.map((f) => ({ ...f.view, outcome: "kept" as const })) : undoProtectedChanges(found);
   core.store.patch(id, { protectedChanges: changes });

@@ -17,7 +17,8 @@ import { mayChangeFiles, withCheckpoint } from "../checkpoints/toolStep";
 import type { StepCall } from "../checkpoints/types";
 import { hostFacts } from "../tools/hostFacts";
 import type { ToolBlock } from "../streaming/turn";
-import { resumeCommand } from "../tools/handlers/executeCommand";
+import { protectedChangesText, resumeCommand } from "../tools/handlers/executeCommand";
+import { undoProtectedChanges } from "../sandbox/protectedUndo";
 import { handlerFor } from "../tools/handlers/registry";
 import { DEFAULT_TOOL_LIMITS, type PreparedEdit, type ToolContext, type ToolResult } from "../tools/types";
 import { resolveLike } from "../tools/workspaceFiles";
@@ -114,9 +115,10 @@ export class ToolCalls {
     if (!turn) return;
     for (const call of turn.calls) {
       if (call.state === "done") continue;
+      const removed = this.removeUnsettledProtectedChanges(call);
       const content =
         call.state === "running"
-          ? "The task was cancelled while this call ran; it was stopped."
+          ? `The task was cancelled while this call ran; it was stopped.${removed}`
           : "Not run: the task was cancelled.";
       turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content, isError: true });
       call.state = "done";
@@ -134,6 +136,21 @@ export class ToolCalls {
     }
     core.pending = undefined;
     core.pushUser(turn.results);
+  }
+
+  /**
+   * A cancel while the person was still asked to keep or remove protected changes (also one restored after a
+   * reload) removes them: a pending change is never kept by default. Returns what the model reads about it.
+   */
+  private removeUnsettledProtectedChanges(call: PendingCall): string {
+    const pending = call.sandboxAsk;
+    if (pending?.step !== "protectedChanges" || pending.askId === undefined) return "";
+    const message = this.core.store.get(pending.askId);
+    if (message?.kind !== "protected_changes" || message.askState !== "pending") return "";
+    const changes = undoProtectedChanges(pending.found);
+    this.core.store.patch(pending.askId, { askState: "answered", protectedChanges: changes });
+    delete call.sandboxAsk;
+    return `\n${protectedChangesText({ kept: false, changes, cancelled: true })}`;
   }
 
   private runFor(call: PendingCall): ToolCallRun {

@@ -107,6 +107,8 @@ export interface ToolContext {
 export interface ProtectedChangesVerdict {
   readonly kept: boolean;
   readonly changes: readonly ProtectedChangeView[];
+  /** Nobody chose: the task was cancelled while it asked (the changes were removed). */
+  readonly cancelled?: boolean;
   readonly feedback?: string;
 }
 

@@ -201,6 +201,19 @@ describe.skipIf(!probe.available)("a pending protected-change ask is never kept 
     expect(card?.askState).toBe("answered");
     expect(card?.protectedChanges?.[0]?.outcome).toBe("removed");
   });
+
+  it("cancelling a restored task whose ask is pending removes them as well", async () => {
+    const r = await startUnanswered("bash plant.sh", PLANT_FILES);
+    await r.harness.asks.next();
+    const snap = await savedWaiting(r, "protectedChanges");
+    const { task } = restore(r, snap, () => new Promise<AskResponse>(() => undefined) as never);
+    task.cancel();
+    expect(await task.run()).toBe("cancelled");
+    expect(existsSync(nodePath.join(r.harness.dir, ".git"))).toBe(false);
+    const card = task.store.messages.find((m) => m.kind === "protected_changes");
+    expect(card?.askState).toBe("answered");
+    expect(card?.protectedChanges?.[0]?.outcome).toBe("removed");
+  });
 });
 
 describe.skipIf(!probe.available)("the unsandboxed re-run ask after a reload (real bubblewrap)", () => {

@@ -181,7 +181,9 @@ export function protectedChangesText(v: ProtectedChangesVerdict): string {
   });
   const choice = v.kept
     ? "The person chose to KEEP these changes."
-    : "The person chose to REMOVE these changes (undone as listed).";
+    : v.cancelled === true
+      ? "The task was cancelled before the person chose: these changes were REMOVED (undone as listed)."
+      : "The person chose to REMOVE these changes (undone as listed).";
   const said = v.feedback ? ` Their feedback: ${v.feedback}` : "";
   return `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${lines.join("\n")}\n${choice}${said}`;
 }
