@@ -126,9 +126,11 @@ function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], ru
     line(`[${c.label}]   of which prepare (policy, snapshot, argv)`, prep[k]!);
     line(`[${c.label}]   of which after-run (snapshot, compare)`, after[k]!);
     console.log(`[${c.label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
-    console.log(
-      `[${c.label}] of it ours (full path minus bare bwrap): p50 ${ms(b.p50 - bw.p50)}, p99 ${ms(b.p99 - bw.p99)}`,
+    line(
+      `[${c.label}] ours alone (prepare + after-run, per command)`,
+      prep[k]!.map((v, i) => v + after[k]![i]!),
     );
+    console.log(`[${c.label}] full path minus bare bwrap: p50 ${ms(b.p50 - bw.p50)}, p99 ${ms(b.p99 - bw.p99)}`);
     return b.p50;
   });
 }
