@@ -76,7 +76,14 @@ function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], ru
     (c) => new SandboxSession({ roots: [ws], ignoreFileName: ".toolgateignore", network: c.network }, probe, c.options),
   );
   const spec = { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", "true"], env: { ...process.env }, cwd: ws };
+  // The same bwrap argv, built once and spawned as is: what bubblewrap costs with this policy, without our work.
+  const bareSpawns = sessions.map((session) => {
+    const p = session.prepare(spec);
+    p.afterRun({ exitCode: 0, output: "" });
+    return { file: p.file, args: p.args, env: p.env, cwd: p.cwd };
+  });
   const plain: number[] = [];
+  const bare = configs.map(() => [] as number[]);
   const boxed = configs.map(() => [] as number[]);
   const prep = configs.map(() => [] as number[]);
   const after = configs.map(() => [] as number[]);
@@ -86,6 +93,11 @@ function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], ru
     if (r.status !== 0) throw new Error("bash -c true failed");
     if (i >= 10) plain.push(since(t0));
     sessions.forEach((session, k) => {
+      const b0 = bareSpawns[k]!;
+      const t0b = process.hrtime.bigint();
+      const rb = spawnSync(b0.file, b0.args, { cwd: b0.cwd, env: b0.env, stdio: ["ignore", "ignore", "pipe"] });
+      if (rb.status !== 0) throw new Error(`bare bwrap true failed: ${rb.stderr.toString()}`);
+      if (i >= 10) bare[k]!.push(since(t0b));
       const t1 = process.hrtime.bigint();
       const p = session.prepare(spec);
       const tPrep = since(t1);
@@ -105,6 +117,7 @@ function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], ru
   for (const s of sessions) s.dispose();
   const a = line(`bash -c true, unsandboxed`, plain);
   return configs.map((c, k) => {
+    const bw = line(`[${c.label}] bare bwrap with the same argv (built once), bash -c true`, bare[k]!);
     const b = line(
       `[${c.label}] bash -c true, sandboxed`,
       boxed[k]!,
@@ -113,6 +126,11 @@ function measure(probe: SandboxProbe, ws: string, configs: readonly Config[], ru
     line(`[${c.label}]   of which prepare (policy, snapshot, argv)`, prep[k]!);
     line(`[${c.label}]   of which after-run (snapshot, compare)`, after[k]!);
     console.log(`[${c.label}] overhead per command: p50 ${ms(b.p50 - a.p50)}, p99 ${ms(b.p99 - a.p99)}`);
+    line(
+      `[${c.label}] ours alone (prepare + after-run, per command)`,
+      prep[k]!.map((v, i) => v + after[k]![i]!),
+    );
+    console.log(`[${c.label}] full path minus bare bwrap: p50 ${ms(b.p50 - bw.p50)}, p99 ${ms(b.p99 - bw.p99)}`);
     return b.p50;
   });
 }

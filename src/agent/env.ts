@@ -4,7 +4,7 @@
  * paths; an implementation may map them to remote URIs.
  */
 import type { AskResponse, ProtectedChangeView, SandboxOutlook } from "../shared/messages";
-import type { ProtectedUndo } from "./sandbox/protectedSnapshot";
+import type { ProtectedUndo } from "./sandbox/protectedUndo";
 
 export interface FileStat {
   readonly type: "file" | "directory" | "other";

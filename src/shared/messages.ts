@@ -87,7 +87,13 @@ export interface ProtectedChangeView {
   /** Inside an appeared directory: listed for the person, removed with it. */
   readonly within?: string;
   /** After the answer: what was done. */
-  readonly outcome?: "removed" | "restored" | "kept" | "failed";
+  readonly outcome?:
+    | "removed"
+    | "restored"
+    | "kept"
+    | "failed"
+    /** "Remove" was chosen, but the path had changed again since the command: kept as it is now. */
+    | "changedSince";
 }
 
 /** Why a checkpoint left a file or folder out. */

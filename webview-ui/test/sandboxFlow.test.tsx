@@ -104,6 +104,15 @@ describe("protected-path changes: keep or remove", () => {
     expect(screen.getAllByText(/— removed/)).toHaveLength(2);
     expect(screen.getByText("Answered")).toBeTruthy();
   });
+  it("a change the person edited after the command says it was kept, not undone", () => {
+    const done = {
+      ...changes,
+      askState: "answered" as const,
+      protectedChanges: changes.protectedChanges!.map((c) => ({ ...c, outcome: "changedSince" as const })),
+    };
+    setup().view(<Row message={done} />);
+    expect(screen.getAllByText(/— kept: it changed after the command, so it was not undone/)).toHaveLength(2);
+  });
 });
 
 function menu(sandbox: SandboxView) {

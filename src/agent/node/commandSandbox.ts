@@ -14,12 +14,11 @@ import { availabilityOf, probeSandbox } from "../sandbox/sandboxProbe";
 import {
   describeProtected,
   notableInside,
-  takeSnapshot,
   textPreview,
-  undoData,
   type ProtectedChange,
   type ProtectedSnapshot,
 } from "../sandbox/protectedSnapshot";
+import { undoData } from "../sandbox/protectedUndo";
 import { prepareSandboxedSpawn, SandboxUnavailableError, type PreparedSpawn } from "../sandbox/sandboxedSpawn";
 
 /** Where the runner reads the sandbox configuration, each command (settings can change mid-task). */
@@ -96,11 +95,9 @@ const KIND_WORD = { added: "appeared", changed: "changed", removed: "vanished" }
 function foundChanges(
   changes: readonly ProtectedChange[],
   before: ProtectedSnapshot,
-  roots: readonly string[],
-  ignoreFileName: string,
+  after: ProtectedSnapshot,
 ): FoundProtectedChange[] {
   if (changes.length === 0) return [];
-  const after = changes.some((c) => c.kind === "added") ? takeSnapshot(roots, ignoreFileName) : undefined;
   const out: FoundProtectedChange[] = [];
   for (const c of changes) {
     const preview = c.kind === "removed" ? undefined : textPreview(c.path);
@@ -108,7 +105,7 @@ function foundChanges(
       view: { path: c.path, kind: KIND_WORD[c.kind], what: c.what, ...(preview !== undefined ? { preview } : {}) },
       undo: undoData(c, before),
     });
-    if (c.kind !== "added" || !after) continue;
+    if (c.kind !== "added") continue;
     for (const inner of notableInside(c.path, after)) {
       const p = textPreview(inner);
       out.push({
@@ -133,20 +130,13 @@ function foundChanges(
 export function finishSandboxed(
   prepared: PreparedSpawn,
   run: { readonly exitCode: number | undefined; readonly output: string; readonly spawnError?: string },
-  o: CommandRunOptions,
   notice: string | undefined,
-  source?: CommandSandboxSource,
 ): CommandSandboxReport {
   try {
     const report = prepared.afterRun({ exitCode: run.exitCode, output: run.output });
     const n = notice !== undefined ? { notice } : {};
     const startFailure = run.spawnError ?? report.startFailure;
-    const changes = foundChanges(
-      report.protectedChanges,
-      report.before,
-      o.roots ?? [],
-      source?.ignoreFileName() ?? ".toolgateignore",
-    );
+    const changes = foundChanges(report.protectedChanges, report.before, report.after);
     return {
       sandboxed: true,
       ...(startFailure !== undefined ? { notRun: `the OS sandbox did not start: ${startFailure}` } : {}),

@@ -70,7 +70,7 @@ export class NodeCommandRunner implements CommandRunner {
     const prepared = step.prepared;
     return this.spawnAndWait(o, {
       spec: step.spec,
-      after: (run) => finishSandboxed(prepared, run, o, step.notice, this.sandbox),
+      after: (run) => finishSandboxed(prepared, run, step.notice),
     });
   }
 

@@ -12,8 +12,6 @@ import {
   type Dirent,
 } from "node:fs";
 import * as nodePath from "node:path";
-import type { ProtectedChangeView } from "../../shared/messages";
-import type { FoundProtectedChange } from "../env";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -304,39 +302,6 @@ export function revertChange(change: ProtectedChange, before: ProtectedSnapshot)
   return true;
 }
 
-/** What undoing one change needs, as plain data (it is saved with the task, so a reload can still undo it). */
-export interface ProtectedUndo {
-  readonly path: string;
-  readonly kind: ChangeKind;
-  /** The content before the run (base64), when it was kept: a changed or vanished file can be restored. */
-  readonly content?: string;
-  readonly mode?: number;
-}
-
-export function undoData(change: ProtectedChange, before: ProtectedSnapshot): ProtectedUndo {
-  const was = before.entries.get(change.path);
-  return {
-    path: change.path,
-    kind: change.kind,
-    ...(change.kind !== "added" && was?.content !== undefined ? { content: was.content.toString("base64") } : {}),
-    ...(was?.mode !== undefined ? { mode: was.mode } : {}),
-  };
-}
-
-/** Undoes one change from its saved data; false when it cannot (nothing kept to restore from). */
-export function applyUndo(u: ProtectedUndo): boolean {
-  if (u.kind === "added") {
-    rmSync(u.path, { recursive: true, force: true });
-    return lstatSync(u.path, { throwIfNoEntry: false }) === undefined;
-  }
-  if (u.content === undefined) return false;
-  rmSync(u.path, { recursive: true, force: true });
-  mkdirSync(nodePath.dirname(u.path), { recursive: true });
-  writeFileSync(u.path, Buffer.from(u.content, "base64"), { flag: "wx" });
-  if (u.mode !== undefined) chmodSync(u.path, u.mode & 0o7777);
-  return true;
-}
-
 const PREVIEW_BYTES = 4096;
 const PREVIEW_LINES = 8;
 const PREVIEW_LINE_CHARS = 120;
@@ -375,27 +340,4 @@ export function notableInside(dir: string, after: ProtectedSnapshot, limit = 12)
     if (out.length >= limit) break;
   }
   return out.sort();
-}
-
-/**
- * Undoes every change of one command (the person chose "remove", or nobody could be asked), and says what
- * became of each. Entries listed inside an appeared directory go with it.
- */
-export function undoProtectedChanges(found: readonly FoundProtectedChange[]): ProtectedChangeView[] {
-  const done = new Map<string, ProtectedChangeView["outcome"]>();
-  return found.map((f): ProtectedChangeView => {
-    if (!f.undo) {
-      const parent = f.view.within !== undefined ? done.get(f.view.within) : undefined;
-      return { ...f.view, outcome: parent === "removed" ? "removed" : "failed" };
-    }
-    let ok = false;
-    try {
-      ok = applyUndo(f.undo);
-    } catch {
-      ok = false;
-    }
-    const outcome = !ok ? "failed" : f.undo.kind === "added" ? "removed" : "restored";
-    done.set(f.view.path, outcome);
-    return { ...f.view, outcome };
-  });
 }

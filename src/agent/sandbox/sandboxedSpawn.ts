@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as nodePath from "node:path";
-import { bwrapArgs } from "../../core/sandbox/bwrapArgs";
+import { bwrapArgs, type BwrapOptions } from "../../core/sandbox/bwrapArgs";
 import { compileAllowList, entryText, proxyEnvironment } from "../../core/sandbox/networkAllowList";
 import { bridgeCommand, bridgeSocketTarget, SANDBOX_PROXY_PORT } from "../../core/sandbox/networkBridge";
 import { scrubEnvironment } from "../../core/sandbox/credentialEnv";
@@ -11,7 +11,7 @@ import type { SandboxNetwork } from "../../core/sandbox/sandboxSettings";
 import { seatbeltProfile } from "../../core/sandbox/seatbeltProfile";
 import { AllowListProxy, type AllowListProxyOptions } from "./allowListProxy";
 import { defaultBridgeProgram, type BridgeProgram } from "./bridgeProgram";
-import { currentHostSecrets } from "./hostSecrets";
+import { currentHostSecrets, type HostSecrets } from "./hostSecrets";
 import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 import { ignoreStamp, scanWorkspace, type WorkspaceScan } from "./workspaceScan";
@@ -42,6 +42,8 @@ export interface SandboxRunReport {
   readonly protectedChanges: readonly ProtectedChange[];
   /** The state before the run, for `revertChange`. */
   readonly before: ProtectedSnapshot;
+  /** The state after the run (what the changes were found in). */
+  readonly after: ProtectedSnapshot;
 }
 
 export interface PreparedSpawn {
@@ -88,6 +90,16 @@ export class SandboxSession {
   private scan: { readonly stamp: string; readonly result: WorkspaceScan } | undefined;
   private readonly roots: readonly string[];
   private empties: { readonly dir: string; readonly file: string; readonly emptyDir: string } | undefined;
+
+  private policyCache:
+    | {
+        readonly scan: WorkspaceScan;
+        readonly secrets: HostSecrets;
+        readonly privateDirs: string;
+        readonly policy: SandboxPolicy;
+      }
+    | undefined;
+  private argvCache: { readonly key: readonly unknown[]; readonly args: readonly string[] } | undefined;
 
   private proxy: AllowListProxy | undefined;
   private proxyStarting: Promise<void> | undefined;
@@ -174,19 +186,49 @@ export class SandboxSession {
     return result;
   }
 
+  /**
+   * The policy, the same object while the scan, the credential stores and the private directories are the
+   * ones it was built from (each is re-checked per command), so the argv built from it can be reused.
+   */
   policy(): SandboxPolicy {
     const scan = this.currentScan();
     const secrets = currentHostSecrets(this.input.home ?? homedir(), process.env);
-    return {
+    const privateDirs = ["/tmp", "/run"].filter((d) => isDir(d));
+    const c = this.policyCache;
+    if (c && c.scan === scan && c.secrets === secrets && c.privateDirs === privateDirs.join("\0")) return c.policy;
+    const policy: SandboxPolicy = {
       writableRoots: this.roots,
       readOnly: scan.readOnly,
       hiddenFiles: scan.hiddenFiles,
       hiddenDirs: scan.hiddenDirs,
-      privateDirs: ["/tmp", "/run"].filter((d) => isDir(d)),
+      privateDirs,
       secretFiles: secrets.files,
       secretDirs: secrets.dirs,
       network: "off",
     };
+    this.policyCache = { scan, secrets, privateDirs: privateDirs.join("\0"), policy };
+    return policy;
+  }
+
+  /** bubblewrap's arguments (before `--`), rebuilt only when one of their inputs is a different value. */
+  private bwrapArgv(policy: SandboxPolicy, o: BwrapOptions): readonly string[] {
+    const key = [
+      policy,
+      o.emptyFile,
+      o.emptyDir,
+      o.disableUserns,
+      o.cwd,
+      o.bridge?.target,
+      o.bridge?.bridge.hostSocket,
+      o.bridge?.bridge.interpreter,
+      o.bridge?.bridge.execs,
+      o.bridge?.bridge.source,
+    ];
+    const c = this.argvCache;
+    if (c && c.key.length === key.length && c.key.every((v, i) => v === key[i])) return c.args;
+    const args = bwrapArgs(policy, o);
+    this.argvCache = { key, args };
+    return args;
   }
 
   /** The empty file and directory hidden paths are covered with (one pair per session, outside every root). */
@@ -248,7 +290,7 @@ export class SandboxSession {
           : undefined;
       file = this.probe.executable;
       args = [
-        ...bwrapArgs(policy, {
+        ...this.bwrapArgv(policy, {
           emptyFile: empties.file,
           emptyDir: empties.emptyDir,
           disableUserns: this.probe.disableUserns,
@@ -303,8 +345,8 @@ export class SandboxSession {
         const after = takeSnapshot(roots, ignoreFileName);
         const protectedChanges = compareSnapshots(before, after);
         cleanup();
-        if (failure?.kind === "start") return { startFailure: failure.reason, protectedChanges, before };
-        return { ...(failure ? { blocked: failure } : {}), protectedChanges, before };
+        if (failure?.kind === "start") return { startFailure: failure.reason, protectedChanges, before, after };
+        return { ...(failure ? { blocked: failure } : {}), protectedChanges, before, after };
       },
     };
   }

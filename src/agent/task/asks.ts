@@ -8,7 +8,7 @@
 import type { AskResponse } from "../../shared/messages";
 import type { FoundProtectedChange } from "../env";
 import type { ProtectedChangesVerdict } from "../tools/types";
-import { undoProtectedChanges } from "../sandbox/protectedSnapshot";
+import { undoProtectedChanges } from "../sandbox/protectedUndo";
 import { Cancelled, type TaskCore } from "./taskCore";
 
 /** Waits for the person on a message; a cancel rejects (with Cancelled). */
@@ -16,6 +16,8 @@ export async function askPerson(core: TaskCore, messageId: number): Promise<AskR
   core.setState("waiting");
   // Registered before any await, in the step that showed the ask as pending; then saved.
   const answer = core.deps.ask.ask(messageId, core.signal);
+  // A cancel while the save below runs rejects it before it is awaited: handled here, rethrown by the await.
+  void answer.catch(() => undefined);
   core.store.flush();
   try {
     await core.persistence?.flush();
@@ -58,20 +60,29 @@ export function completionMessage(core: TaskCore): number {
 /**
  * A sandboxed command created or changed protected paths: one ask lists them; the person keeps them or
  * removes them (the default). Only an explicit "approve" keeps: anything else — a rejection, a typed message,
- * headless — removes, so the answer fails closed. The outcome of each undo is recorded on the ask.
+ * headless, cancelling the task — removes, so the answer fails closed and a pending change is never kept by
+ * default. The outcome of each undo is recorded on the ask. `existingId`: the ask restored after a reload.
  */
 export async function askProtectedChanges(
   core: TaskCore,
   found: readonly FoundProtectedChange[],
+  onShown?: (askId: number) => void,
+  existingId?: number,
 ): Promise<ProtectedChangesVerdict> {
   const n = found.filter((f) => f.view.within === undefined).length;
-  const id = core.store.add({
-    role: "ask",
-    kind: "protected_changes",
-    text: `The command changed ${n === 1 ? "a protected path" : `${n} protected paths`} (git hooks and config, .vscode, workflows, the ignore file). Keep or remove?`,
-    askState: "pending",
-    protectedChanges: found.map((f) => f.view),
-  });
+  const restored = existingId !== undefined && core.store.get(existingId)?.kind === "protected_changes";
+  const id = restored
+    ? existingId
+    : core.store.add({
+        role: "ask",
+        kind: "protected_changes",
+        text: `The command changed ${n === 1 ? "a protected path" : `${n} protected paths`} (git hooks and config, .vscode, workflows, the ignore file). Keep or remove?`,
+        askState: "pending",
+        protectedChanges: found.map((f) => f.view),
+      });
+  if (restored) core.store.patch(id, { askState: "pending" });
+  onShown?.(id);
+  // A cancel while it waits removes them too (ToolCalls.answerAsCancelled, from the call's saved ask).
   const r = await askPerson(core, id);
   const kept = r.kind === "approve";
   const changes = kept ? found.map((f) => ({ ...f.view, outcome: "kept" as const })) : undoProtectedChanges(found);

@@ -1,6 +1,7 @@
 /** The persisted shape of a task: enough to show it as it was and to resume it (a pending ask stays pending). */
 import type { TaskMessage } from "../../shared/messages";
 import type { ConversationMessage, ToolResultPart } from "../providers/types";
+import type { PendingSandboxAsk } from "../sandbox/pendingSandboxAsk";
 
 export type TaskState = "running" | "waiting" | "completed" | "cancelled" | "failed" | "interrupted";
 
@@ -12,6 +13,8 @@ export interface PendingCall {
   /** Malformed arguments: answered with this error, never run. */
   readonly error?: string;
   state: "queued" | "running" | "done";
+  /** A command waiting on a sandbox ask after it ran: a reload resumes that ask (see PendingSandboxAsk). */
+  sandboxAsk?: PendingSandboxAsk;
 }
 
 export interface PendingTurn {

@@ -93,6 +93,12 @@ export class ToolCallRun {
       deps.messages.add({ role: "say", kind, partial: true, tool: { name, params: {}, status: "streaming" } });
     const existing = existingMessageId !== undefined ? deps.messages.get(existingMessageId) : undefined;
     if (existing) this.role = existing.role;
+    // Restored from history: the row keeps what it said about the call (its decision, where it runs).
+    const shown = existing?.tool;
+    if (shown?.decision) this.decision = shown.decision;
+    if (shown?.cwd !== undefined) this.cwd = shown.cwd;
+    if (shown?.sandboxed !== undefined) this.sandboxed = shown.sandboxed;
+    if (shown?.target) this.target = shown.target;
     this.unsubscribe = deps.config.onGateChanged(() => this.gateChanged());
   }
 

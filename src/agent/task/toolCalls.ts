@@ -17,6 +17,8 @@ import { mayChangeFiles, withCheckpoint } from "../checkpoints/toolStep";
 import type { StepCall } from "../checkpoints/types";
 import { hostFacts } from "../tools/hostFacts";
 import type { ToolBlock } from "../streaming/turn";
+import { protectedChangesText, resumeCommand } from "../tools/handlers/executeCommand";
+import { undoProtectedChanges } from "../sandbox/protectedUndo";
 import { handlerFor } from "../tools/handlers/registry";
 import { DEFAULT_TOOL_LIMITS, type PreparedEdit, type ToolContext, type ToolResult } from "../tools/types";
 import { resolveLike } from "../tools/workspaceFiles";
@@ -113,9 +115,10 @@ export class ToolCalls {
     if (!turn) return;
     for (const call of turn.calls) {
       if (call.state === "done") continue;
+      const removed = this.removeUnsettledProtectedChanges(call);
       const content =
         call.state === "running"
-          ? "The task was cancelled while this call ran; it was stopped."
+          ? `The task was cancelled while this call ran; it was stopped.${removed}`
           : "Not run: the task was cancelled.";
       turn.results.push({ type: "tool_result", toolUseId: call.toolUseId, content, isError: true });
       call.state = "done";
@@ -135,6 +138,21 @@ export class ToolCalls {
     core.pushUser(turn.results);
   }
 
+  /**
+   * A cancel while the person was still asked to keep or remove protected changes (also one restored after a
+   * reload) removes them: a pending change is never kept by default. Returns what the model reads about it.
+   */
+  private removeUnsettledProtectedChanges(call: PendingCall): string {
+    const pending = call.sandboxAsk;
+    if (pending?.step !== "protectedChanges" || pending.askId === undefined) return "";
+    const message = this.core.store.get(pending.askId);
+    if (message?.kind !== "protected_changes" || message.askState !== "pending") return "";
+    const changes = undoProtectedChanges(pending.found);
+    this.core.store.patch(pending.askId, { askState: "answered", protectedChanges: changes });
+    delete call.sandboxAsk;
+    return `\n${protectedChangesText({ kept: false, changes, cancelled: true })}`;
+  }
+
   private runFor(call: PendingCall): ToolCallRun {
     let run = this.runs.get(call.toolUseId);
     if (!run) {
@@ -151,6 +169,8 @@ export class ToolCalls {
     if (call.error) return { content: call.error, isError: true };
     const run = this.runFor(call);
     if (call.state === "running") {
+      // Waiting on a sandbox ask after it ran: that ask is asked again, and answered once.
+      if (call.sandboxAsk !== undefined && call.name === "execute_command") return this.resumeSandboxAsk(call, run);
       const text =
         "The editor was closed while this call ran; it is not known whether it finished. Check before repeating it.";
       run.settle("interrupted", text);
@@ -168,7 +188,7 @@ export class ToolCalls {
       return { content: text, isError: true };
     }
     let prepared: PreparedEdit | undefined;
-    const baseCtx = this.toolContext(run);
+    const baseCtx = this.toolContext(run, call);
     const approval = await run.approve(
       signal,
       handler.prepare
@@ -202,7 +222,7 @@ export class ToolCalls {
     if (!REPEATABLE_TOOLS.has(call.name)) await this.core.saveNow();
     const diffSession = await run.diffSession;
     const ctx: ToolContext = {
-      ...this.toolContext(run),
+      ...this.toolContext(run, call),
       ...(approval.decision.decision === "ask" ? { approvedByPerson: true } : {}),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
       ...(diffSession ? { diffSession } : {}),
@@ -236,6 +256,22 @@ export class ToolCalls {
     return result;
   }
 
+  /** A restored command call that was waiting on a sandbox ask: the ask again, then the result as usual. */
+  private async resumeSandboxAsk(call: PendingCall, run: ToolCallRun): Promise<ToolResult> {
+    const signal = this.core.signal;
+    run.markRunning();
+    let result: ToolResult;
+    try {
+      result = await resumeCommand(call.sandboxAsk!, { ...this.toolContext(run, call), sandboxAsk: call.sandboxAsk! });
+    } catch (e) {
+      if (signal.aborted) throw new Cancelled();
+      result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
+    }
+    if (signal.aborted) throw new Cancelled();
+    run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
+    return result;
+  }
+
   private checkpointStep(call: PendingCall, resolved: ResolvedCall): StepCall {
     const mayChange = mayChangeFiles(call.name, {
       ...(resolved.command ? { hasCommand: true, commandReadOnly: resolved.command.readOnly === true } : {}),
@@ -250,7 +286,7 @@ export class ToolCalls {
     if (tool) this.core.store.patch(messageId, { tool: { ...tool, checkpoint } });
   }
 
-  private toolContext(run: ToolCallRun): ToolContext {
+  private toolContext(run: ToolCallRun, call: PendingCall): ToolContext {
     const { config, env } = this.core.deps;
     const signal = this.core.signal;
     return {
@@ -264,7 +300,14 @@ export class ToolCalls {
       messageId: run.messageId,
       resolve: (p) => resolveLike(config.cwd, p),
       askUnsandboxed: (reason, sandboxedRun, danger) => run.askUnsandboxed(reason, signal, sandboxedRun, danger),
-      askProtectedChanges: (changes) => askProtectedChanges(this.core, changes),
+      askProtectedChanges: (changes, onShown, askId) => askProtectedChanges(this.core, changes, onShown, askId),
+      setSandboxAsk: (state) => {
+        if (state === undefined) delete call.sandboxAsk;
+        else call.sandboxAsk = state;
+      },
+      saveTask: async () => {
+        await this.core.saveNow();
+      },
       decideAgain: async (params) => {
         const again = await run.approveAgain(params, signal);
         if (again.kind === "run") {

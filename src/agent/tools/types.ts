@@ -10,6 +10,7 @@ import type { IgnoreRules } from "../../core/ignoreFile";
 import type { ProtectedChangeView } from "../../shared/messages";
 import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, FoundProtectedChange, Searcher } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
+import type { PendingSandboxAsk } from "../sandbox/pendingSandboxAsk";
 import type { McpClientHub } from "../mcp/types";
 import type { MessageStore } from "../task/messageStore";
 
@@ -86,15 +87,28 @@ export interface ToolContext {
   /**
    * A sandboxed command changed protected paths: asks the person to keep or remove them (removing is the
    * default and what a headless run does), applies the answer, and says what was done. Absent: nobody can be
-   * asked, and the caller removes them itself.
+   * asked, and the caller removes them itself. `onShown` runs once the ask's message exists, before it is
+   * registered and saved; `askId`: the message of an ask restored from history, asked again.
    */
-  askProtectedChanges?(changes: readonly FoundProtectedChange[]): Promise<ProtectedChangesVerdict>;
+  askProtectedChanges?(
+    changes: readonly FoundProtectedChange[],
+    onShown?: (askId: number) => void,
+    askId?: number,
+  ): Promise<ProtectedChangesVerdict>;
+  /** The sandbox ask this command call was waiting on when the task was saved (resumed after a reload). */
+  readonly sandboxAsk?: PendingSandboxAsk;
+  /** Records the sandbox ask this call waits on (or its settled result) on the call; saved with the task's next save. */
+  setSandboxAsk?(state: PendingSandboxAsk | undefined): void;
+  /** Saves the task now (what `setSandboxAsk` recorded included). */
+  saveTask?(): Promise<void>;
 }
 
 /** The person's answer about protected-path changes, and what was done about each. */
 export interface ProtectedChangesVerdict {
   readonly kept: boolean;
   readonly changes: readonly ProtectedChangeView[];
+  /** Nobody chose: the task was cancelled while it asked (the changes were removed). */
+  readonly cancelled?: boolean;
   readonly feedback?: string;
 }
 

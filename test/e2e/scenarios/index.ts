@@ -27,6 +27,7 @@ import { contrast } from "./s14-contrast";
 import { historyReopen } from "./s15-history";
 import { firstRun } from "./s16-first-run";
 import { askWhenHidden } from "./s17-ask-when-hidden";
+import { sandboxReloadProtectedAsk } from "./s18-sandbox-reload";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -56,4 +57,5 @@ export const scenarios: readonly Scenario[] = [
   historyReopen,
   firstRun,
   askWhenHidden,
+  sandboxReloadProtectedAsk,
 ];

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { currentHostSecrets } from "../../../src/agent/sandbox/hostSecrets";
 import { compareSnapshots, takeSnapshot } from "../../../src/agent/sandbox/protectedSnapshot";
+import { SandboxSession } from "../../../src/agent/sandbox/sandboxedSpawn";
 import { tempTree, type TempTree } from "../../support/workspace";
 
 /** What the runtime reuses from one command to the next must never hide a change made in between. */
@@ -63,5 +64,37 @@ describe("credential stores reused between commands", () => {
     currentHostSecrets(t.dir, {});
     mkdirSync(t.path(".local/share/keyrings"), { recursive: true });
     expect(currentHostSecrets(t.dir, {}).dirs).toContain(t.path(".local/share/keyrings"));
+  });
+});
+
+describe("the bubblewrap argv reused between commands", () => {
+  const probe = {
+    available: true,
+    mechanism: "bubblewrap" as const,
+    reason: "test",
+    executable: "/usr/bin/bwrap",
+    disableUserns: true,
+  };
+  const spec = (cwd: string) => ({ file: "/bin/bash", args: ["-c", "true"], env: { PATH: "/usr/bin" }, cwd });
+  const before = (args: readonly string[]) => args.slice(0, args.indexOf("--"));
+
+  it("is the same argv while nothing it is built from changed, and rebuilt on an ignore-file or cwd change", async () => {
+    const t = tree({ ".toolgateignore": "secret.txt\n", "secret.txt": "s", "sub/a.txt": "", "other.key": "k" });
+    await settle();
+    const session = new SandboxSession(
+      { roots: [t.dir], ignoreFileName: ".toolgateignore", network: { kind: "off" }, home: t.path("sub") },
+      probe,
+    );
+    const first = session.prepare(spec(t.dir));
+    const second = session.prepare(spec(t.dir));
+    expect(session.policy()).toBe(session.policy());
+    expect(before(second.args)).toEqual(before(first.args));
+    expect(before(first.args).join(" ")).toContain(`${t.path("secret.txt")} `);
+    writeFileSync(t.path(".toolgateignore"), "secret.txt\nother.key\n");
+    const third = before(session.prepare(spec(t.dir)).args);
+    expect(third.join(" ")).toContain(t.path("other.key"));
+    const inSub = before(session.prepare(spec(t.path("sub"))).args);
+    expect(inSub.slice(-2)).toEqual(["--chdir", t.path("sub")]);
+    for (const p of [first, second]) p.cleanup();
   });
 });

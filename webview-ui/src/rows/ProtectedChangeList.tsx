@@ -2,7 +2,13 @@
 import type { ProtectedChangeView } from "../../../src/shared/messages";
 import { COMMAND_VISIBILITY, VisibleText } from "./VisibleText";
 
-const OUTCOME = { removed: "removed", restored: "restored", kept: "kept", failed: "could not be undone" } as const;
+const OUTCOME = {
+  removed: "removed",
+  restored: "restored",
+  kept: "kept",
+  failed: "could not be undone",
+  changedSince: "kept: it changed after the command, so it was not undone",
+} as const;
 
 export function ProtectedChangeList({ changes }: { readonly changes: readonly ProtectedChangeView[] }) {
   return (

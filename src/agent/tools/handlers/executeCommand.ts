@@ -1,6 +1,7 @@
 import type { CommandTarget } from "../../../core/resolvedCall";
-import type { CommandSandboxReport, FoundProtectedChange } from "../../env";
-import { undoProtectedChanges } from "../../sandbox/protectedSnapshot";
+import type { CommandSandboxReport } from "../../env";
+import { savedResult, type PendingSandboxAsk, type RerunOffer } from "../../sandbox/pendingSandboxAsk";
+import { undoProtectedChanges } from "../../sandbox/protectedUndo";
 import {
   errorResult,
   type ProtectedChangesVerdict,
@@ -12,33 +13,85 @@ import {
 /**
  * Runs the decided command line — in bash, in the decided working directory — never anything else. Output
  * streams into a `command_output` message (append deltas); the model gets the capped output and the exit
- * status. Cancelling the task kills the process group.
+ * status. Cancelling the task kills the process group. What the sandbox leaves to the person (run it
+ * unsandboxed, keep or remove protected changes, one re-run) is asked in steps saved with the task
+ * (`PendingSandboxAsk`), so a reload resumes the step it was on (`resumeCommand`).
  */
 export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
   const first = await runOnce(target, ctx, false);
   const sandbox = first.sandbox;
   const notRun = sandbox?.notRun;
-  if (notRun !== undefined) {
-    // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
-    const didNotRun = `The command did NOT run: ${notRun}. It needs the person's approval to run unsandboxed.`;
-    const answer = await ctx.askUnsandboxed?.(`runs unsandboxed: ${notRun}`);
-    if (!answer?.approved) {
-      const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
-      const who = answer ? " The person did not approve the unsandboxed run." : "";
-      return { content: `${didNotRun}${who}${said}`, isError: true, display: "not run (no sandbox)", sandboxed: false };
-    }
-    const second = await runOnce(target, ctx, true);
-    return { ...second.result, content: `The person approved running it unsandboxed.\n${second.result.content}` };
-  }
-  let result = first.result;
+  // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
+  if (notRun !== undefined) return askUnsandboxedStart({ step: "unsandboxedStart", target, reason: notRun }, ctx);
+  const offer: RerunOffer =
+    sandbox?.sandboxed === true && sandbox.blocked !== undefined && ctx.approvedByPerson !== true
+      ? { offerRerun: true, ...(sandbox.blockedCause ? { cause: sandbox.blockedCause } : {}) }
+      : { offerRerun: false };
   // What the command left in protected paths is settled with the person before anything else happens.
-  if (sandbox?.protectedChanges) {
-    const verdict = await settleProtectedChanges(sandbox.protectedChanges, ctx);
-    result = { ...result, content: `${result.content}\n${protectedChangesText(verdict)}` };
+  if (sandbox?.protectedChanges)
+    return settleProtectedChanges(
+      {
+        step: "protectedChanges",
+        target,
+        found: sandbox.protectedChanges,
+        result: savedResult(first.result),
+        ...offer,
+      },
+      ctx,
+    );
+  if (offer.offerRerun)
+    return offerUnsandboxedRerun(
+      { step: "rerun", target, result: savedResult(first.result), ...(offer.cause ? { cause: offer.cause } : {}) },
+      ctx,
+    );
+  return first.result;
+}
+
+/** Goes on from the sandbox ask a command call was waiting on when the task was saved. */
+export function resumeCommand(state: PendingSandboxAsk, ctx: ToolContext): Promise<ToolResult> {
+  switch (state.step) {
+    case "settled":
+      return Promise.resolve(state.result);
+    case "unsandboxedStart":
+      return askUnsandboxedStart(state, ctx);
+    case "protectedChanges":
+      return settleProtectedChanges(state, ctx);
+    case "rerun":
+      return offerUnsandboxedRerun(state, ctx);
   }
-  if (sandbox?.sandboxed === true && sandbox.blocked !== undefined && ctx.approvedByPerson !== true)
-    result = await offerUnsandboxedRerun(target, ctx, result, sandbox.blockedCause);
+}
+
+/** The answer was applied: saved as the call's result, so a reload neither asks again nor loses it. */
+async function settled(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
+  ctx.setSandboxAsk?.({ step: "settled", result: savedResult(result) });
+  await ctx.saveTask?.();
   return result;
+}
+
+/** Approved: the ask is cleared and saved before the unsandboxed run starts (a reload then never repeats it). */
+async function beforeUnsandboxedRun(ctx: ToolContext): Promise<void> {
+  ctx.setSandboxAsk?.(undefined);
+  await ctx.saveTask?.();
+}
+
+async function askUnsandboxedStart(
+  state: Extract<PendingSandboxAsk, { step: "unsandboxedStart" }>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const didNotRun = `The command did NOT run: ${state.reason}. It needs the person's approval to run unsandboxed.`;
+  ctx.setSandboxAsk?.(state);
+  const answer = await ctx.askUnsandboxed?.(`runs unsandboxed: ${state.reason}`);
+  if (!answer?.approved) {
+    const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
+    const who = answer ? " The person did not approve the unsandboxed run." : "";
+    return settled(
+      { content: `${didNotRun}${who}${said}`, isError: true, display: "not run (no sandbox)", sandboxed: false },
+      ctx,
+    );
+  }
+  await beforeUnsandboxedRun(ctx);
+  const second = await runOnce(state.target, ctx, true);
+  return { ...second.result, content: `The person approved running it unsandboxed.\n${second.result.content}` };
 }
 
 const STOPPED_BY = {
@@ -59,26 +112,27 @@ const BLOCKED_WHAT = {
  * nobody approves. Rejected: the sandbox's failure stands as the result.
  */
 async function offerUnsandboxedRerun(
-  target: CommandTarget,
+  state: Extract<PendingSandboxAsk, { step: "rerun" }>,
   ctx: ToolContext,
-  sandboxed: ToolResult,
-  cause: CommandSandboxReport["blockedCause"],
 ): Promise<ToolResult> {
-  const why = cause ? BLOCKED_WHAT[cause] : "the OS sandbox blocked it";
+  const sandboxed = state.result;
+  const why = state.cause ? BLOCKED_WHAT[state.cause] : "the OS sandbox blocked it";
+  ctx.setSandboxAsk?.(state);
   // Without the sandbox the command reaches what it stopped: a hidden file, or outside the workspace and the network.
   const answer = await ctx.askUnsandboxed?.(
     `re-run once, unsandboxed: the OS sandbox stopped this command — ${why}`,
     sandboxed.display ?? sandboxed.content,
-    cause === "hidden" ? ["protected"] : ["outside"],
+    state.cause === "hidden" ? ["protected"] : ["outside"],
   );
   if (!answer?.approved) {
     const said = answer?.feedback ? ` Their feedback: ${answer.feedback}` : "";
     const who = answer
       ? "The person did not approve running it again outside the sandbox; the sandbox's failure above stands."
       : "Nobody could approve running it outside the sandbox; the sandbox's failure above stands.";
-    return { ...sandboxed, content: `${sandboxed.content}\n${who}${said}`, sandboxed: true };
+    return settled({ ...sandboxed, content: `${sandboxed.content}\n${who}${said}`, sandboxed: true }, ctx);
   }
-  const again = await runOnce(target, ctx, true);
+  await beforeUnsandboxedRun(ctx);
+  const again = await runOnce(state.target, ctx, true);
   const said = answer.feedback ? `\nThe person said when approving: ${answer.feedback}` : "";
   return {
     ...again.result,
@@ -88,16 +142,37 @@ async function offerUnsandboxedRerun(
   };
 }
 
-/** The person decides (remove is the default); nobody to ask: removed. */
+/**
+ * The person decides (remove is the default; nobody to ask: removed). The verdict is applied once and saved
+ * with the result; then, if the sandbox also stopped the command, the re-run is offered.
+ */
 async function settleProtectedChanges(
-  found: readonly FoundProtectedChange[],
+  state: Extract<PendingSandboxAsk, { step: "protectedChanges" }>,
   ctx: ToolContext,
-): Promise<ProtectedChangesVerdict> {
-  if (ctx.askProtectedChanges) return ctx.askProtectedChanges(found);
-  return { kept: false, changes: undoProtectedChanges(found) };
+): Promise<ToolResult> {
+  let verdict: ProtectedChangesVerdict;
+  if (ctx.askProtectedChanges) {
+    verdict = await ctx.askProtectedChanges(
+      state.found,
+      (askId) => ctx.setSandboxAsk?.({ ...state, askId }),
+      state.askId,
+    );
+  } else verdict = { kept: false, changes: undoProtectedChanges(state.found) };
+  const result = { ...state.result, content: `${state.result.content}\n${protectedChangesText(verdict)}` };
+  if (!state.offerRerun) return settled(result, ctx);
+  const next = { step: "rerun", target: state.target, result, ...(state.cause ? { cause: state.cause } : {}) } as const;
+  ctx.setSandboxAsk?.(next);
+  await ctx.saveTask?.();
+  return offerUnsandboxedRerun(next, ctx);
 }
 
-const OUTCOME_WORD = { removed: "removed", restored: "restored", kept: "kept", failed: "could NOT be undone" } as const;
+const OUTCOME_WORD = {
+  removed: "removed",
+  restored: "restored",
+  kept: "kept",
+  failed: "could NOT be undone",
+  changedSince: "NOT undone: it changed after the command (the person's edit is kept)",
+} as const;
 
 export function protectedChangesText(v: ProtectedChangesVerdict): string {
   const lines = v.changes.map((c) => {
@@ -106,7 +181,9 @@ export function protectedChangesText(v: ProtectedChangesVerdict): string {
   });
   const choice = v.kept
     ? "The person chose to KEEP these changes."
-    : "The person chose to REMOVE these changes (undone as listed).";
+    : v.cancelled === true
+      ? "The task was cancelled before the person chose: these changes were REMOVED (undone as listed)."
+      : "The person chose to REMOVE these changes (undone as listed).";
   const said = v.feedback ? ` Their feedback: ${v.feedback}` : "";
   return `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${lines.join("\n")}\n${choice}${said}`;
 }
