@@ -104,6 +104,8 @@ export class AgentTaskSession {
    * A task opened from history is restored first (not before: opening one only shows it).
    */
   sendMessage(text: string): void {
+    // A reply to a cancelled task runs it again (the task renews its own cancel signal).
+    this.cancelled = false;
     if (this.task) {
       void this.task.sendMessage(text).then(
         (end) => this.setState(mapState(end)),

@@ -113,6 +113,7 @@ export class Task {
   /** A message from the person while the task is idle (completed, failed, cancelled, interrupted): continues it. */
   sendMessage(text: string): Promise<TaskState> {
     if (this.running) throw new Error("the task is running; answer its ask instead");
+    this.core.renewCancel();
     this.store.add({ role: "say", kind: "user", text });
     this.core.pushUser([{ type: "text", text }]);
     return this.run();

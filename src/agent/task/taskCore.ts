@@ -43,7 +43,8 @@ export class Cancelled extends Error {
 
 export class TaskCore {
   readonly store: MessageStore;
-  readonly abort = new AbortController();
+  /** Replaced only by `renewCancel`, while no run is in progress: every use reads it afresh. */
+  private controller = new AbortController();
   conversation: ConversationMessage[];
   /** Conversation trimming: messages before this index (after the first) are no longer sent. */
   keepFrom: number;
@@ -73,8 +74,17 @@ export class TaskCore {
     this.store.onChange(() => this.persistence?.changed());
   }
 
+  get abort(): AbortController {
+    return this.controller;
+  }
+
   get signal(): AbortSignal {
-    return this.abort.signal;
+    return this.controller.signal;
+  }
+
+  /** A cancelled task the person replies to runs again: its next run gets a signal of its own. */
+  renewCancel(): void {
+    if (this.controller.signal.aborted) this.controller = new AbortController();
   }
 
   setState(s: TaskState): void {
@@ -90,7 +100,7 @@ export class TaskCore {
   }
 
   throwIfCancelled(): void {
-    if (this.abort.signal.aborted) throw new Cancelled();
+    if (this.controller.signal.aborted) throw new Cancelled();
   }
 
   /** Writes the messages and the task now (an ask waits, a call with effects starts, the task ends): await it. */
