@@ -1,8 +1,8 @@
 import ignore, { type Ignore } from "ignore";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { IgnoreRules } from "./ignoreFile";
-import { SCAN_LIMIT, type BelowResult } from "./ignoredBelow";
+import { walkBelow, type BelowResult } from "./ignoredBelow";
 
 /**
  * Whether staging the directory `start` of a root (`git add .`, `git add -A`, `git stash -u`) would copy a file the ignore file
@@ -33,28 +33,15 @@ export function stagedIgnored(
     for (let i = 1; i <= parts.length; i++)
       if (excludes.excluded(parts.slice(0, i).join("/"), true)) return { kind: "clean" };
   }
-  const stack = [start];
-  let seen = 0;
-  while (stack.length > 0) {
-    const rel = stack.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(nodePath.join(root.root, rel), { withFileTypes: true });
-    } catch {
-      continue; // unreadable: git cannot stage it either
-    }
-    for (const e of entries) {
-      if (e.name === ".git") continue;
-      if (++seen > SCAN_LIMIT) return { kind: "too-many" };
-      const child = rel === "" ? e.name : `${rel}/${e.name}`;
-      const isDir = e.isDirectory();
-      if (excludes?.excluded(child, isDir)) continue;
-      // git stages a link as a link (its target's name), never what it points to.
-      if (ignoreRules.ignores(root.index, child)) return { kind: "ignored", relative: child };
-      if (isDir) stack.push(child);
-    }
-  }
-  return { kind: "clean" };
+  return walkBelow(root.root, start, (child, e) => {
+    // git never stages a repository's own directory; what it skips as excluded is not looked into.
+    if (e.name === ".git") return "next";
+    const isDir = e.isDirectory();
+    if (excludes?.excluded(child, isDir)) return "next";
+    // git stages a link as a link (its target's name), never what it points to.
+    if (ignoreRules.ignores(root.index, child)) return { kind: "ignored", relative: child };
+    return isDir ? "descend" : "next";
+  });
 }
 
 /** git's exclude files under one root, each read once per scan. */

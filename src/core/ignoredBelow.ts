@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 import type { IgnoreRules } from "./ignoreFile";
 import type { ResolvedPath } from "./paths";
@@ -36,28 +36,45 @@ export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules, followsLink
   } catch {
     /* keep the root as given */
   }
-  const stack: string[] = [root.relative];
+  return walkBelow(root.root, root.relative, (child, e) => {
+    if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
+    if (e.isDirectory()) return "descend";
+    // A reader that does not follow links below its root (`grep -r`, `rg`) reads nothing through them.
+    if (e.isSymbolicLink() && followsLinks) {
+      const target = linkTarget(nodePath.join(root.root, child), realRoot);
+      if (target === "elsewhere") return { kind: "link", relative: child };
+      if (target !== undefined && ignore.ignores(root.index, target)) return { kind: "ignored", relative: child };
+    }
+    return "next";
+  });
+}
+
+/**
+ * Walks the real directory `start` (relative to `rootDir`) depth first. `visit` sees each entry once and says
+ * whether to look inside it, go on, or stop with a result; past SCAN_LIMIT entries the walk stops with
+ * `too-many`. An unreadable directory is passed over: no reader can read it either.
+ */
+export function walkBelow(
+  rootDir: string,
+  start: string,
+  visit: (child: string, entry: Dirent) => BelowResult | "descend" | "next",
+): BelowResult {
+  const stack: string[] = [start];
   let seen = 0;
   while (stack.length > 0) {
     const rel = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = readdirSync(nodePath.join(root.root, rel), { withFileTypes: true });
+      entries = readdirSync(nodePath.join(rootDir, rel), { withFileTypes: true });
     } catch {
-      continue; // unreadable: grep cannot read it either
+      continue;
     }
     for (const e of entries) {
       if (++seen > SCAN_LIMIT) return { kind: "too-many" };
       const child = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
-      if (e.isDirectory()) stack.push(child);
-      // A reader that does not follow links below its root (`grep -r`, `rg`) reads nothing through them.
-      else if (e.isSymbolicLink() && followsLinks) {
-        const target = linkTarget(nodePath.join(root.root, child), realRoot);
-        if (target === undefined) continue; // dangling: nothing to read
-        if (target === "elsewhere") return { kind: "link", relative: child };
-        if (ignore.ignores(root.index, target)) return { kind: "ignored", relative: child };
-      }
+      const next = visit(child, e);
+      if (next === "descend") stack.push(child);
+      else if (next !== "next") return next;
     }
   }
   return { kind: "clean" };
