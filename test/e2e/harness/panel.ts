@@ -20,7 +20,11 @@ export async function openPanel(session: Session): Promise<Frame> {
     (await sidebarTitle.isVisible()) && (await sidebarTitle.innerText().catch(() => "")).includes("Toolgate");
   for (let attempt = 0; !(await ours()); attempt++) {
     if (attempt === 3) throw new Error("the Toolgate side bar did not open from its activity-bar icon");
-    await icon.click();
+    // The whole item, not its label: while the view loads, its progress badge covers the label and takes
+    // the click (a person's click on the badge opens the container just the same).
+    await icon
+      .locator("xpath=ancestor::*[contains(concat(' ', normalize-space(@class), ' '), ' action-item ')][1]")
+      .click({ timeout: 10_000 });
     await page.waitForTimeout(1000);
   }
   const frame = await toolgateFrame(page);
