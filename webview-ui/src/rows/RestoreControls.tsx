@@ -28,45 +28,54 @@ function MarkNote({ mark }: { readonly mark: RestoreMark }) {
   );
 }
 
+/** The two things a row can offer, one button each. */
+const ACTIONS = {
+  undoRestore: {
+    icon: "redo",
+    title: "Shows what undoing the restore brings back, then asks before changing anything",
+    label: "Undo restore",
+    busy: "Reviewing the undo…",
+  },
+  restoreCheckpoint: {
+    icon: "discard",
+    title: "Shows what restoring undoes, then asks before changing anything",
+    label: "Restore files to before this step",
+    busy: "Reviewing the restore…",
+  },
+} as const;
+
+type Intent = keyof typeof ACTIONS;
+
 export function RestoreControls({ message }: { readonly message: TaskMessage }) {
   const bridge = useBridge();
   const marks = useContext(RestoreMarksContext);
-  const [busy, setBusy] = useState(false);
+  // The intent the host is working on: the button may change under it when the marks arrive first.
+  const [busy, setBusy] = useState<Intent | undefined>(undefined);
   const offer = rowOffer(message, marks);
   const c = message.tool?.checkpoint;
   if ((!offer.restore && !offer.undo) || c?.state !== "recorded") return null;
-  const send = async (type: "restoreCheckpoint" | "undoRestore"): Promise<void> => {
-    setBusy(true);
+  const send = async (type: Intent): Promise<void> => {
+    setBusy(type);
     try {
       await bridge.request({ type, messageId: message.id });
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   };
+  const intent: Intent = offer.undo ? "undoRestore" : "restoreCheckpoint";
+  const action = ACTIONS[intent];
   return (
     <div className="tg-actions tg-restore" role="group" aria-label="Checkpoint of this step">
       {offer.mark ? <MarkNote mark={offer.mark} /> : null}
-      {offer.undo ? (
-        <Button
-          appearance="secondary"
-          icon="redo"
-          disabled={busy}
-          title="Shows what undoing the restore brings back, then asks before changing anything"
-          onClick={() => void send("undoRestore")}
-        >
-          {busy ? "Reviewing the undo…" : "Undo restore"}
-        </Button>
-      ) : (
-        <Button
-          appearance="secondary"
-          icon="discard"
-          disabled={busy}
-          title="Shows what restoring undoes, then asks before changing anything"
-          onClick={() => void send("restoreCheckpoint")}
-        >
-          {busy ? "Reviewing the restore…" : "Restore files to before this step"}
-        </Button>
-      )}
+      <Button
+        appearance="secondary"
+        icon={action.icon}
+        disabled={busy !== undefined}
+        title={action.title}
+        onClick={() => void send(intent)}
+      >
+        {busy === intent ? action.busy : action.label}
+      </Button>
       <span className="tg-muted">
         Checkpoint {c.seq}
         {c.changedFiles !== undefined ? ` · ${c.changedFiles} ${c.changedFiles === 1 ? "file" : "files"} changed` : ""}
