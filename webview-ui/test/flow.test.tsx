@@ -72,8 +72,11 @@ describe("task history", () => {
   it("lists recent tasks as buttons with their state and age; opening one asks the host for it", () => {
     const s = chat({ history: items, model: { configured: true, provider: "Anthropic", model: "claude" } });
     const nav = screen.getByRole("navigation", { name: "Recent tasks" });
-    // Each entry: the task itself (opens it) and its "Delete" (named after it).
+    // Each entry: the task itself (opens it) and its "Delete task" (described by the task's name, so the
+    // task's name finds one button).
     const all = within(nav).getAllByRole("button");
+    expect(within(nav).getAllByRole("button", { name: /Fix the build/ })).toHaveLength(1);
+    expect(within(nav).getAllByRole("button", { name: "Delete task", description: "Fix the build" })).toHaveLength(1);
     expect(all.filter((b) => b.getAttribute("aria-label")?.startsWith("Delete")).map((b) => b.title)).toEqual([
       "Delete “Fix the build”",
       "Delete “Write tests”",

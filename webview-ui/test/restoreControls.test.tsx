@@ -201,7 +201,7 @@ describe("deleting a task from the history", () => {
   it("asks in place, naming the task and what goes, and only then sends the delete", async () => {
     const s = setup();
     s.view(<HistoryList items={items} />);
-    fireEvent.click(screen.getByRole("button", { name: "Delete “refactor the parser”" }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete task", description: "refactor the parser" }));
     const confirm = screen.getByRole("group", { name: "Delete “refactor the parser”?" });
     expect(confirm.textContent).toContain("Its transcript and its checkpoints");
     expect(confirm.textContent).toContain("The files in your workspace stay as they are.");
@@ -210,8 +210,9 @@ describe("deleting a task from the history", () => {
     expect(screen.queryByRole("group", { name: /Delete “refactor the parser”/ })).toBeNull();
     expect(s.intents()).toEqual([]);
 
-    fireEvent.click(screen.getByRole("button", { name: "Delete “refactor the parser”" }));
-    fireEvent.click(screen.getByRole("button", { name: /Delete task/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Delete task", description: "refactor the parser" }));
+    const again = screen.getByRole("group", { name: "Delete “refactor the parser”?" });
+    fireEvent.click(within(again).getByRole("button", { name: "Delete task" }));
     expect(s.intents()).toEqual([{ type: "deleteHistoryTask", id: "t-1" }]);
     await s.reply(true);
     expect(screen.queryByRole("group", { name: /Delete “refactor the parser”/ })).toBeNull();

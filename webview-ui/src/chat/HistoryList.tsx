@@ -84,7 +84,9 @@ export function HistoryList({ items }: { readonly items: readonly HistoryItemVie
                   onClick={() => void bridge.request({ type: "openHistoryTask", id: t.id })}
                 >
                   <Icon name="history" />
-                  <span className="tg-history-name">{nameOf(t)}</span>
+                  <span className="tg-history-name" id={`tg-history-name-${t.id}`}>
+                    {nameOf(t)}
+                  </span>
                   <span className="tg-history-meta">
                     {STATE_WORDS[t.state]} · {when(t.updatedAt)}
                   </span>
@@ -93,7 +95,11 @@ export function HistoryList({ items }: { readonly items: readonly HistoryItemVie
                   appearance="icon"
                   icon="trash"
                   className="tg-history-delete"
-                  label={`Delete “${nameOf(t)}”`}
+                  // The entry's own button is named by the task; this one says what it does and is
+                  // described by the task, so a search for the task's name finds one button.
+                  label="Delete task"
+                  title={`Delete “${nameOf(t)}”`}
+                  describedBy={`tg-history-name-${t.id}`}
                   onClick={() => setConfirming(t.id)}
                 />
               </>

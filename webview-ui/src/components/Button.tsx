@@ -15,6 +15,8 @@ export interface ButtonProps {
   readonly title?: string;
   readonly icon?: string;
   readonly className?: string;
+  /** The id of the element that says what the button acts on (`aria-describedby`). */
+  readonly describedBy?: string;
 }
 
 export function Button({
@@ -26,6 +28,7 @@ export function Button({
   title,
   icon,
   className,
+  describedBy,
 }: ButtonProps) {
   return (
     <button
@@ -34,6 +37,7 @@ export function Button({
       disabled={disabled}
       onClick={disabled ? undefined : onClick}
       aria-label={label}
+      aria-describedby={describedBy}
       title={title ?? label}
     >
       {icon ? <Icon name={icon} /> : null}
