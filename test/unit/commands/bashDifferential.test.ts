@@ -52,7 +52,8 @@ function runInBash(line: string): string[][] {
   const r = spawnSync(bashPath, ["--norc", "--noprofile", "-c", line], {
     cwd: work,
     env: { PATH: join(root, "bin"), HOME: join(work, "home"), LOG: log },
-    timeout: 3000,
+    // Generous: a generated line runs a dozen stub processes, and on a loaded machine that has taken over 3 s.
+    timeout: 15_000,
     stdio: "ignore",
   });
   if (r.error) throw r.error;
