@@ -1,23 +1,12 @@
 import { createHash } from "node:crypto";
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  type Dirent,
-} from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
  * protected paths are read-only inside the sandbox; those that do not exist yet cannot be mounted without
  * creating them in the person's tree, so a command may create them (`git init` and a hook, a new
- * `.vscode/settings.json`). The compare finds that, and `revertChange` undoes it once the person says so.
+ * `.vscode/settings.json`). The compare finds that, and `protectedUndo.ts` undoes it once the person says so.
  */
 
 /** Directory levels below each root searched for new protected entries (`a/b/.git` is found). */
@@ -27,7 +16,7 @@ export const SNAPSHOT_ENTRY_LIMIT = 20_000;
 /** Files up to this size are kept, so a change can be restored. */
 export const KEEP_CONTENT_BYTES = 64 * 1024;
 /** Files up to this size are hashed; larger ones compare by size and mtime. */
-const HASH_BYTES = 1024 * 1024;
+export const HASH_BYTES = 1024 * 1024;
 
 interface Entry {
   readonly fingerprint: string;
@@ -282,24 +271,6 @@ export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnap
     if (!after.entries.has(path) && !after.truncated)
       changes.push({ path, kind: "removed", what: describeProtected(path) });
   return changes.sort((a, b) => a.path.localeCompare(b.path));
-}
-
-/**
- * Undoes one change: removes what appeared; restores what changed or vanished from the copy kept before the
- * run. Returns false when it cannot (a large file, a directory that vanished): the person is told.
- */
-export function revertChange(change: ProtectedChange, before: ProtectedSnapshot): boolean {
-  if (change.kind === "added") {
-    rmSync(change.path, { recursive: true, force: true });
-    return true;
-  }
-  const was = before.entries.get(change.path);
-  if (was?.content === undefined) return false;
-  rmSync(change.path, { recursive: true, force: true });
-  mkdirSync(nodePath.dirname(change.path), { recursive: true });
-  writeFileSync(change.path, was.content, { flag: "wx" });
-  if (was.mode !== undefined) chmodSync(change.path, was.mode & 0o7777);
-  return true;
 }
 
 const PREVIEW_BYTES = 4096;

@@ -19,7 +19,7 @@ import type { BigIntStats } from "node:fs";
 import * as nodePath from "node:path";
 import type { ProtectedChangeView } from "../../shared/messages";
 import type { FoundProtectedChange } from "../env";
-import type { ChangeKind, ProtectedChange, ProtectedSnapshot } from "./protectedSnapshot";
+import { HASH_BYTES, type ChangeKind, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 
 /** What undoing one change needs, as plain data (it is saved with the task, so a reload can still undo it). */
 export interface ProtectedUndo {
@@ -32,8 +32,6 @@ export interface ProtectedUndo {
   readonly left?: string;
 }
 
-/** Files up to this size are compared by content; larger ones by size, mtime and inode. */
-const HASH_BYTES = 1024 * 1024;
 /** Entries of an appeared directory that make up its state; past it the state says it was cut. */
 const TREE_ENTRY_LIMIT = 20_000;
 

@@ -40,7 +40,7 @@ export interface SandboxRunReport {
   readonly blocked?: Extract<SandboxFailure, { kind: "blocked" }>;
   /** Protected paths the command created or changed: each becomes an ask (keep / remove) before the agent goes on. */
   readonly protectedChanges: readonly ProtectedChange[];
-  /** The state before the run, for `revertChange`. */
+  /** The state before the run, for undoing a protected change (`undoData`). */
   readonly before: ProtectedSnapshot;
   /** The state after the run (what the changes were found in). */
   readonly after: ProtectedSnapshot;

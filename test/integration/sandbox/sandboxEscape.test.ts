@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { createServer, type Server } from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { revertChange } from "../../../src/agent/sandbox/protectedSnapshot";
+import { applyUndo, undoData } from "../../../src/agent/sandbox/protectedUndo";
 import { SandboxSession } from "../../../src/agent/sandbox/sandboxedSpawn";
 import { tempTree, type TempTree } from "../../support/workspace";
 import { probe, PYTHON, run, varTmpDir } from "./sandboxHarness";
@@ -147,7 +147,7 @@ describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real
     expect(r.status).toBe(0);
     const changes = r.report?.protectedChanges ?? [];
     expect(changes.map((c) => [c.kind, c.path, c.what])).toEqual([["added", ws.path(".git"), "a git directory"]]);
-    expect(revertChange(changes[0]!, r.report!.before)).toBe(true);
+    expect(applyUndo(undoData(changes[0]!, r.report!.before))).toBe("removed");
     expect(existsSync(ws.path(".git"))).toBe(false);
   });
 
@@ -157,7 +157,7 @@ describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real
     expect(r.status).toBe(0);
     const changes = r.report?.protectedChanges ?? [];
     expect(changes.map((c) => c.path)).toContain(ws.path(".git"));
-    for (const c of changes) revertChange(c, r.report!.before);
+    for (const c of changes) applyUndo(undoData(c, r.report!.before));
     expect(existsSync(ws.path(".git/hooks/pre-commit"))).toBe(false);
   });
 

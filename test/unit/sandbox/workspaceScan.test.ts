@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { compareSnapshots, revertChange, takeSnapshot } from "../../../src/agent/sandbox/protectedSnapshot";
+import { compareSnapshots, takeSnapshot } from "../../../src/agent/sandbox/protectedSnapshot";
+import { applyUndo, undoData } from "../../../src/agent/sandbox/protectedUndo";
 import { MOUNT_LIMIT, scanWorkspace, ScanTooLargeError } from "../../../src/agent/sandbox/workspaceScan";
 import { tempTree, type TempTree } from "../../support/workspace";
 
@@ -116,7 +117,7 @@ describe("protected-path snapshot", () => {
       ["added", ".vscode", "editor configuration (.vscode)"],
       ["added", "sub/deep/.git", "a git directory"],
     ]);
-    for (const c of changes) expect(revertChange(c, before)).toBe(true);
+    for (const c of changes) expect(applyUndo(undoData(c, before))).toBe(c.kind === "added" ? "removed" : "restored");
     expect(existsSync(t.path("sub/deep/.git"))).toBe(false);
     expect(existsSync(t.path(".vscode"))).toBe(false);
     expect(existsSync(t.path("src/b.ts"))).toBe(true);
@@ -136,7 +137,7 @@ describe("protected-path snapshot", () => {
       "changed .git/hooks/pre-commit (a git hook)",
       "added .git/hooks/pre-push (a git hook)",
     ]);
-    for (const c of changes) expect(revertChange(c, before)).toBe(true);
+    for (const c of changes) expect(applyUndo(undoData(c, before))).toBe(c.kind === "added" ? "removed" : "restored");
     expect(readFileSync(t.path(".git/config"), "utf8")).toBe("[core]\n");
     expect(readFileSync(t.path(".git/hooks/pre-commit"), "utf8")).toBe("ok\n");
     expect(compareSnapshots(before, takeSnapshot([t.dir], ".toolgateignore"))).toEqual([]);
