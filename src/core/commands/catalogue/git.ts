@@ -265,10 +265,10 @@ export const git: ProgramCheck = (argv, fx) => {
         "--ref-format",
       ]);
       // A local source is read; a URL (`https://…`, `host:path`) is the network, which an allow rule for git licenses.
-      if (source && !(source.literal && /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value)))
-        fx.read(source, "names", base);
+      const url = source?.literal === true && /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value);
+      if (source && !url) fx.read(source, "names", base);
       // A clone of the workspace's own repository copies its tracked files, ignored ones too.
-      if (!source || !source.literal || !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^[^/]*:/.test(source.value)) readsHistory();
+      if (!url) readsHistory();
       if (dir) fx.write(dir, base);
       return fx.notReadOnly("`git clone` fetches a repository");
     }
