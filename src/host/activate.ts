@@ -81,7 +81,9 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     manageTrust: () => vscode.commands.executeCommand("workbench.trust.manage"),
-    chatFocused: (focused) => void vscode.commands.executeCommand("setContext", "toolgate.chatFocused", focused),
+    chatFocused: async (focused) => {
+      await vscode.commands.executeCommand("setContext", "toolgate.chatFocused", focused);
+    },
     log: (level, text) => output[level](text),
     attention: (a) => notifier.update(a),
     firstRun: async (action) => {

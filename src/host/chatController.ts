@@ -50,7 +50,7 @@ export interface HostServices {
   /** Opens VS Code's workspace trust editor (`workbench.trust.manage`). */
   manageTrust?(): void | PromiseLike<unknown>;
   /** Keyboard focus is inside a Toolgate panel (the `toolgate.chatFocused` context key). */
-  chatFocused?(focused: boolean): void;
+  chatFocused?(focused: boolean): Promise<void>;
   log(level: "info" | "warn" | "error", text: string): void;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
@@ -279,7 +279,7 @@ export class ChatController {
         await this.services.manageTrust?.();
         return undefined;
       case "focusChanged":
-        this.services.chatFocused?.(msg.focused);
+        await this.services.chatFocused?.(msg.focused);
         return undefined;
       case "openHistoryTask":
         return this.openHistoryTask(msg.id);

@@ -124,9 +124,10 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   obj({ type: z.literal("manageTrust") }),
   /**
    * Keyboard focus entered or left the panel. The workbench's `focusedView` does not follow focus into a webview
-   * view, so the answer keybindings' `when` clause reads the context key the host sets from this.
+   * view, so the answer keybindings' `when` clause reads the context key the host sets from this. The host's
+   * result comes after the context key is set: from then on the keybindings see the new focus.
    */
-  obj({ type: z.literal("focusChanged"), focused: z.boolean() }),
+  obj({ type: z.literal("focusChanged"), requestId: RequestId, focused: z.boolean() }),
   /** Show a past task from the history (read-only until the person replies to continue it). */
   obj({ type: z.literal("openHistoryTask"), requestId: RequestId, id: TaskId }),
   obj({ type: z.literal("firstRun"), action: FirstRunActionSchema }),

@@ -50,9 +50,17 @@ export function App({
 
   useEffect(() => bridge.onError((e) => setErrors((list) => [...list.slice(-2), e])), [bridge]);
 
-  // Tell the host where keyboard focus is: the answer keybindings apply while it is in this panel.
+  // Tell the host where keyboard focus is: the answer keybindings apply while it is in this panel. The host's
+  // context key trails the focus by a round trip through the extension host; once the host answers, the root's
+  // `data-answer-keys` says which focus the keybindings now see (the latest answer wins; e2e waits on it).
   useEffect(() => {
-    const send = (focused: boolean) => bridge.post({ type: "focusChanged", focused });
+    let sent = 0;
+    const send = (focused: boolean) => {
+      const seq = ++sent;
+      void bridge.request({ type: "focusChanged", focused }).then((result) => {
+        if (seq === sent && result.ok) document.documentElement.dataset["answerKeys"] = focused ? "on" : "off";
+      });
+    };
     const onFocus = () => send(true);
     const onBlur = () => send(false);
     window.addEventListener("focus", onFocus);

@@ -209,4 +209,25 @@ describe("app", () => {
       response: { kind: "message", text: "main" },
     });
   });
+
+  it("tells the host where focus is, and marks the root only once the host has answered, latest focus winning", async () => {
+    const { posted, store } = mount();
+    const focusMessages = () =>
+      posted.filter((m): m is Extract<typeof m, { type: "focusChanged" }> => m.type === "focusChanged");
+    const answer = (m: { requestId: number }) =>
+      act(async () => store.receive({ type: "result", requestId: m.requestId, ok: true }));
+    act(() => void window.dispatchEvent(new Event("focus")));
+    act(() => void window.dispatchEvent(new Event("blur")));
+    const [focus, blur] = focusMessages().slice(-2);
+    expect([focus?.focused, blur?.focused]).toEqual([true, false]);
+    expect(document.documentElement.dataset["answerKeys"]).toBeUndefined();
+    // The blur's answer arrives first: the older focus answer must not mark the root "on" after it.
+    await answer(blur!);
+    expect(document.documentElement.dataset["answerKeys"]).toBe("off");
+    await answer(focus!);
+    expect(document.documentElement.dataset["answerKeys"]).toBe("off");
+    act(() => void window.dispatchEvent(new Event("focus")));
+    await answer(focusMessages().at(-1)!);
+    expect(document.documentElement.dataset["answerKeys"]).toBe("on");
+  });
 });

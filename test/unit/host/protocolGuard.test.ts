@@ -7,7 +7,7 @@ const valid: WebviewToHost[] = [
   { type: "ready" },
   { type: "addMcpServer" },
   { type: "manageTrust" },
-  { type: "focusChanged", focused: true },
+  { type: "focusChanged", requestId: 40, focused: true },
   { type: "newTask", requestId: 1, text: "fix the tests" },
   { type: "sendMessage", requestId: 2, text: "" },
   { type: "cancelTask", requestId: 3 },
