@@ -13,6 +13,7 @@ import type { SourceSpan } from "../types";
 import {
   emptyScript,
   literalWord,
+  UNKNOWN,
   type Assignment,
   type Redirect,
   type RedirectOp,
@@ -579,7 +580,7 @@ class Walker {
     return v;
   }
 
-  private assignment(n: TNode): Assignment {
+  private assignment(n: TNode, associative = false): Assignment {
     const named = n.children.filter((c) => c.named);
     const nameNode = named[0];
     let name = nameNode ? this.src(nameNode) : "";
@@ -594,7 +595,11 @@ class Walker {
     let value = literalWord("");
     if (valueNode) {
       if (valueNode.type === "array") {
-        for (const el of valueNode.children) if (el.named) this.word(el);
+        for (const el of valueNode.children) {
+          if (!el.named) continue;
+          this.arrayElementIndex(el, associative);
+          this.word(el);
+        }
         const b = new WordBuilder();
         b.expansion(false);
         value = b.build();
@@ -614,15 +619,45 @@ class Walker {
     for (const c of index) this.nested(c);
   }
 
+  /**
+   * `[INDEX]=value` in an array literal: an indexed array evaluates INDEX as arithmetic, so a name or an
+   * expansion there can run commands (`b=([$x]=1)`). An associative array (`declare -A`) only expands it.
+   */
+  private arrayElementIndex(el: TNode, associative: boolean): void {
+    const m = /^\[([^\]]*)\]\+?=/s.exec(this.src(el));
+    if (!m) return;
+    const index = m[1] ?? "";
+    if (/^(\d+|@|\*)$/.test(index)) return;
+    if (associative && /^[A-Za-z0-9_.:/@%+,-]+$/.test(index)) return;
+    this.dynamic("an array index is evaluated as arithmetic, which can run commands");
+  }
+
+  /**
+   * A declaration's value that bash reads as a compound array assignment at run time: a value starting with
+   * `(` that is not array syntax (`declare -a a='([0]=$(cmd))'`, `declare -a a=$x`) is parsed again, and its
+   * expansions run. That happens with `-a`/`-A`, and for `declare`/`typeset`/`local` also when the name is
+   * already an array, which the line may have made anywhere (or bash itself: `PIPESTATUS`, `BASH_REMATCH`).
+   */
+  private compoundFromValue(keyword: string, flags: string, value: Word): void {
+    const first = value.value[0];
+    if (first !== "(" && first !== UNKNOWN) return;
+    if (/[aA]/.test(flags) || keyword === "declare" || keyword === "typeset" || keyword === "local")
+      this.dynamic(`\`${keyword}\` may read a value computed or quoted here as an array, running what it contains`);
+  }
+
   /** `export/declare/local/readonly/typeset/unset ...` as argv, `NAME=value` rebuilt as one word. */
   private declaration(n: TNode): void {
     const words: Word[] = [];
     const keyword = n.children.find((c) => !c.named);
-    words.push(literalWord(keyword?.type ?? ""));
+    const name = keyword?.type ?? "";
+    words.push(literalWord(name));
+    // Option letters seen so far (`-a`, `-gA`): they apply to every name after them.
+    let flags = "";
     for (const c of n.children) {
       if (!c.named) continue;
       if (c.type === "variable_assignment") {
-        const a = this.assignment(c);
+        const a = this.assignment(c, flags.includes("A"));
+        if (c.children.filter((x) => x.named)[1]?.type !== "array") this.compoundFromValue(name, flags, a.value);
         const eq = this.text.slice(c.start, c.end).indexOf("=");
         const op = this.text[c.start + eq - 1] === "+" ? "+=" : "=";
         const b = new WordBuilder();
@@ -634,8 +669,18 @@ class Walker {
       else if (c.type === "subscript") {
         this.subscript(c);
         words.push(literalWord(this.src(c)));
-      } else if (WORDS.has(c.type)) words.push(this.word(c));
-      else {
+      } else if (WORDS.has(c.type)) {
+        const w = this.word(c);
+        if (w.literal && /^[-+][A-Za-z]+$/.test(w.value)) flags += w.value.slice(1);
+        else {
+          // `'a=(…)'` quoted whole: the same as a value after `=`; a word computed whole may be anything.
+          const eq = w.value.indexOf("=");
+          if (eq >= 0 && !w.value.slice(0, eq).includes(UNKNOWN))
+            this.compoundFromValue(name, flags, { ...w, value: w.value.slice(eq + 1) });
+          else if (w.value.includes(UNKNOWN)) this.compoundFromValue(name, flags, w);
+        }
+        words.push(w);
+      } else {
         this.fail(`unexpected \`${c.type}\` in a declaration`);
         this.salvage(c);
       }

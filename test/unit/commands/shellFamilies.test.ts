@@ -73,6 +73,27 @@ describe("family 1: a substitution bash runs is found wherever it stands", () =>
     'let "a[S]"',
     "echo ${x@P}S",
     "f() { :; }; f S",
+    // A quoted or computed value a declaration reads as an array: bash parses it again and runs what it holds.
+    "declare -a a='([0]=S)'",
+    "declare -A a='([k]=S)'",
+    "typeset -a a='(S)'",
+    "readonly -a a='(S)'",
+    "export -a a='(S)'",
+    "f() { local -a a='(S)'; }; f",
+    "f() { local -a a; local a='(S)'; }; f",
+    "declare -a a+='(S)'",
+    "declare -a 'a=(S)'",
+    "declare -a a=$'(S)'",
+    "x='(S)'; declare -a a=$x",
+    `x='(S)'; declare -a a="$x"`,
+    "a=(1); declare a='(S)'",
+    "true | true; declare PIPESTATUS='(S)'",
+    "declare -ga a='(S)'",
+    // An index in an array literal is arithmetic for an indexed array.
+    "x='a[S]'; b=([$x]=1)",
+    "x='S'; b=([$x]=1)",
+    "x='a[S]'; declare -a b=([$x]=1)",
+    "x='a[S]'; b+=([$x]=1)",
   ];
   const substitutions = ["$(rm x)", "`rm x`", "<(rm x)"];
   let root: string;
@@ -274,6 +295,10 @@ const BENIGN = [
   "echo {a,b}",
   "ls -la src | grep ts",
   "[[ $# -eq 0 ]] && echo none",
+  "declare -a files=(src/*.ts); echo ${files[0]}",
+  "b=([0]=x [1]=y); echo ${b[@]}",
+  'export NAME="$(git rev-parse --abbrev-ref HEAD)"; echo $NAME',
+  "declare -r limit=5; echo $limit",
 ];
 
 describe("everyday lines are still allowed", () => {
