@@ -426,13 +426,18 @@ class Run {
     // A prompt or prompt command is shell code that runs later (`PS4` under `set -x`): denied programs in it
     // are refused like any other nested command.
     if (PROMPT_CODE.test(name)) this.guessPayload(value.value.replaceAll(UNKNOWN, " _ "), depth);
-    if (this.blocked) return;
+    // Only a deny ends the search: an earlier finding that merely blocks an allow (`GIT_CONFIG_COUNT=1`) must not
+    // hide a denied program in a later value, since "run all commands" lets blocked lines run.
+    if (this.deny) return;
     const problem = assignmentProblem(name, value);
     if (!problem) return;
     // A variable that configures programs may hold a command (`GIT_SSH_COMMAND`, `PAGER`, `LESSOPEN='|cmd'`):
     // denied programs in it are refused like any other nested command.
     if (!PROMPT_CODE.test(name)) this.guessPayload(value.value.replaceAll(UNKNOWN, " _ "), depth);
-    if (this.blocked) return;
+    if (this.deny) return;
+    // The value's own syntax is the program's (`LESS='+!rm x'`, `GIT_CONFIG_VALUE_0`): a denied or always-asking
+    // command the lexical scan finds in it is a hard ask, even where it does not parse as a command line.
+    if (this.valueNamesRule(name, value)) return;
     // After these, the programs the line runs are no longer the ones the analysis looked up: a `PATH` that
     // does not keep the old one first (`$PATH:…`; a value read at run time counts as replaced), a file every
     // child bash runs, an exported function, a library loaded into every program, a pipe `less` opens.
@@ -446,6 +451,25 @@ class Run {
     )
       return this.flagUnknown(problem, "commands:environment");
     this.flagUnsafe(problem, "commands:environment");
+  }
+
+  /** See `assignment`: true when the value names a deny or ask rule's command. */
+  private valueNamesRule(name: string, value: Word): boolean {
+    const plain = value.value.replaceAll(UNKNOWN, " ");
+    for (const [rules, kind] of [
+      [this.rules.deny, "deny"],
+      [this.rules.ask, "ask"],
+    ] as const) {
+      const rule = rules.empty ? undefined : lexicalDeny(plain, rules);
+      if (!rule) continue;
+      this.mark(this.askedAt);
+      this.ask ??= {
+        reason: `\`${name}=\` configures a program that may run its value, and the value names \`${rule.source}\`, which your ${kind} rule covers`,
+        rule: `commands:runs-text: ${rule.source}`,
+      };
+      return true;
+    }
+    return false;
   }
 
   private redirect(r: Redirect): void {

@@ -201,6 +201,8 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["wrapper", "busybox --install -s /tmp/bin", "unparseable"],
   ["wrapper", "busybox sh -c 'rm x'", "deny"],
   // Family 6: shell state that outlives the command.
+  ["state", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm x' git log", "deny"],
+  ["state", "LESS='+!rm x' less README.md", "ask-rule"],
   ["state", "PS0='$(ls)'", "not-safe"],
   ["state", "PS4='$(rm x)'; set -x; ls", "deny"],
   ["state", "PROMPT_COMMAND='rm x'", "deny"],
@@ -331,6 +333,11 @@ describe("the gate asks about what the analysis cannot model, in every mode", ()
     "timeout --bogus 5 ls",
     "echo $((a[$x]))",
     "echo " + "{a,b}".repeat(2000),
+    // Code bash reads from a quoted value, and denied programs in what configures a program.
+    "declare -a a='([0]=$(touch y))'",
+    "x='a[$(touch y)]'; b=([$x]=1)",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm y' git log",
+    "LESS='+!rm y' less README.md",
   ];
   for (const [name, settings] of Object.entries(profiles))
     it(`${name}: none of them runs unasked`, async () => {
