@@ -89,6 +89,7 @@ describe("family 1: a substitution bash runs is found wherever it stands", () =>
     "a=(1); declare a='(S)'",
     "true | true; declare PIPESTATUS='(S)'",
     "declare -ga a='(S)'",
+    "true & wait -p 'a[S]' -n",
     // An index in an array literal is arithmetic for an indexed array.
     "x='a[S]'; b=([$x]=1)",
     "x='S'; b=([$x]=1)",
@@ -200,6 +201,9 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["wrapper", "xargs --bogus ls", "unparseable"],
   ["wrapper", "busybox --install -s /tmp/bin", "unparseable"],
   ["wrapper", "busybox sh -c 'rm x'", "deny"],
+  ["wrapper", "jobs -x rm x", "deny"],
+  ["wrapper", "jobs -lx -- rm x", "deny"],
+  ["wrapper", "jobs -x $x", "unparseable"],
   // Family 6: shell state that outlives the command.
   ["state", "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm x' git log", "deny"],
   ["state", "LESS='+!rm x' less README.md", "ask-rule"],
@@ -212,6 +216,7 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["state", "local CDPATH=/tmp", "not-safe"],
   ["state", "readonly GLOBIGNORE='*'", "not-safe"],
   ["state", "read IFS", "not-safe"],
+  ["state", "true & wait -n -p PATH", "not-safe"],
   ["state", "read -a PATH", "not-safe"],
   ["state", "printf -v PATH x", "not-safe"],
   ["state", "mapfile HISTFILE", "not-safe"],

@@ -160,6 +160,49 @@ const plain =
   (_argv, fx) =>
     fx.label(name);
 
+/**
+ * `jobs` prints jobs, but `jobs -x CMD ARGS…` runs CMD (job specs in ARGS replaced by process group ids), so it
+ * is a wrapper once `-x` appears among its options.
+ */
+const jobs: ProgramCheck = (argv, fx) => {
+  fx.label("jobs");
+  let runs = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!w.literal) {
+      if (mayBeOption(w)) return unknown(fx, "`jobs` gets an argument computed at run time that could be an option");
+      break;
+    }
+    if (w.value === "--") {
+      i++;
+      break;
+    }
+    if (!w.value.startsWith("-") || w.value === "-") break;
+    if (w.value.includes("x")) runs = true;
+  }
+  if (runs && i < argv.length) fx.nested(argv.slice(i), { prefix: i });
+};
+
+/** `wait -p NAME` assigns the finished job's id to NAME; an index there is evaluated as arithmetic. */
+const wait: ProgramCheck = (argv, fx) => {
+  fx.label("wait");
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!w.literal) {
+      if (mayBeOption(w)) unknown(fx, "`wait` gets an argument computed at run time that could be an option");
+      continue;
+    }
+    if (!/^-[fnp]+$/.test(w.value)) continue;
+    if (!w.value.includes("p")) continue;
+    const name = argv[++i];
+    if (!name) return;
+    if (!name.literal || !NAME.test(name.value))
+      unknown(fx, "`wait -p` names a variable computed at run time or with an index, which can run commands");
+    else fx.assign(name.value, unknownWord(false));
+  }
+};
+
 const eval_: ProgramCheck = (argv, fx) => {
   fx.label("eval");
   const args = argv.slice(argv[1]?.literal && argv[1].value === "--" ? 2 : 1);
@@ -415,9 +458,9 @@ export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   return: plain("return"),
   break: plain("break"),
   continue: plain("continue"),
-  wait: plain("wait"),
+  wait,
   times: plain("times"),
-  jobs: plain("jobs"),
+  jobs,
   eval: eval_,
   source: source("source"),
   ".": source("."),
