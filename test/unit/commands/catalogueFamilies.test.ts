@@ -5,6 +5,10 @@
  * options. Each line is checked with no allow rule and with a typical allow list: neither may make it safe.
  * Everyday lines stay safe.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import { awkProgramProblem } from "../../../src/core/commands/catalogue/awk";
@@ -118,6 +122,46 @@ describe("sed scripts are judged by text", () => {
     ])
       expect({ line, v: a.analyze(line, context()).verdict }).toEqual({ line, v: "safe" });
     expect(sedScriptProblem("s/test/best/g")).toBeUndefined();
+  });
+});
+
+describe("sed scripts: wherever GNU sed runs a command, the text test finds it", () => {
+  const sedPath = spawnSync("sh", ["-c", "command -v sed"], { encoding: "utf8" }).stdout.trim();
+  // `:>Q` is the shell command `s///e` runs, and `w Q` the file `s///w` writes: either creates Q (a letter no
+  // flag uses). Every delimiter, blanks and flag letters included.
+  const delimiters = ["/", " ", "\t", "x", "|", ",", "#", "e", "g", "p", "w", "1", "a", "_"];
+  const shapes = [
+    "sDaD:>QDe",
+    "sDaD:>QDge",
+    "1sDaD:>QDe",
+    "/a/sDaD:>QDe",
+    "1{sDaD:>QDe}",
+    "sDaD:>QDpe",
+    "$ sDaD:>QDe",
+    "sDaDbDw Q",
+    "sDaDbDgw Q",
+  ];
+  it.skipIf(!sedPath.startsWith("/"))("every script that ran the command or wrote the file is judged a problem", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-sed-"));
+    try {
+      writeFileSync(join(dir, "in"), "a\n");
+      let ran = 0;
+      const missed: string[] = [];
+      for (const d of delimiters)
+        for (const shape of shapes) {
+          const script = shape.replaceAll("D", d);
+          spawnSync(sedPath, [script, "in"], { cwd: dir, stdio: "ignore", timeout: 3000 });
+          if (!existsSync(join(dir, "Q"))) continue;
+          rmSync(join(dir, "Q"));
+          ran++;
+          if (sedScriptProblem(script) === undefined) missed.push(JSON.stringify(script));
+        }
+      expect(missed).toEqual([]);
+      // Most shapes do run with most delimiters: the test is not vacuous.
+      expect(ran).toBeGreaterThan(50);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

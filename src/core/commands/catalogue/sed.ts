@@ -20,23 +20,29 @@ const LETTER = /[A-Za-z]/;
  * closing delimiter of a regex, its `I`/`M` flags), or, after blanks, a label (`:a e cmd`); an `s` flag
  * stands after the closing delimiter and other flags. Walking back from each `e`, `w`, `W`, `r`, `R` over
  * blanks and flag letters, the letter is harmless only when it lands on a letter that cannot end a label or
- * be a delimiter: a script with `:` makes blanks separators; a letter used as a delimiter (`\cREc`,
- * `scacbc`) makes that letter a separator.
+ * be a delimiter: a script with `:` or a blank delimiter (`s x y e`) makes blanks separators; a letter used as
+ * a delimiter (`\cREc`, `scacbc`) makes that letter a separator.
  */
 export function sedScriptProblem(s: string): string | undefined {
   const labels = s.includes(":");
   // Letters that may be delimiters: `\\c` starts a custom address delimiter; `s`/`y` standing where a
   // command may (after a non-letter, or a letter already a delimiter) takes the next character as one.
   const delimiters = new Set<string>();
+  // A blank delimiter (`s x y e`) makes blanks end a replacement, so a flag may follow a blank too.
+  let blankDelimiter = false;
   for (let k = 0; k + 1 < s.length; k++) if (s[k] === "\\" && LETTER.test(s[k + 1]!)) delimiters.add(s[k + 1]!);
   for (let k = 0; k + 1 < s.length; k++) {
     const c = s[k]!;
     const next = s[k + 1]!;
-    if ((c !== "s" && c !== "y") || !LETTER.test(next)) continue;
+    const blank = next === " " || next === "\t";
+    if ((c !== "s" && c !== "y") || !(LETTER.test(next) || blank)) continue;
     let j = k - 1;
     while (j >= 0 && /[ \tIM]/.test(s[j]!)) j--;
     const before = j >= 0 ? s[j]! : "";
-    if (before === "" || !LETTER.test(before) || delimiters.has(before) || labels) delimiters.add(next);
+    if (before === "" || !LETTER.test(before) || delimiters.has(before) || labels) {
+      if (blank) blankDelimiter = true;
+      else delimiters.add(next);
+    }
   }
   for (let k = 0; k < s.length; k++) {
     const c = s[k]!;
@@ -44,12 +50,13 @@ export function sedScriptProblem(s: string): string | undefined {
     const skip = c === "e" || c === "w" ? /[ \t gpiImM]/ : /[ \t IM]/;
     let j = k - 1;
     let blank = false;
-    while (j >= 0 && skip.test(s[j]!)) {
+    // A flag letter that is also a delimiter (`sgag:>xge`) may be the closing delimiter: the walk stops on it.
+    while (j >= 0 && skip.test(s[j]!) && !delimiters.has(s[j]!)) {
       if (s[j] === " " || s[j] === "\t") blank = true;
       j--;
     }
     const before = j >= 0 ? s[j]! : "";
-    if (before === "" || !LETTER.test(before) || delimiters.has(before) || (blank && labels))
+    if (before === "" || !LETTER.test(before) || delimiters.has(before) || (blank && (labels || blankDelimiter)))
       return c === "e"
         ? "the sed script may use `e` (or `s///e`), which runs a shell command"
         : `the sed script may use \`${c}\`, which ${c === "r" || c === "R" ? "reads" : "writes"} a file Toolgate does not check`;
