@@ -132,3 +132,36 @@ describe("history contents put where the agent can read them", () => {
       expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
   });
 });
+
+describe("a message read from a file goes into history", () => {
+  const t = tempTree({ "w/a.ts": "a", "w/msg.txt": "fix: x", "w/.env": "SECRET=1", "w/.toolgateignore": ".env\n" });
+  afterAll(() => t.cleanup());
+  const w = t.path("w");
+  git(w, "init", "-q", ".");
+
+  it("`commit -F`, `--file`, `-t`, `merge -F` of an ignored file are refused; of another file they run", async () => {
+    const g = await gateWith(allowGit, [w]);
+    const forms = [
+      "git commit -F FILE",
+      "git commit --file=FILE",
+      "git commit --file FILE",
+      "git commit -aF FILE",
+      "git commit -aFFILE",
+      "git commit -t FILE",
+      "git merge -F FILE b",
+    ];
+    for (const form of forms) {
+      const secret = form.replace("FILE", ".env");
+      const d = g.decide(cmd(secret));
+      expect({ secret, d: d.decision }).toEqual({ secret, d: "deny" });
+      expect(d.reason).toContain(".env");
+      const plain = form.replace("FILE", "msg.txt");
+      expect({ plain, d: g.decide(cmd(plain)).decision }).toEqual({ plain, d: "allow" });
+    }
+    for (const line of ["git commit --template=.env", "git tag -F .env v1"])
+      expect({ line, d: g.decide(cmd(line)).decision }).not.toEqual({ line, d: "allow" });
+    // A message given inline, or on stdin, is not a file.
+    for (const line of ["git commit -m .env", "git commit -F - <<< 'fix'", "git commit -mF -a"])
+      expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
+  });
+});

@@ -457,6 +457,41 @@ const NO_WORK_TREE_WRITES = new Set(["add", "commit", "push", "fetch", "notes", 
 function stateChangingPaths(name: string, args: readonly Word[], fx: Effects, base: Word | undefined): void {
   for (const p of positionalsOf(args, [...VALUE_OPTIONS, "-m", "--message", "-F", "--file", "-b", "-B", "-c", "-C"]))
     fx.mayTouch(p, base, !NO_WORK_TREE_WRITES.has(name) && !p.value.includes(":"));
+  messageFiles(name, args, fx, base);
+}
+
+/**
+ * Files a state-changing subcommand reads into what it records: `-F`/`--file` (a commit, tag, note or merge
+ * message) and `--template` (a commit message template). `git commit -F .env` puts the file's content into
+ * history, where `git log` prints it, so the value is a content read the path gate checks.
+ */
+/** Short options of commit, tag, merge and notes that take a value (a message, commit, key, strategy). */
+const SHORT_VALUE_LETTERS = "mcCuSsX";
+
+function messageFiles(name: string, args: readonly Word[], fx: Effects, base: Word | undefined): void {
+  const read = (w: Word | undefined): void => {
+    if (w && !(w.literal && w.value === "-")) fx.read(w, "content", base);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const v = a.value;
+    if (v === "--") return;
+    if (v === "--file" || v === "--template" || v === "-F" || (name === "commit" && v === "-t")) read(args[++i]);
+    else if (v.startsWith("--file=")) read(sliceWord(a, 7));
+    else if (v.startsWith("--template=")) read(sliceWord(a, 11));
+    else if (/^-[A-Za-z]/.test(v)) {
+      // A short cluster, left to right: the first letter that takes a value takes the rest of the word, or the
+      // next word when it ends the cluster (`-aF .env`, `-aF.env`; in `-mF` the F is part of the message).
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        const file = c === "F" || (name === "commit" && c === "t");
+        if (!file && !SHORT_VALUE_LETTERS.includes(c)) continue;
+        if (file) read(j === v.length - 1 ? args[++i] : sliceWord(a, j + 1));
+        else if (j === v.length - 1) i++;
+        break;
+      }
+    }
+  }
 }
 
 /** Subcommands that print file contents unless told to print only names or statistics. */
