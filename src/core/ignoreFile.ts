@@ -2,6 +2,7 @@ import ignore, { type Ignore } from "ignore";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { ignorePrefilter } from "./ignorePrefilter";
+import { windowsSpelling } from "./windowsNames";
 
 /**
  * The ignore file of each workspace root (gitignore syntax with `!` negation). The host reloads it when the
@@ -69,10 +70,11 @@ export class IgnoreRules {
     let hit = memo.get(relative);
     if (hit === undefined) {
       const ig = this.perRoot.get(rootIndex)!;
-      hit =
-        ig.maybe !== undefined && !ig.maybe.test(relative)
-          ? false
-          : ig.exact.ignores(relative) || ig.exact.ignores(relative + "/");
+      const one = (r: string) =>
+        ig.maybe !== undefined && !ig.maybe.test(r) ? false : ig.exact.ignores(r) || ig.exact.ignores(r + "/");
+      // A spelling Windows reads as another name (`.env.`, `.env::$DATA`) is hidden when that name is.
+      const win = windowsSpelling(relative);
+      hit = one(relative) || (win !== undefined && win !== "" && one(win));
       if (memo.size > 20_000) memo.clear();
       memo.set(relative, hit);
     }

@@ -1,6 +1,7 @@
 import { Minimatch } from "minimatch";
 import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
+import { windowsSpelling } from "./windowsNames";
 
 /**
  * Writes to these paths always ask, whatever the switches say: they configure the editor, the gate itself,
@@ -82,6 +83,24 @@ export class ProtectedPaths {
   }
 
   private matchUncached(p: ResolvedPath): string | undefined {
+    const direct = this.matchSpelling(p);
+    if (direct !== undefined) return direct;
+    // The spellings Windows reads as another name (see windowsNames.ts) are matched as that name too.
+    const spellings = [p.real, p.lexical, p.realRoot?.relative, p.lexicalRoot?.relative].map((s) =>
+      s === undefined ? undefined : windowsSpelling(s),
+    );
+    if (spellings.every((s) => s === undefined)) return undefined;
+    const [real, lexical, realRel, lexicalRel] = spellings;
+    return this.matchSpelling({
+      ...p,
+      real: real ?? p.real,
+      lexical: lexical ?? p.lexical,
+      ...(p.realRoot ? { realRoot: { ...p.realRoot, relative: realRel ?? p.realRoot.relative } } : {}),
+      ...(p.lexicalRoot ? { lexicalRoot: { ...p.lexicalRoot, relative: lexicalRel ?? p.lexicalRoot.relative } } : {}),
+    });
+  }
+
+  private matchSpelling(p: ResolvedPath): string | undefined {
     const real = strip(p.real);
     const lexical = p.lexical === p.real ? real : strip(p.lexical);
     const maybe = (f: string | undefined) => f !== undefined && f !== "" && this.mayMatch.test(f);
