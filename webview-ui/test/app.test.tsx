@@ -197,6 +197,39 @@ describe("app", () => {
     expect(posted.at(-1)).toMatchObject({ type: "clearTask" });
   });
 
+  it("a Send right after New task starts a new task, before the host's state catches up; a refused clear undoes it", async () => {
+    const { host, posted, store } = mount();
+    host({
+      type: "state",
+      state: state({ task: { id: "t", state: "cancelled", messages: [message({ kind: "user", text: "x" })] } }),
+    });
+    fireEvent.click(screen.getByText("New task"));
+    const clear = posted.at(-1) as { type: string; requestId: number };
+    expect(clear.type).toBe("clearTask");
+    // No `task: null` from the host yet: the input already starts a task, it does not continue the old one.
+    expect(screen.getByLabelText("Task").getAttribute("placeholder")).toBe("Describe a task…");
+    fireEvent.change(screen.getByLabelText("Task"), { target: { value: "write cut.txt" } });
+    fireEvent.keyDown(screen.getByLabelText("Task"), { key: "Enter" });
+    expect(posted.at(-1)).toMatchObject({ type: "newTask", text: "write cut.txt" });
+
+    // The host refusing the clear (the task still running somewhere) puts the task back in the input's hands.
+    await act(async () =>
+      store.receive({ type: "result", requestId: (posted.at(-1) as { requestId: number }).requestId, ok: true }),
+    );
+    host({
+      type: "state",
+      state: state({ task: { id: "u", state: "done", messages: [message({ kind: "user", text: "y" })] } }),
+    });
+    fireEvent.click(screen.getByText("New task"));
+    const refused = posted.at(-1) as { requestId: number };
+    await act(async () =>
+      store.receive({ type: "result", requestId: refused.requestId, ok: false, error: "still running" }),
+    );
+    expect(screen.getByLabelText("Task").getAttribute("placeholder")).toBe(
+      "Reply to continue this task, or start a new one…",
+    );
+  });
+
   it("a follow-up question is answered from the input", () => {
     const { host, posted } = mount();
     const q = message({ kind: "followup", role: "ask", askState: "pending", text: "Which branch?" });

@@ -21,8 +21,13 @@ export interface TaskInputProps {
   readonly modelReady?: boolean;
 }
 
-export function TaskInput({ task, ask, agentAvailable, focusSeq, modelReady = true }: TaskInputProps) {
+export function TaskInput({ task: hostTask, ask, agentAvailable, focusSeq, modelReady = true }: TaskInputProps) {
   const bridge = useBridge();
+  // "New task" clears the finished task. Until the host's state says it is gone, the input already acts on no
+  // task: a Send right after the click starts the new task (the host handles the two requests in order)
+  // instead of continuing one the host has just closed.
+  const [clearing, setClearing] = useState<string | undefined>();
+  const task = hostTask !== null && hostTask.id === clearing ? null : hostTask;
   const [draft, setDraftState] = useState(() => bridge.getUiState<{ draft: string }>().draft ?? "");
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -104,7 +109,11 @@ export function TaskInput({ task, ask, agentAvailable, focusSeq, modelReady = tr
             appearance="secondary"
             icon="add"
             onClick={() => {
-              void bridge.request({ type: "clearTask" });
+              const id = task.id;
+              setClearing(id);
+              void bridge.request({ type: "clearTask" }).then((r) => {
+                if (!r.ok) setClearing((c) => (c === id ? undefined : c));
+              });
               ref.current?.focus();
             }}
           >
