@@ -14,6 +14,7 @@ import {
   emptyScript,
   literalWord,
   UNKNOWN,
+  unknownWord,
   type Assignment,
   type Redirect,
   type RedirectOp,
@@ -440,6 +441,16 @@ class Walker {
     const words: Word[] = [];
     const redirects: Redirect[] = [];
     const after: TNode[] = [];
+    // `{NAME}` right before a redirect: an assignment bash makes before the command runs (see fdVariable).
+    const fdVariables: Assignment[] = [];
+    const named = n.children.filter((c) => c.named);
+    const nextOf = (c: TNode): TNode | undefined => named[named.indexOf(c) + 1] ?? outerRedirects[0];
+    const argument = (c: TNode): void => {
+      const w = this.word(c);
+      const fdv = this.fdVariable(c, nextOf(c));
+      if (fdv) fdVariables.push(fdv);
+      else words.push(w);
+    };
     for (const c of n.children) {
       if (!c.named) {
         if (c.missing) this.fail("the command is incomplete");
@@ -452,15 +463,22 @@ class Walker {
         // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
         if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0])))
           this.fail("the parser misread a reserved word as a program");
-        for (const p of parts) words.push(this.word(p));
+        for (const p of parts) {
+          const w = this.word(p);
+          const fdv = parts.length === 1 ? this.fdVariable(c, nextOf(c)) : undefined;
+          if (fdv) fdVariables.push(fdv);
+          else words.push(w);
+        }
       } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
-      else if (WORDS.has(c.type)) words.push(this.word(c));
+      else if (WORDS.has(c.type)) argument(c);
       else {
         this.fail(c.type === "ERROR" ? "the command has a syntax error" : `unexpected \`${c.type}\` in a command`);
         this.salvage(c);
       }
     }
     for (const r of outerRedirects) this.redirect(r, redirects, words, after);
+    if (fdVariables.length > 0)
+      this.emit({ assignments: fdVariables, words: [], redirects: [], repeated: this.repeated, span: spanOf([n]) });
     this.emit({
       assignments,
       words,
@@ -469,6 +487,22 @@ class Walker {
       span: spanOf([...n.children, ...outerRedirects]),
     });
     for (const s of after) this.statement(s);
+  }
+
+  /**
+   * bash reads `{NAME}` written right before a redirect operator (`ls {fd}<f`, `exec {a[i]}>f`) as "open the
+   * descriptor and store its number in NAME", not as an argument, which is how tree-sitter reads it. It is an
+   * assignment to NAME (an index there is arithmetic, which can run commands), made before the command runs.
+   */
+  private fdVariable(c: TNode, next: TNode | undefined): Assignment | undefined {
+    if (!next || !REDIRECTS.has(next.type) || next.start !== c.end) return undefined;
+    if (next.children.some((x) => x.type === "file_descriptor")) return undefined;
+    const m = /^\{([A-Za-z_][A-Za-z0-9_]*)(\[.*\])?\}$/s.exec(this.src(c));
+    if (!m) return undefined;
+    const index = m[2];
+    if (index !== undefined && !/^\[(\d+|@|\*)\]$/.test(index))
+      this.dynamic("an array index is evaluated as arithmetic, which can run commands");
+    return { name: `${m[1]!}${index ?? ""}`, value: unknownWord(false) };
   }
 
   /**

@@ -90,6 +90,10 @@ describe("family 1: a substitution bash runs is found wherever it stands", () =>
     "true | true; declare PIPESTATUS='(S)'",
     "declare -ga a='(S)'",
     "true & wait -p 'a[S]' -n",
+    // `{NAME}` right before a redirect is an assignment bash makes (the descriptor's number), not an argument.
+    "x='a[S]'; : {a[x]}</dev/null",
+    ": {a[S]}>/dev/null",
+    "x='S'; echo {b[$x]}>/dev/null",
     // An index in an array literal is arithmetic for an indexed array.
     "x='a[S]'; b=([$x]=1)",
     "x='S'; b=([$x]=1)",
@@ -217,6 +221,8 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["state", "readonly GLOBIGNORE='*'", "not-safe"],
   ["state", "read IFS", "not-safe"],
   ["state", "true & wait -n -p PATH", "not-safe"],
+  ["state", "ls {PATH}<README.md", "not-safe"],
+  ["state", "ls {IFS}>/dev/null", "not-safe"],
   ["state", "read -a PATH", "not-safe"],
   ["state", "printf -v PATH x", "not-safe"],
   ["state", "mapfile HISTFILE", "not-safe"],
@@ -306,6 +312,7 @@ const BENIGN = [
   "b=([0]=x [1]=y); echo ${b[@]}",
   'export NAME="$(git rev-parse --abbrev-ref HEAD)"; echo $NAME',
   "declare -r limit=5; echo $limit",
+  "ls {a,b}",
 ];
 
 describe("everyday lines are still allowed", () => {
