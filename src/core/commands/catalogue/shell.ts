@@ -251,6 +251,9 @@ const SHELL_FLAGS = new Set([
 ]);
 
 /** `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` reads commands. */
+/** Shells whose grammar is bash's or a subset of it (POSIX sh): the analysis of their commands holds for them. */
+const BASH_GRAMMAR = new Set(["bash", "sh", "dash", "ash"]);
+
 const shell =
   (name: string): ProgramCheck =>
   (argv, fx) => {
@@ -302,6 +305,10 @@ const shell =
       }
     }
     const first = argv[i];
+    // zsh, ksh and the like read a line by other rules (`=rm` runs rm in zsh, `*(e:…:)` runs code in a glob):
+    // the bash reading of their commands is searched for denied programs, but it proves nothing.
+    if (!BASH_GRAMMAR.has(name) && (command || stdinScript || !first))
+      unknown(fx, `\`${name}\` reads commands by its own grammar, which Toolgate does not model`);
     if (command) {
       if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
       // `bash -c '$0 "$@"' rm x`: the words after the script are its `$0`, `$1`...: any could be run.
