@@ -116,6 +116,11 @@ export class ToolValidator {
     if (tool === "web_fetch" && !/^https?:\/\//i.test((params.url as string).trim())) {
       return { ok: false, reason: "`web_fetch` takes an http:// or https:// URL", rule: "validator:url" };
     }
+    // The address checks read the URL as the fetch will: one the URL parser refuses (`http://[fe80::1%25eth0]/`)
+    // has no host to check, so it never gets that far.
+    if (tool === "web_fetch" && !URL.canParse((params.url as string).trim())) {
+      return { ok: false, reason: "`web_fetch` got a URL that is not valid", rule: "validator:url" };
+    }
     if (!spec.pathParam) return { ok: true, tool };
     return this.checkPath(tool, params[spec.pathParam] as string);
   }

@@ -244,6 +244,12 @@ describe("5. auto-approve tiers", () => {
     ]) {
       expect(g.decide(call("web_fetch", { url })).decision, url).toBe("ask");
     }
+    // A URL the parser refuses has no host to check (a link-local address with a zone): refused, never allowed.
+    for (const url of ["http://[fe80::1%25eth0]/", "http://[fe80::1%eth0]/", "http://exa mple.com/"]) {
+      const d = g.decide(call("web_fetch", { url }));
+      expect({ url, d: d.decision }).toEqual({ url, d: "deny" });
+      expect(d.reason).toContain("not valid");
+    }
   });
 
   it("completion without a command runs nothing and is allowed", async () => {
