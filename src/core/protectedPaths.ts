@@ -1,6 +1,7 @@
 import { Minimatch } from "minimatch";
 import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
+import { configuredTargets, withinTargets } from "./gitConfigTargets";
 import { windowsSpelling } from "./windowsNames";
 
 /**
@@ -41,6 +42,9 @@ const ANYWHERE = [
   "**/.config/git/**",
 ];
 
+/** What `match` names for a path the repository's configuration makes a hooks directory or a config file. */
+const CONFIGURED = "a git hooks directory or config file (core.hooksPath, include.path)";
+
 const opts = { dot: true, nocase: true } as const;
 
 const prefilter = (patterns: readonly string[]) =>
@@ -79,7 +83,16 @@ export class ProtectedPaths {
       if (this.memo.size >= 20_000) this.memo.clear();
       this.memo.set(key, hit);
     }
-    return hit ?? undefined;
+    return hit ?? this.configured(p);
+  }
+
+  /** The repository's own hooks directory or included configuration (read afresh: not memoised by spelling). */
+  private configured(p: ResolvedPath): string | undefined {
+    const real = p.realRoot && configuredTargets(p.realRoot.root);
+    if (real && withinTargets(p.real, real)) return CONFIGURED;
+    const lexical =
+      p.lexicalRoot && (p.lexicalRoot.root === p.realRoot?.root ? real : configuredTargets(p.lexicalRoot.root));
+    return lexical && withinTargets(p.lexical, lexical) ? CONFIGURED : undefined;
   }
 
   private matchUncached(p: ResolvedPath): string | undefined {
