@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
+import { configuredTargets } from "../../core/gitConfigTargets";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -229,6 +230,8 @@ export function takeSnapshot(roots: readonly string[], ignoreFileName: string): 
       }
     };
     walk(root, 0);
+    // The repository's own hooks directory and included config files (`core.hooksPath`, `include.path`).
+    for (const target of configuredTargets(root)) addTree(target, entries, budget);
   }
   return { entries, truncated: budget.left < 0 };
 }

@@ -151,6 +151,22 @@ describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real
     expect(existsSync(ws.path(".git"))).toBe(false);
   });
 
+  it("a hooks directory core.hooksPath names is read-only, and a new file include.path names is reported", async () => {
+    const { ws, session } = fixture({ "scripts/hooks/pre-commit": "#!/bin/sh\n" });
+    execSync("git config core.hooksPath scripts/hooks && git config include.path ../team.gitconfig", { cwd: ws.dir });
+    const hook = "echo 'echo planted' >> scripts/hooks/pre-commit";
+    const inside = await run(session, hook, true);
+    expect(inside.out).toMatch(/Read-only file system/);
+    expect(readFileSync(ws.path("scripts/hooks/pre-commit"), "utf8")).toBe("#!/bin/sh\n");
+    const planted = await run(session, "printf '[core]\\n\\tfsmonitor = ./x\\n' > team.gitconfig", true);
+    const changes = planted.report?.protectedChanges ?? [];
+    expect(changes.map((c) => [c.kind, c.path])).toEqual([["added", ws.path("team.gitconfig")]]);
+    expect(applyUndo(undoData(changes[0]!, planted.report!.before))).toBe("removed");
+    expect(existsSync(ws.path("team.gitconfig"))).toBe(false);
+    // Without the sandbox the same write goes through: the test can fail.
+    expect((await run(session, hook, false)).status).toBe(0);
+  });
+
   it("moving the read-only .git aside and planting a new one is reported too", async () => {
     const { ws, session } = fixture();
     const r = await run(session, "mv .git .git-old && git init -q . && echo evil > .git/hooks/pre-commit", true);
