@@ -23,6 +23,21 @@ const IN_WORKSPACE = [
   "**/.github/workflows/**",
   "**/.husky/**",
   "**/.gitmodules",
+  // Hook managers run what these name on `git commit`; a dev container's `initializeCommand` runs on the host
+  // when the folder is reopened in it; CI systems run theirs with the repository's secrets.
+  "**/.pre-commit-config.yaml",
+  "**/lefthook.yml",
+  "**/.lefthook.yml",
+  "**/lefthook-local.yml",
+  "**/.devcontainer/**",
+  "**/.devcontainer.json",
+  "**/.gitlab-ci.yml",
+  "**/.circleci/**",
+  "**/.travis.yml",
+  "**/.buildkite/**",
+  "**/azure-pipelines.yml",
+  "**/bitbucket-pipelines.yml",
+  "**/Jenkinsfile",
 ];
 
 /** Outside the workspace: editor settings and the shell's start-up files. */

@@ -136,10 +136,20 @@ const PROTECTED_FILE_NAMES = new Set([
   ".zprofile",
   ".zshenv",
   ".gitconfig",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lefthook.yml",
+  "lefthook-local.yml",
+  ".devcontainer.json",
+  ".gitlab-ci.yml",
+  ".travis.yml",
+  "azure-pipelines.yml",
+  "bitbucket-pipelines.yml",
+  "jenkinsfile",
 ]);
 /** A cheap superset of the protected file names that do not start with a dot. */
-const MAYBE_PROTECTED_FILE = /(json|workspace)$/i;
-const PROTECTED_DIR_NAMES = new Set([".vscode", ".husky", ".ssh"]);
+const MAYBE_PROTECTED_FILE = /(json|workspace|\.yml|jenkinsfile)$/i;
+const PROTECTED_DIR_NAMES = new Set([".vscode", ".husky", ".ssh", ".devcontainer", ".circleci", ".buildkite"]);
 
 interface Listing {
   /** Directories and entries whose name may be protected; ordinary files are left out. */
@@ -250,6 +260,11 @@ export function describeProtected(path: string): string {
   if (parts.includes(".vscode")) return "editor configuration (.vscode)";
   if (parts.includes("workflows")) return "a CI workflow";
   if (parts.includes(".husky")) return "a git hook (husky)";
+  const name = (parts.at(-1) ?? "").toLowerCase();
+  if (name === ".pre-commit-config.yaml" || name.includes("lefthook")) return "git hook configuration";
+  if (parts.includes(".devcontainer") || name === ".devcontainer.json") return "a dev container configuration";
+  if (parts.includes(".circleci") || parts.includes(".buildkite") || /(ci|pipelines)\.yml$|^jenkinsfile$/.test(name))
+    return "a CI configuration";
   return "a protected file";
 }
 

@@ -167,6 +167,19 @@ describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real
     expect((await run(session, hook, false)).status).toBe(0);
   });
 
+  it("a new hook-manager, dev container or CI configuration is reported by the after-run compare", async () => {
+    const { ws, session } = fixture();
+    const line =
+      "printf 'repos: []\\n' > .pre-commit-config.yaml; mkdir .devcontainer; echo '{}' > .devcontainer/devcontainer.json; echo 'x: 1' > .gitlab-ci.yml";
+    const r = await run(session, line, true);
+    const changes = r.report?.protectedChanges ?? [];
+    expect(changes.map((c) => [c.kind, c.path, c.what])).toEqual([
+      ["added", ws.path(".devcontainer"), "a dev container configuration"],
+      ["added", ws.path(".gitlab-ci.yml"), "a CI configuration"],
+      ["added", ws.path(".pre-commit-config.yaml"), "git hook configuration"],
+    ]);
+  });
+
   it("moving the read-only .git aside and planting a new one is reported too", async () => {
     const { ws, session } = fixture();
     const r = await run(session, "mv .git .git-old && git init -q . && echo evil > .git/hooks/pre-commit", true);
