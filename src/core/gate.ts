@@ -249,6 +249,7 @@ export class Gate {
     const s = this.opts.settings;
     // Every decision sees the file system as it is now: realpaths are not carried over from earlier calls.
     this.paths.beginDecision();
+    this.protectedPaths.beginDecision();
     // 1. Validate the complete call; MCP names are repaired before anything looks at them.
     const canonical = this.canonicalMcp(call);
     if ("decision" in canonical) return canonical;

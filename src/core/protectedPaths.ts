@@ -77,6 +77,8 @@ export class ProtectedPaths {
    * resolution, so a path that became a link is looked up by its new realpath.
    */
   private readonly memo = new Map<string, string | null>();
+  /** Within a decision (see `beginDecision`): the configured targets of each root. */
+  private targets: Map<string, readonly string[]> | undefined;
 
   constructor(ignoreFileName: string) {
     const rel = [...IN_WORKSPACE, `**/${ignoreFileName}`];
@@ -101,13 +103,31 @@ export class ProtectedPaths {
     return hit ?? this.configured(p);
   }
 
-  /** The repository's own hooks directory or included configuration (read afresh: not memoised by spelling). */
+  /**
+   * Starts a decision: the repositories' configuration is read again at its first use (one decision sees one
+   * state of it, and a change is seen by the next decision). Without decisions (the sandbox's scan), it is read
+   * at every use.
+   */
+  beginDecision(): void {
+    this.targets = new Map();
+  }
+
+  /** The repository's own hooks directory or included configuration (not memoised by spelling). */
   private configured(p: ResolvedPath): string | undefined {
-    const real = p.realRoot && configuredTargets(p.realRoot.root);
+    const real = p.realRoot && this.targetsOf(p.realRoot.root);
     if (real && withinTargets(p.real, real)) return CONFIGURED;
-    const lexical =
-      p.lexicalRoot && (p.lexicalRoot.root === p.realRoot?.root ? real : configuredTargets(p.lexicalRoot.root));
+    const lexical = p.lexicalRoot && this.targetsOf(p.lexicalRoot.root);
     return lexical && withinTargets(p.lexical, lexical) ? CONFIGURED : undefined;
+  }
+
+  private targetsOf(root: string): readonly string[] {
+    if (!this.targets) return configuredTargets(root);
+    let t = this.targets.get(root);
+    if (t === undefined) {
+      t = configuredTargets(root);
+      this.targets.set(root, t);
+    }
+    return t;
   }
 
   private matchUncached(p: ResolvedPath): string | undefined {
