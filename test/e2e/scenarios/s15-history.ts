@@ -37,7 +37,17 @@ export const historyReopen: Scenario = {
     const accept = frame.getByRole("button", { name: "Accept result" });
     await accept.waitFor({ timeout: 60_000 });
     await accept.click();
-    await frame.getByText("Completed", { exact: false }).first().waitFor({ timeout: 30_000 });
+    // The task's own state line, not a row's "Task completed": the history lists a task only once it ended.
+    const state = frame.locator(".tg-task-state");
+    try {
+      await state.filter({ hasText: /^Completed/ }).waitFor({ timeout: 30_000 });
+    } catch (e) {
+      const rows = (await frame.getByRole("feed", { name: "Task messages" }).innerText()).replace(/\s+/g, " ");
+      throw new Error(
+        `Accept did not end the task: state "${await state.innerText()}", ${model.requests.length} model request(s); rows: ${rows.slice(0, 400)}`,
+        { cause: e },
+      );
+    }
     await requestsAtLeast(model, 2);
 
     await session.reload();
