@@ -165,3 +165,36 @@ describe("a message read from a file goes into history", () => {
       expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
   });
 });
+
+describe("git grep of the working tree", () => {
+  const t = tempTree({ "w/a.ts": "a", "w/.env": "SECRET=1", "w/.toolgateignore": ".env\n" });
+  afterAll(() => t.cleanup());
+  const w = t.path("w");
+  git(w, "init", "-q", ".");
+  git(w, "add", "a.ts", ".toolgateignore");
+  git(w, "commit", "-qm", "init");
+
+  it("`--untracked` and `--no-index` print untracked ignored files, so they ask; plain `git grep` runs", async () => {
+    // What git really prints: the ignored file's content, which plain `git grep` does not show.
+    expect(git(w, "grep", "--untracked", "SECRET")).toContain(".env:SECRET=1");
+    expect(git(w, "grep", "--no-index", "SECRET")).toContain(".env:SECRET=1");
+    const g = await gateWith(allowGit, [w]);
+    for (const line of [
+      "git grep --untracked SECRET",
+      "git grep --no-index SECRET",
+      "git grep --no-index -e SECRET -- .",
+    ]) {
+      const d = g.decide(cmd(line));
+      expect({ line, d: d.decision }).toEqual({ line, d: "ask" });
+      expect(d.reason).toContain(".env");
+    }
+    for (const line of ["git grep SECRET", "git grep --untracked SECRET a.ts"])
+      expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
+  });
+
+  it("`git stash push -- .env` stores and resets the ignored file: refused", async () => {
+    const g = await gateWith(allowGit, [w]);
+    expect(g.decide(cmd("git stash push -- .env")).decision).toBe("deny");
+    expect(g.decide(cmd("git stash push -m wip -- a.ts")).decision).toBe("allow");
+  });
+});

@@ -212,6 +212,10 @@ export const git: ProgramCheck = (argv, fx) => {
       // `-u` stores untracked files in the stash, `-a` ignored ones too.
       if (hasFlag(args, "a", "all")) fx.read(literalWord(":/"), "git-stage-forced", base);
       else if (hasFlag(args, "u", "include-untracked")) fx.read(literalWord(":/"), "git-stage", base);
+      // `git stash push -- PATHS`: those files are stored and reset, a read and a write of each.
+      if (args[0]?.value === "push" || args[0]?.value === "save")
+        for (const p of positionalsOf(args.slice(1), ["-m", "--message", "--pathspec-from-file"]))
+          fx.mayTouch(p, base, !p.value.startsWith(":"));
       return fx.notReadOnly("`git stash` changes the working tree");
     case "remote":
       return remote(args, fx);
@@ -321,7 +325,15 @@ export const git: ProgramCheck = (argv, fx) => {
       const { positionals, seen } = parseArgs(args, 0, GREP_OPTIONS, fx, "git grep");
       const hasPattern = seen.has("-e") || seen.has("-f");
       readsHistory();
-      readPaths(hasPattern ? positionals : positionals.slice(1));
+      const paths = hasPattern ? positionals : positionals.slice(1);
+      readPaths(paths);
+      // `--untracked` and `--no-index` search the files in the working tree, not git's: every file below the
+      // paths (or the working directory), ignored ones included, as `grep -r` does.
+      if (seen.has("--untracked") || seen.has("--no-index")) {
+        const dirs = paths.filter((p) => !p.value.startsWith(":"));
+        if (dirs.length === 0 || dirs.length < paths.length) fx.read(literalWord("."), "content-nofollow", base);
+        for (const d of dirs) fx.read(d, "content-nofollow", base);
+      }
       return;
     }
     case "blame":
