@@ -198,3 +198,42 @@ describe("git grep of the working tree", () => {
     expect(g.decide(cmd("git stash push -m wip -- a.ts")).decision).toBe("allow");
   });
 });
+
+describe("git writes and reads outside the workspace under an allow rule for git", () => {
+  const t = tempTree({ "w/a.ts": "a" });
+  afterAll(() => t.cleanup());
+  const w = t.path("w");
+  git(w, "init", "-q", ".");
+  git(w, "add", "a.ts");
+  git(w, "commit", "-qm", "init");
+  const settings = { ...allowGit, "toolgate.autoApprove.actions": { editFiles: true } };
+
+  it("a path outside, as an argument or an option's value, asks like a file tool's write or read there", async () => {
+    const g = await gateWith(settings, [w]);
+    const outside = t.path("out");
+    for (const line of [
+      `git bundle create ${outside}/all.bundle HEAD`,
+      `git format-patch -o ${outside} -1`,
+      `git format-patch --output-directory=${outside} -1`,
+      `git read-tree --index-output=${outside}/index HEAD`,
+      `git checkout-index -a --prefix=${outside}/`,
+      `git fast-export --export-marks=${outside}/marks HEAD`,
+      `git archive -o ${outside}/x.tar HEAD`,
+      "git hash-object -w ../../etc/passwd",
+      "git fetch ../other",
+    ]) {
+      const d = g.decide(cmd(line));
+      expect({ line, d: d.decision }).toEqual({ line, d: "ask" });
+      expect(d.reason).toMatch(/outside the workspace/);
+    }
+    // Inside the workspace, and messages or revisions that only look like paths, still run.
+    for (const line of [
+      "git bundle create all.bundle HEAD",
+      "git format-patch -o patches -1",
+      "git commit -m /tmp --allow-empty",
+      "git checkout -b feat",
+      "git reset --hard HEAD",
+    ])
+      expect({ line, d: g.decide(cmd(line)).decision }).toEqual({ line, d: "allow" });
+  });
+});

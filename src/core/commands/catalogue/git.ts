@@ -286,6 +286,30 @@ export const git: ProgramCheck = (argv, fx) => {
       )
         fx.write(unknownWord(false), base);
       fx.notReadOnly(`\`git ${name}\` changes the files a patch names`);
+      // The patch's text is what lands in the working tree (or is printed by `--stat`): a content read.
+      // (`--stat` here is a flag, where log's may take a value.)
+      for (const p of positionalsOf(
+        args.filter((a) => !/^--(stat|numstat|summary|check)$/.test(a.value)),
+        [...VALUE_OPTIONS, "--directory", "--exclude", "--include", "-p", "-C"],
+      ))
+        if (!(p.literal && p.value === "-")) fx.read(p, "content", base);
+      return stateChangingPaths(name, args, fx, base);
+    case "archive":
+      // `--add-file=F` puts an untracked file's content into the archive.
+      args.forEach((a, i) => {
+        if (a.value === "--add-file") {
+          const f = args[i + 1];
+          if (f) fx.read(f, "content", base);
+        } else if (a.value.startsWith("--add-file=")) fx.read(sliceWord(a, 11), "content", base);
+        // `-o F` / `--output F`: the archive is written there (outside the workspace too).
+        else if (a.value === "-o" || a.value === "--output") {
+          const f = args[i + 1];
+          if (f) fx.write(f, base);
+        } else if (a.value.startsWith("--output=")) fx.write(sliceWord(a, 9), base);
+        else if (/^-o./.test(a.value)) fx.write(sliceWord(a, 2), base);
+      });
+      fx.notReadOnly("`git archive` writes an archive of the tree");
+      readsHistory();
       return stateChangingPaths(name, args, fx, base);
     case "reflog":
       if (!args[0] || args[0].value === "show" || args[0].value.startsWith("-") || args[0].value === "exists") {
@@ -470,6 +494,49 @@ function stateChangingPaths(name: string, args: readonly Word[], fx: Effects, ba
   for (const p of positionalsOf(args, [...VALUE_OPTIONS, "-m", "--message", "-F", "--file", "-b", "-B", "-c", "-C"]))
     fx.mayTouch(p, base, !NO_WORK_TREE_WRITES.has(name) && !p.value.includes(":"));
   messageFiles(name, args, fx, base);
+  pathLikeValues(name, args, fx, base);
+}
+
+/** Values of these options are text or revisions, never files (`-m /tmp is gone`, `--author=…`). */
+const TEXT_VALUE_OPTIONS = new Set([
+  "-m",
+  "--message",
+  "--author",
+  "--date",
+  "-c",
+  "-C",
+  "--reuse-message",
+  "--fixup",
+  "--squash",
+]);
+
+/**
+ * Words and option values of a state-changing subcommand that are plainly paths (absolute, `~/`, `../`): the
+ * files it writes or reads there (`bundle create /tmp/x`, `format-patch -o /tmp/p`, `read-tree
+ * --index-output=/tmp/i`, `checkout-index --prefix=/tmp/co/`, `hash-object -w /etc/passwd`) pass the path gate
+ * like a file tool's, outside the workspace included. Other words may be revisions or names, which
+ * `mayTouch` checks only for what binds in every mode.
+ */
+function pathLikeValues(name: string, args: readonly Word[], fx: Effects, base: Word | undefined): void {
+  const plain = (v: string) => v.startsWith("/") || v.startsWith("~/") || v.startsWith("../") || v === "..";
+  const touch = (w: Word): void => {
+    if (!NO_WORK_TREE_WRITES.has(name)) fx.write(w, base);
+    fx.read(w, "content", base);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.literal) continue;
+    const v = a.value;
+    if (TEXT_VALUE_OPTIONS.has(v)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      if (eq > 0 && !TEXT_VALUE_OPTIONS.has(v.slice(0, eq)) && plain(v.slice(eq + 1))) touch(sliceWord(a, eq + 1));
+    } else if (/^-[A-Za-z]./.test(v) && plain(v.slice(2))) touch(sliceWord(a, 2));
+    else if (plain(v)) touch(a);
+  }
 }
 
 /**
