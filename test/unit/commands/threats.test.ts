@@ -377,6 +377,14 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["parser", "echo $(pwd); - 2>&1", "not-safe"],
   ["parser", "cat $(pwd) - 1>x", "not-safe"],
   ["parser", ".\n\\rm x", "deny"],
+  // git's short spellings of options that run commands (an allow rule for git must not license them).
+  ["git short options", "git rebase -ix 'rm x' HEAD~1", "deny"],
+  ["git short options", "git rebase '-xrm x' HEAD~1", "deny"],
+  ["git short options", "git clone -u 'touch x' origin y", "not-safe"],
+  ["git short options", "git clone -qu 'touch x' origin y", "not-safe"],
+  ["git short options", "git clone -c core.fsmonitor=x origin y", "not-safe"],
+  ["git short options", "git ls-remote -u ./x origin", "not-safe"],
+  ["git short options", "git blame --contents=/etc/passwd a.ts", "not-safe"],
   // Found by running generated lines in bash (bashDifferential.test.ts).
   ["parser", "r\\\nm x $((1))", "deny"],
   ["parser", "wg\\\net x $((1))", "unparseable"],
@@ -392,6 +400,22 @@ describe("threats never come out safe", () => {
     if (expected !== "not-safe") expect(r.verdict, r.reason).toBe(expected);
     expect(r.reason.length).toBeGreaterThan(0);
     expect(r.rule.length).toBeGreaterThan(0);
+  });
+
+  it("an allow rule for all of git does not license git's short options that run programs", () => {
+    for (const line of [
+      "git clone -u 'touch x' origin y",
+      "git clone -qu 'touch x' origin y",
+      "git clone '-utouch x' origin y",
+      "git clone -c core.fsmonitor=x origin y",
+      "git ls-remote -u ./x origin",
+      "git rebase -ix 'touch x' HEAD~1",
+    ]) {
+      const r = a.analyze(line, context({ allow: ["git"] }));
+      expect({ line, v: r.verdict }).not.toEqual({ line, v: "safe" });
+    }
+    for (const line of ["git clone -b main https://example.com/r.git y", "git clone -ouc https://example.com/r.git y"])
+      expect({ line, v: a.analyze(line, context({ allow: ["git"] })).verdict }).toEqual({ line, v: "safe" });
   });
 
   it("nesting of payloads within the cap is still analysed", () => {

@@ -195,6 +195,7 @@ export const git: ProgramCheck = (argv, fx) => {
   const args = argv.slice(sub + 1);
   fx.label(`git ${name}`);
   scanDangerous(args, fx);
+  shortDangerous(name, args, fx);
   const readPaths = (positionals: readonly Word[]): void => {
     for (const p of positionals) readRevOrPath(p, fx, base);
   };
@@ -331,6 +332,19 @@ export const git: ProgramCheck = (argv, fx) => {
           const cmd = args[i + 1];
           if (cmd) fx.payload(cmd, "`git rebase --exec`");
         } else if (a.value.startsWith("--exec=")) fx.payload(sliceWord(a, 7), "`git rebase --exec`");
+        else if (/^-[A-Za-z]/.test(a.value) && !a.value.startsWith("--")) {
+          // A short cluster (`-ix CMD`, `-xCMD`): `x` takes the rest of the word, or the next word when it ends
+          // the cluster; `s`, `X`, `C` and `S` take the rest themselves.
+          for (let j = 1; j < a.value.length; j++) {
+            const c = a.value[j]!;
+            if (c === "x") {
+              const cmd = j === a.value.length - 1 ? args[i + 1] : sliceWord(a, j + 1);
+              if (cmd) fx.payload(cmd, "`git rebase --exec`");
+              break;
+            }
+            if ("sXCS".includes(c)) break;
+          }
+        }
       });
       return fx.notReadOnly("`git rebase` rewrites history");
     case "bisect":
@@ -366,7 +380,8 @@ export const git: ProgramCheck = (argv, fx) => {
         if (a.value === "--contents" || a.value === "-S" || a.value === "--ignore-revs-file") {
           const f = args[i + 1];
           if (f) fx.read(f, "content", base);
-        }
+        } else if (/^--(contents|ignore-revs-file)=/.test(a.value))
+          fx.read(sliceWord(a, a.value.indexOf("=") + 1), "content", base);
       });
       return readPaths(
         positionalsOf(args, [
@@ -662,6 +677,35 @@ function positionalsOf(args: readonly Word[], valueOptions: readonly string[] = 
 }
 
 /** Any option anywhere in the arguments that runs a program or writes a file. */
+/**
+ * Short spellings of the options above, per subcommand: `git clone -u PROG` / `ls-remote -u PROG` run PROG
+ * for the transfer, `git clone -c KEY=VALUE` sets configuration the new repository then runs with. Found
+ * alone or as the value-taking letter of a cluster (`-qu PROG`, `-uPROG`).
+ */
+const SHORT_DANGEROUS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  clone: { u: "runs a program for the transfer", c: "sets configuration, which can run programs" },
+  "ls-remote": { u: "runs a program for the transfer" },
+};
+/** Short options of those subcommands that take a value of their own (the rest of a cluster is that value). */
+const SHORT_VALUES: Readonly<Record<string, string>> = { clone: "obj", "ls-remote": "" };
+
+function shortDangerous(name: string, args: readonly Word[], fx: Effects): void {
+  const table = SHORT_DANGEROUS[name];
+  if (!table) return;
+  for (const a of args) {
+    if (a.literal && a.value === "--") return;
+    if (!/^-[A-Za-z]/.test(a.value)) continue;
+    for (const c of a.value.slice(1)) {
+      const why = table[c];
+      if (why) {
+        dangerousOption(fx, `\`git ${name} -${c}\` ${why}`, why);
+        break;
+      }
+      if ((SHORT_VALUES[name] ?? "").includes(c)) break;
+    }
+  }
+}
+
 function scanDangerous(args: readonly Word[], fx: Effects): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
