@@ -1,10 +1,11 @@
 /**
- * `find [-H|-L|-P|-D x|-Ox] [start...] [expression]`. Start points are read for names. In the expression,
+ * `find [-H|-L|-P|-D x|-Ox] [start...] [expression]`. Start points are read for names (with `-files0-from F`
+ * they are the names inside F, known only at run time). In the expression,
  * `-exec/-execdir/-ok/-okdir CMD ... ;|+` run CMD as a nested command (its `{}` stands for files under the
  * start points), `-delete` deletes, `-fprint*`/`-fls` write files. Tokens it does not know make the use not
  * read-only; a token computed at run time could be any action, so it is dangerous.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 
 const TESTS_WITH_ARG = new Set([
@@ -149,9 +150,11 @@ export const find: ProgramCheck = (argv, fx) => {
     else if (v === "-D") i += 2;
     else break;
   }
-  const starts: Word[] = [];
+  let starts: Word[] = [];
   while (i < argv.length && !isExpressionStart(argv[i]!)) starts.push(argv[i++]!);
   if (starts.length === 0) starts.push(literalWord("."));
+  // `-files0-from F` takes the start points from inside F: they are known only when find runs.
+  if (argv.slice(i).some((w) => w.literal && w.value === "-files0-from")) starts = [unknownWord(false)];
   for (const s of starts) {
     // A glob start point could expand to a name like `-delete`.
     if (s.glob && /^[*?[]/.test(s.value))
