@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, gateWith } from "../../support/gate";
 import { tempTree } from "../../support/workspace";
@@ -120,6 +120,30 @@ describe("options that read files named inside another file", () => {
       [DEFAULTS, PLAN],
     );
     await allowed(["md5sum a.txt"], [DEFAULTS, PLAN]);
+  });
+});
+
+describe("find -exec with a program that writes the files found", () => {
+  it("writes below the start point, where a protected path can be (a git hook)", async () => {
+    const hook = t.path("w/.git/hooks/pre-commit");
+    spawnSync("bash", ["-c", `mkdir -p ${t.path("w/.git/hooks")} && echo old > ${hook}`]);
+    const line = "find . -path ./.git/hooks/pre-commit -exec cp evil.sh {} \\;";
+    run(line, w);
+    expect(readFileSync(hook, "utf8")).toContain(RAN);
+    const allowWriters = {
+      "toolgate.commands.allow": ["find", "cp", "touch", "sort", "uniq"],
+      "toolgate.autoApprove.actions": { editFiles: true },
+    };
+    await neverAllowed(
+      [
+        line,
+        "find . -path ./.git/config -exec touch {} +",
+        "find . -name config -exec sort -o {} {} \\;",
+        "find . -name config -exec uniq a.txt {} \\;",
+      ],
+      [allowWriters],
+    );
+    await allowed(["touch b.txt", "sort -o b.txt a.txt", "find . -name '*.txt' -print"], [allowWriters]);
   });
 });
 

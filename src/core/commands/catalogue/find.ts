@@ -121,17 +121,13 @@ const PATHS_ONLY = new Set([
   "fold",
   "comm",
   "expand",
-  "cp",
-  "mv",
-  "rm",
-  "rmdir",
-  "touch",
-  "chmod",
-  "chown",
-  "chgrp",
-  "mkdir",
-  "ln",
 ]);
+/**
+ * Programs that write the files `{}` names. A write of a start point covers that directory, not what lies
+ * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
+ * only at run time. `sort -o {}` and `uniq IN {}` write too.
+ */
+const WRITES_FOUND = new Set(["cp", "mv", "rm", "rmdir", "touch", "chmod", "chown", "chgrp", "mkdir", "ln", "uniq"]);
 const WRITES_ONE = new Set(["-fprint", "-fprint0", "-fls"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
@@ -228,7 +224,10 @@ export const find: ProgramCheck = (argv, fx) => {
         // For a program that takes its arguments only as files or data it is checked as the start point
         // (everything found lies below it); for any other program (a shell's `-c` script, an awk program, a
         // wrapper) it is text known only at run time.
-        const pathsOnly = program.literal && PATHS_ONLY.has(baseName(program.value));
+        const name = baseName(program.value);
+        const writes =
+          WRITES_FOUND.has(name) || (name === "sort" && inner.some((x) => /^-[A-Za-z]*o|^--o/.test(x.value)));
+        const pathsOnly = program.literal && PATHS_ONLY.has(name) && !writes;
         for (const s of starts) {
           const substituted = inner.map((x) =>
             !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),
