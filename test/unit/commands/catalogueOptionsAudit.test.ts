@@ -147,6 +147,25 @@ describe("find -exec with a program that writes the files found", () => {
   });
 });
 
+describe("tar -x writes the members named inside the archive", () => {
+  it("which can be a protected path (a git hook)", async () => {
+    const src = t.path("tarsrc");
+    spawnSync("bash", ["-c", `mkdir -p ${src}/.git/hooks && echo '${RAN}' > ${src}/.git/hooks/pre-commit`]);
+    spawnSync("tar", ["-C", src, "-cf", t.path("w/hooks.tar"), ".git"]);
+    const into = t.path("extract");
+    spawnSync("mkdir", ["-p", into]);
+    run(`tar -xf ${t.path("w/hooks.tar")}`, into);
+    expect(readFileSync(`${into}/.git/hooks/pre-commit`, "utf8")).toContain(RAN);
+    const allowTar = { "toolgate.commands.allow": ["tar"], "toolgate.autoApprove.actions": { editFiles: true } };
+    await neverAllowed(
+      ["tar -xf hooks.tar", "tar xf hooks.tar", "tar -xf hooks.tar -C sub", "tar --extract -f hooks.tar"],
+      [allowTar],
+    );
+    // Printing the members writes nothing.
+    await allowed(["tar -tf hooks.tar", "tar -xOf hooks.tar", "tar -x --to-stdout -f hooks.tar"], [allowTar]);
+  });
+});
+
 describe("jq reads its options after --args too", () => {
   const lines = [
     "jq -n '$x' --args --rawfile x .env",

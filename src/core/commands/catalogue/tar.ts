@@ -226,6 +226,7 @@ export const tar: ProgramCheck = (argv, fx) => {
   const archives: Word[] = [];
   let directory: Word | undefined;
   let membersFromFile = false;
+  let toStdout = false;
   const setMode = (m: string): void => {
     if (mode && mode !== m) fx.notReadOnly("`tar` is given more than one mode");
     mode = m;
@@ -243,6 +244,8 @@ export const tar: ProgramCheck = (argv, fx) => {
       fx.dangerous("`tar -g` reads and writes a snapshot file");
     } else if (c === "P") {
       absoluteNames = true;
+    } else if (c === "O") {
+      toStdout = true;
     } else if (c === "f") {
       const a = value();
       if (a) archives.push(a);
@@ -308,6 +311,7 @@ export const tar: ProgramCheck = (argv, fx) => {
         if (name === "files-from") membersFromFile = true;
       } else if (name === "force-local") forceLocal = true;
       else if (name === "absolute-names") absoluteNames = true;
+      else if (name === "to-stdout") toStdout = true;
       else if (TAKES_VALUE.has(name)) {
         if (eq < 0) value();
       }
@@ -338,8 +342,12 @@ export const tar: ProgramCheck = (argv, fx) => {
     if (writesArchive) fx.write(a);
     if (mode !== "create") fx.read(a, "content");
   }
-  // Extraction writes the members under the target directory (their names are inside the archive).
-  if (mode === "extract") fx.write(directory ?? literalWord("."));
+  // Extraction writes the members under the target directory. Their names are inside the archive, known only
+  // when tar runs: any of them could be a protected path below it (`.git/hooks/pre-commit`).
+  if (mode === "extract" && !toStdout) {
+    fx.write(directory ?? literalWord("."));
+    fx.write(unknownWord(false), directory);
+  }
   if (absoluteNames && mode !== "list") fx.dangerous("`tar -P` keeps absolute member names, which can write anywhere");
   if (mode !== "list")
     fx.notReadOnly(
