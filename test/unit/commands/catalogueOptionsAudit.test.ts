@@ -262,6 +262,12 @@ describe("project commands under an allow rule", () => {
     );
   });
 
+  it("pnpm --resume-from takes a value, so the exec after it is seen and a denied program in it refused", async () => {
+    const s = { "toolgate.commands.allow": ["pnpm"], "toolgate.commands.deny": ["rm"] };
+    await refused(["pnpm exec rm -rf x", "pnpm --resume-from x exec rm -rf x"], [s]);
+    await allowed(["pnpm test", "pnpm -r --resume-from pkg test"], [s]);
+  });
+
   it("node --test-reporter with a module path runs that module", async () => {
     const line = `node --test --test-reporter=${t.path("outside/reporter.mjs")} t.test.js`;
     expect(run(line, w)).toContain(RAN);
