@@ -268,6 +268,20 @@ describe("project commands under an allow rule", () => {
     await allowed(["pnpm test", "pnpm -r --resume-from pkg test"], [s]);
   });
 
+  it("npm explore runs the words after -- with a shell in the package's folder", async () => {
+    const proj = t.path("proj");
+    spawnSync("bash", [
+      "-c",
+      `mkdir -p ${proj}/node_modules/pkg && echo '{"name":"p","version":"1.0.0"}' > ${proj}/package.json && echo '{"name":"pkg","version":"1.0.0"}' > ${proj}/node_modules/pkg/package.json`,
+    ]);
+    expect(run(`npm explore pkg -- echo ${RAN} '$PWD'`, proj)).toContain(`${RAN} ${proj}/node_modules/pkg`);
+    const s = { "toolgate.commands.allow": ["npm"], "toolgate.commands.deny": ["rm"] };
+    await refused(["npm explore pkg -- rm -rf x", "npm explore pkg -- 'rm -rf x'"], [s], proj);
+    // Relative paths are relative to the package's folder, somewhere under the project npm finds.
+    await neverAllowed(["npm explore pkg", "npm explore pkg -- cat ../../.env", "npm explore pkg -- ls"], [s], proj);
+    await allowed(["npm test", "npm explore pkg -- echo hi"], [s], proj);
+  });
+
   it("node --test-reporter with a module path runs that module", async () => {
     const line = `node --test --test-reporter=${t.path("outside/reporter.mjs")} t.test.js`;
     expect(run(line, w)).toContain(RAN);

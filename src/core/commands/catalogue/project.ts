@@ -378,7 +378,25 @@ function packageManager(program: string, spec: ProjectSpec): ProgramCheck {
     const sub = projectArgs(argv, program, { ...spec, stopAtPositional: true }, fx)[0];
     if (sub?.literal && PACKAGE_RUNNERS[program]?.has(sub.value)) packageRunner(program, argv, sub, fx);
     else projectArgs(argv, program, spec, fx);
+    if (program === "npm" && sub?.literal && sub.value === "explore") explore(argv, fx);
   };
+}
+
+/**
+ * `npm explore PKG -- WORDS...` joins the words after `--` and runs them with a shell in the package's folder;
+ * without them it starts an interactive shell. The folder is under the project npm finds (which may be a
+ * parent directory), so the script is checked as run after a `cd` to a directory known only at run time:
+ * its relative paths then ask.
+ */
+function explore(argv: readonly Word[], fx: Effects): void {
+  const dash = argv.findIndex((w) => w.literal && w.value === "--");
+  const words = dash < 0 ? [] : argv.slice(dash + 1);
+  if (words.length === 0) return fx.dangerous("`npm explore` without a command starts an interactive shell");
+  const text = `cd -- "$npm_explore_folder" && ${words.map((w) => w.value).join(" ")}`;
+  fx.payload(
+    words.every((w) => w.literal) ? literalWord(text) : { ...literalWord(text), literal: false },
+    "`npm explore`",
+  );
 }
 
 function packageRunner(program: string, argv: readonly Word[], sub: Word, fx: Effects): void {
