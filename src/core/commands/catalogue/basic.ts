@@ -4,7 +4,7 @@
  * programs whose path arguments are known (so an allow rule for `cp` still cannot write `~/.bashrc`).
  * Option tables follow GNU coreutils; an option missing here only costs an allow rule, never safety.
  */
-import { literalWord, type Word } from "../model";
+import { literalWord, unknownWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
 import { parseArgs, type OptionSpec } from "./options";
 import { unknown } from "./wrappers";
@@ -19,15 +19,32 @@ function readPositional(w: Word, role: Role, fx: Effects): void {
 
 /**
  * A program that reads its positionals (or treats them as data) and writes nothing. `dot`: with no
- * positional it reads the working directory (`ls`, `du`, `tree`).
+ * positional it reads the working directory (`ls`, `du`, `tree`). `lists`: options whose file names more
+ * files, which the program then reads as its positionals (`--files0-from=F`).
  */
-export function reader(program: string, spec: OptionSpec, role: Role, dot = false): ProgramCheck {
+export function reader(
+  program: string,
+  spec: OptionSpec,
+  role: Role,
+  dot = false,
+  lists: readonly string[] = [],
+): ProgramCheck {
   return (argv, fx) => {
     fx.label(program);
-    const { positionals } = parseArgs(argv, 1, spec, fx, program);
-    if (dot && positionals.length === 0) fx.read(literalWord("."), "names");
+    const { positionals, seen } = parseArgs(argv, 1, spec, fx, program);
+    if (lists.some((o) => seen.has(o))) readsNamedInside(fx, role === "names" ? "names" : "content");
+    else if (dot && positionals.length === 0) fx.read(literalWord("."), "names");
     for (const p of positionals) readPositional(p, role, fx);
   };
+}
+
+/**
+ * The program reads files whose names are inside another file (`sort --files0-from=F`, `md5sum --check F`):
+ * which files is known only when it runs, so they are a read of a path known only then (any of them could
+ * be an ignored file or lie outside the workspace).
+ */
+function readsNamedInside(fx: Effects, kind: "content" | "names"): void {
+  fx.read(unknownWord(false), kind);
 }
 
 const HELP = ["help", "version"];
@@ -283,7 +300,7 @@ const CMP: OptionSpec = {
 
 const FILE: OptionSpec = {
   flags: "bcdEhiklLNnprsvz0S",
-  shortArgs: { e: "data", F: "data", P: "data", f: "content", m: "content" },
+  shortArgs: { e: "data", F: "data", P: "data", f: "content", m: "content-list" },
   long: [
     ...HELP,
     "brief",
@@ -313,8 +330,20 @@ const FILE: OptionSpec = {
     separator: "data",
     parameter: "data",
     "files-from": "content",
-    "magic-file": "content",
+    "magic-file": "content-list",
   },
+};
+
+/**
+ * `file`: reports the type of each file. `-f F` names the files to examine inside F; a magic file of one's
+ * own (`-m`) can print any bytes of the files it examines, so they are then read for their content.
+ */
+const file: ProgramCheck = (argv, fx) => {
+  fx.label("file");
+  const { positionals, seen } = parseArgs(argv, 1, FILE, fx, "file");
+  const custom = seen.has("-m") || seen.has("--magic-file");
+  if (seen.has("-f") || seen.has("--files-from")) readsNamedInside(fx, custom ? "content" : "names");
+  for (const p of positionals) readPositional(p, custom ? "content" : "names", fx);
 };
 
 const STAT: OptionSpec = {
@@ -418,7 +447,7 @@ const BASENAME: OptionSpec = {
 const DIRNAME: OptionSpec = { flags: "z", long: [...HELP, "zero"], optionsHarmless: true };
 
 const TREE: OptionSpec = {
-  flags: "adlfxRqNQpugshDFvtcUrSinCXJA",
+  flags: "adlfxqNQpugshDFvtcUrSinCXJA",
   shortArgs: { L: "data", P: "data", I: "data", H: "data", T: "data", o: "write" },
   long: [
     ...HELP,
@@ -450,6 +479,22 @@ const TREE: OptionSpec = {
     houtro: "content",
     gitfile: "content",
   },
+  dangerous: { "-R": "writes a 00Tree.html file into every directory it lists" },
+};
+
+/**
+ * `tree`: lists names, except that `--fromfile` prints the paths listed inside its files (their content)
+ * and `--info` prints the comments of the `.info` files found in every directory it lists.
+ */
+const tree: ProgramCheck = (argv, fx) => {
+  fx.label("tree");
+  const { positionals, seen } = parseArgs(argv, 1, TREE, fx, "tree");
+  const fromFile = seen.has("--fromfile") || seen.has("--fromtabfile");
+  const dirs = positionals.length > 0 || fromFile ? positionals : [literalWord(".")];
+  for (const p of dirs)
+    if (fromFile) readPositional(p, "content", fx);
+    else if (seen.has("--info")) fx.read(p, "content");
+    else readPositional(p, "names", fx);
 };
 
 const SUMS: OptionSpec = {
@@ -522,8 +567,10 @@ const sums =
     fx.label(name);
     const { positionals, seen } = parseArgs(argv, 1, SUMS_ALL, fx, name);
     // `--check` reads the files named inside a list: names the gate cannot see.
-    if (seen.has("-c") || seen.has("--check"))
+    if (seen.has("-c") || seen.has("--check")) {
       fx.notReadOnly(`\`${name} --check\` reads files named inside another file`);
+      readsNamedInside(fx, "content");
+    }
     for (const p of positionals) readPositional(p, "content", fx);
   };
 
@@ -769,11 +816,11 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   rev: reader("rev", SIMPLE_TEXT, "content"),
   head: reader("head", HEAD, "content"),
   tail: reader("tail", TAIL, "content"),
-  wc: reader("wc", WC, "content"),
+  wc: reader("wc", WC, "content", false, ["--files0-from"]),
   cut: reader("cut", CUT, "content"),
   tr: reader("tr", TR, "data"),
   nl: reader("nl", NL, "content"),
-  sort: reader("sort", SORT, "content"),
+  sort: reader("sort", SORT, "content", false, ["--files0-from"]),
   uniq,
   diff: (argv, fx) => {
     // `diff -r` reads directories recursively: its paths are content reads of everything below.
@@ -782,15 +829,15 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
     for (const p of positionals) if (!(p.literal && p.value === "-")) fx.read(p, "content");
   },
   cmp,
-  file: reader("file", FILE, "names"),
+  file,
   stat: reader("stat", STAT, "names"),
-  du: reader("du", DU, "names", true),
+  du: reader("du", DU, "names", true, ["--files0-from"]),
   df: reader("df", DF, "names"),
   realpath: reader("realpath", REALPATH, "names"),
   readlink: reader("readlink", READLINK, "names"),
   basename: reader("basename", BASENAME, "data"),
   dirname: reader("dirname", DIRNAME, "data"),
-  tree: reader("tree", TREE, "names", true),
+  tree,
   md5sum: sums("md5sum"),
   sha1sum: sums("sha1sum"),
   sha256sum: sums("sha256sum"),

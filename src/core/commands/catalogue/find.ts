@@ -1,10 +1,11 @@
 /**
- * `find [-H|-L|-P|-D x|-Ox] [start...] [expression]`. Start points are read for names. In the expression,
+ * `find [-H|-L|-P|-D x|-Ox] [start...] [expression]`. Start points are read for names (with `-files0-from F`
+ * they are the names inside F, known only at run time). In the expression,
  * `-exec/-execdir/-ok/-okdir CMD ... ;|+` run CMD as a nested command (its `{}` stands for files under the
  * start points), `-delete` deletes, `-fprint*`/`-fls` write files. Tokens it does not know make the use not
  * read-only; a token computed at run time could be any action, so it is dangerous.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 
 const TESTS_WITH_ARG = new Set([
@@ -120,17 +121,13 @@ const PATHS_ONLY = new Set([
   "fold",
   "comm",
   "expand",
-  "cp",
-  "mv",
-  "rm",
-  "rmdir",
-  "touch",
-  "chmod",
-  "chown",
-  "chgrp",
-  "mkdir",
-  "ln",
 ]);
+/**
+ * Programs that write the files `{}` names. A write of a start point covers that directory, not what lies
+ * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
+ * only at run time. `sort -o {}` and `uniq IN {}` write too.
+ */
+const WRITES_FOUND = new Set(["cp", "mv", "rm", "rmdir", "touch", "chmod", "chown", "chgrp", "mkdir", "ln", "uniq"]);
 const WRITES_ONE = new Set(["-fprint", "-fprint0", "-fls"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
@@ -149,9 +146,11 @@ export const find: ProgramCheck = (argv, fx) => {
     else if (v === "-D") i += 2;
     else break;
   }
-  const starts: Word[] = [];
+  let starts: Word[] = [];
   while (i < argv.length && !isExpressionStart(argv[i]!)) starts.push(argv[i++]!);
   if (starts.length === 0) starts.push(literalWord("."));
+  // `-files0-from F` takes the start points from inside F: they are known only when find runs.
+  if (argv.slice(i).some((w) => w.literal && w.value === "-files0-from")) starts = [unknownWord(false)];
   for (const s of starts) {
     // A glob start point could expand to a name like `-delete`.
     if (s.glob && /^[*?[]/.test(s.value))
@@ -225,7 +224,10 @@ export const find: ProgramCheck = (argv, fx) => {
         // For a program that takes its arguments only as files or data it is checked as the start point
         // (everything found lies below it); for any other program (a shell's `-c` script, an awk program, a
         // wrapper) it is text known only at run time.
-        const pathsOnly = program.literal && PATHS_ONLY.has(baseName(program.value));
+        const name = baseName(program.value);
+        const writes =
+          WRITES_FOUND.has(name) || (name === "sort" && inner.some((x) => /^-[A-Za-z]*o|^--o/.test(x.value)));
+        const pathsOnly = program.literal && PATHS_ONLY.has(name) && !writes;
         for (const s of starts) {
           const substituted = inner.map((x) =>
             !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),

@@ -4,7 +4,8 @@
  * files (`input_filename`, `$__loc__`). The filter is judged by a text test that over-approximates: any
  * occurrence of those names, anywhere (in a string or a comment too), makes it dangerous. A filter read
  * from a file (`-f`) cannot be checked, and `-L` changes where modules come from: dangerous. Options that
- * name data files (`--slurpfile`, `--rawfile`) are reads; after `--args`/`--jsonargs` positionals are values.
+ * name data files (`--slurpfile`, `--rawfile`) are reads; after `--args`/`--jsonargs` positionals are values, but
+ * words that look like options are still jq's options (`jq -n '$x' --args --rawfile x FILE` reads FILE).
  * jq matches long options exactly (no abbreviations); any option the table does not know is dangerous.
  */
 import type { ProgramCheck } from "./effects";
@@ -61,7 +62,7 @@ export const jq: ProgramCheck = (argv, fx) => {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
     const v = w.value;
-    if (mayBeOption(w) && v !== "-" && !valuesMode) {
+    if (mayBeOption(w) && v !== "-") {
       if (!w.literal) {
         fx.dangerous("`jq` gets an argument computed at run time that could be any option");
         continue;

@@ -4,11 +4,14 @@
  * a long option that GNU getopt would accept as an abbreviation of a dangerous one (`--outp` for `--output`)
  * is dangerous.
  */
-import { UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, type Word } from "../model";
 import { dangerousOption, type Effects } from "./effects";
 
-/** What an option argument is: plain data, a file read for its content or only its name, a file written. */
-export type ArgKind = "data" | "content" | "names" | "write";
+/**
+ * What an option argument is: plain data, a file read for its content or only its name, a file written, or a
+ * colon-separated list of files read for their content (`file -m a:b`).
+ */
+export type ArgKind = "data" | "content" | "names" | "write" | "content-list";
 
 export interface OptionSpec {
   /** Short options without an argument, e.g. `"lnr"`. */
@@ -84,6 +87,9 @@ export function parseArgs(
     if (!value) return;
     if (kind === "content" || kind === "names") fx.read(value, kind);
     else if (kind === "write") fx.write(value);
+    else if (kind === "content-list" && (!value.literal || value.tilde !== undefined)) fx.read(value, "content");
+    else if (kind === "content-list")
+      for (const part of value.value.split(":")) if (part !== "") fx.read(literalWord(part), "content");
   };
   for (let i = start; i < argv.length; i++) {
     const w = argv[i]!;

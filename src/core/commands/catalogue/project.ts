@@ -10,7 +10,7 @@
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
-import { longName, mayBeOption } from "./options";
+import { longName, mayBeOption, sliceWord } from "./options";
 
 interface ProjectSpec {
   /** Long options without a value. */
@@ -25,6 +25,16 @@ interface ProjectSpec {
   readonly stopAtPositional: boolean;
   /** GNU-style abbreviations of long options are accepted (make). */
   readonly abbreviations: boolean;
+  /**
+   * Options whose value is optional (make's `-j`, `--debug`): a long one takes only `=value`, a short one the
+   * rest of its word; listed in `numericNext`, the next word too when it starts with a digit (`-j 4`; a load
+   * average also with `.`), as make reads them. Any other next word is not theirs (`make -j SHELL=x` overrides SHELL).
+   */
+  readonly optional?: {
+    readonly long: readonly string[];
+    readonly short: string;
+    readonly numericNext: readonly string[];
+  };
 }
 
 /** Reads argv against `spec`; returns the positionals seen before the options ended. */
@@ -48,21 +58,31 @@ function projectArgs(argv: readonly Word[], program: string, spec: ProjectSpec, 
       if (spec.stopAtPositional) break;
       continue;
     }
+    const numericNext = (option: string): void => {
+      if (!spec.optional?.numericNext.includes(option)) return;
+      const next = argv[i + 1]?.value ?? "";
+      if (/^[0-9]/.test(next) || (/^\./.test(next) && /^-(l|-load-average|-max-load)$/.test(option))) i++;
+    };
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
       const written = v.slice(2, eq >= 0 ? eq : undefined);
-      const all = [...spec.long, ...spec.longArgs];
+      const all = [...spec.long, ...spec.longArgs, ...(spec.optional?.long ?? [])];
       const name = spec.abbreviations ? longName(written, all) : all.includes(written) ? written : undefined;
       if (name === undefined) {
         fx.dangerous(`\`${program} --${written}\` is not an option Toolgate knows; it could change what runs`);
         continue;
       }
       if (spec.longArgs.includes(name) && eq < 0) i++;
+      else if (eq < 0) numericNext(`--${name}`);
       continue;
     }
     for (let j = 1; j < v.length; j++) {
       const c = v[j]!;
       if (spec.flags.includes(c)) continue;
+      if (spec.optional?.short.includes(c)) {
+        if (j === v.length - 1) numericNext(`-${c}`);
+        break;
+      }
       if (spec.shortArgs.includes(c)) {
         if (j === v.length - 1) i++;
         break;
@@ -173,9 +193,8 @@ const PNPM: ProjectSpec = {
     "help",
     "version",
     "report-summary",
-    "resume-from",
   ],
-  longArgs: ["filter", "filter-prod", "reporter", "loglevel", "workspace-concurrency", "test-pattern"],
+  longArgs: ["filter", "filter-prod", "reporter", "loglevel", "workspace-concurrency", "test-pattern", "resume-from"],
   flags: "srw",
   shortArgs: "F",
   stopAtPositional: false,
@@ -263,10 +282,21 @@ const NODE: ProjectSpec = {
   abbreviations: false,
 };
 
+/** The test reporters node has built in; any other `--test-reporter` value is a module node loads and runs. */
+const NODE_REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
+
 /** node: options, then a script (read through the path gate) and its arguments. */
 const node: ProgramCheck = (argv, fx) => {
   projectCommand("node", fx);
   const [script] = projectArgs(argv, "node", NODE, fx);
+  const end = script ? argv.indexOf(script) : argv.length;
+  for (let i = 1; i < end; i++) {
+    const v = argv[i]!.value;
+    const reporter =
+      v === "--test-reporter" ? argv[i + 1] : v.startsWith("--test-reporter=") ? sliceWord(argv[i]!, 16) : undefined;
+    if (reporter && !(reporter.literal && NODE_REPORTERS.has(reporter.value)))
+      fx.dangerous("`node --test-reporter` loads a reporter module, which runs its code");
+  }
   const run = argv.some((w) => w.literal && (w.value === "--run" || w.value.startsWith("--run=")));
   const test = argv.some((w) => w.literal && w.value === "--test");
   const info = argv.some((w) => w.literal && /^(-v|--version|-h|--help)$/.test(w.value));
@@ -301,22 +331,16 @@ const MAKE: ProjectSpec = {
     "help",
     "print-data-base",
   ],
-  longArgs: [
-    "jobs",
-    "load-average",
-    "max-load",
-    "output-sync",
-    "debug",
-    "old-file",
-    "assume-old",
-    "what-if",
-    "new-file",
-    "assume-new",
-  ],
-  flags: "BiknqrRsStwLpeh",
-  shortArgs: "jlOoWd",
+  longArgs: ["old-file", "assume-old", "what-if", "new-file", "assume-new"],
+  flags: "BiknqrRsStwLpehd",
+  shortArgs: "oW",
   stopAtPositional: false,
   abbreviations: true,
+  optional: {
+    long: ["jobs", "load-average", "max-load", "output-sync", "debug"],
+    short: "jlO",
+    numericNext: ["-j", "-l", "--jobs", "--load-average", "--max-load"],
+  },
 };
 
 /** make: targets are data; `NAME=value` overrides a makefile variable, which can change what recipes run. */
@@ -354,7 +378,25 @@ function packageManager(program: string, spec: ProjectSpec): ProgramCheck {
     const sub = projectArgs(argv, program, { ...spec, stopAtPositional: true }, fx)[0];
     if (sub?.literal && PACKAGE_RUNNERS[program]?.has(sub.value)) packageRunner(program, argv, sub, fx);
     else projectArgs(argv, program, spec, fx);
+    if (program === "npm" && sub?.literal && sub.value === "explore") explore(argv, fx);
   };
+}
+
+/**
+ * `npm explore PKG -- WORDS...` joins the words after `--` and runs them with a shell in the package's folder;
+ * without them it starts an interactive shell. The folder is under the project npm finds (which may be a
+ * parent directory), so the script is checked as run after a `cd` to a directory known only at run time:
+ * its relative paths then ask.
+ */
+function explore(argv: readonly Word[], fx: Effects): void {
+  const dash = argv.findIndex((w) => w.literal && w.value === "--");
+  const words = dash < 0 ? [] : argv.slice(dash + 1);
+  if (words.length === 0) return fx.dangerous("`npm explore` without a command starts an interactive shell");
+  const text = `cd -- "$npm_explore_folder" && ${words.map((w) => w.value).join(" ")}`;
+  fx.payload(
+    words.every((w) => w.literal) ? literalWord(text) : { ...literalWord(text), literal: false },
+    "`npm explore`",
+  );
 }
 
 function packageRunner(program: string, argv: readonly Word[], sub: Word, fx: Effects): void {

@@ -4,7 +4,7 @@
  * `--rmt-command`) are dangerous, and so is an archive named `host:file` (opened through a remote shell)
  * unless `--force-local`. Old-style bundled options (`tar tvf x.tar`) are read like `-t -v -f x.tar`.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
+import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { runsCode } from "./effects";
 import { longName, sliceWord } from "./options";
@@ -225,6 +225,8 @@ export const tar: ProgramCheck = (argv, fx) => {
   let absoluteNames = false;
   const archives: Word[] = [];
   let directory: Word | undefined;
+  let membersFromFile = false;
+  let toStdout = false;
   const setMode = (m: string): void => {
     if (mode && mode !== m) fx.notReadOnly("`tar` is given more than one mode");
     mode = m;
@@ -242,6 +244,8 @@ export const tar: ProgramCheck = (argv, fx) => {
       fx.dangerous("`tar -g` reads and writes a snapshot file");
     } else if (c === "P") {
       absoluteNames = true;
+    } else if (c === "O") {
+      toStdout = true;
     } else if (c === "f") {
       const a = value();
       if (a) archives.push(a);
@@ -250,6 +254,7 @@ export const tar: ProgramCheck = (argv, fx) => {
     } else if (c === "T" || c === "X") {
       const f = value();
       if (f) fx.read(f, "content");
+      if (c === "T") membersFromFile = true;
     } else if (SHORT_ARGS.has(c)) value();
     else if (!SHORT_FLAGS.has(c)) fx.dangerous(`\`-${c}\` is not a \`tar\` option Toolgate knows`);
   };
@@ -303,8 +308,10 @@ export const tar: ProgramCheck = (argv, fx) => {
       } else if (name === "files-from" || name === "exclude-from") {
         const f = value();
         if (f) fx.read(f, "content");
+        if (name === "files-from") membersFromFile = true;
       } else if (name === "force-local") forceLocal = true;
       else if (name === "absolute-names") absoluteNames = true;
+      else if (name === "to-stdout") toStdout = true;
       else if (TAKES_VALUE.has(name)) {
         if (eq < 0) value();
       }
@@ -321,8 +328,11 @@ export const tar: ProgramCheck = (argv, fx) => {
     }
   }
   // A directory given to `tar -c` is archived with everything below it: a recursive content read.
-  if (mode === "create" || mode === "append" || mode === "update")
+  // `-T F` names more members inside F: files archived that are known only when tar runs.
+  if (mode === "create" || mode === "append" || mode === "update") {
     for (const m of members) fx.read(m, "content", directory);
+    if (membersFromFile) fx.read(unknownWord(false), "content", directory);
+  }
   const writesArchive =
     mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete";
   for (const a of archives) {
@@ -332,8 +342,12 @@ export const tar: ProgramCheck = (argv, fx) => {
     if (writesArchive) fx.write(a);
     if (mode !== "create") fx.read(a, "content");
   }
-  // Extraction writes the members under the target directory (their names are inside the archive).
-  if (mode === "extract") fx.write(directory ?? literalWord("."));
+  // Extraction writes the members under the target directory. Their names are inside the archive, known only
+  // when tar runs: any of them could be a protected path below it (`.git/hooks/pre-commit`).
+  if (mode === "extract" && !toStdout) {
+    fx.write(directory ?? literalWord("."));
+    fx.write(unknownWord(false), directory);
+  }
   if (absoluteNames && mode !== "list") fx.dangerous("`tar -P` keeps absolute member names, which can write anywhere");
   if (mode !== "list")
     fx.notReadOnly(

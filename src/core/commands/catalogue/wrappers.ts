@@ -173,24 +173,7 @@ const xargs: ProgramCheck = (argv, fx) => {
   fx.label("xargs");
   let replace: string | undefined;
   let i = 1;
-  const withValue = [
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-lines",
-    "--max-args",
-    "--max-procs",
-    "--max-chars",
-    "--replace",
-    "--eof",
-  ];
+  const withValue = ["--delimiter", "--max-args", "--max-procs", "--max-chars"];
   for (; i < argv.length; i++) {
     const w = argv[i]!;
     if (!mayBeOption(w)) break;
@@ -203,21 +186,34 @@ const xargs: ProgramCheck = (argv, fx) => {
       i++;
       break;
     }
-    const name =
-      v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v.startsWith("--") ? v : v.slice(0, 2);
-    const attached = v.startsWith("--")
-      ? v.includes("=")
-        ? v.slice(v.indexOf("=") + 1)
-        : undefined
-      : v.length > 2
-        ? v.slice(2)
-        : undefined;
-    if (name === "-I" || name === "--replace" || name === "-i") {
-      replace = attached ?? (name === "-I" ? argv[++i]?.value : "{}");
+    if (!v.startsWith("--") && v !== "-") {
+      // A bundle of short options, as getopt reads it (`-tE x` is `-t -E x`).
+      for (let j = 1; j < v.length; j++) {
+        const c = v[j]!;
+        const rest = j < v.length - 1 ? v.slice(j + 1) : undefined;
+        if ("0rtxpo".includes(c)) continue;
+        if (c === "i") replace = rest ?? "{}";
+        else if (c === "I") replace = rest ?? argv[++i]?.value;
+        else if (c === "a") {
+          const f = rest !== undefined ? sliceWord(w, j + 1) : argv[++i];
+          if (f) fx.read(f, "content");
+        } else if ("dELnPs".includes(c)) {
+          if (rest === undefined) i++;
+        } else if (c !== "e" && c !== "l")
+          // `-e[END]` and `-l[MAX]` take only an attached value.
+          unknown(fx, `\`${v}\` is not an \`xargs\` option Toolgate knows`);
+        break;
+      }
       continue;
     }
-    if (name === "-a" || name === "--arg-file") {
-      const f = attached !== undefined ? literalWord(attached) : argv[++i];
+    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    const attached = v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined;
+    if (name === "--replace") {
+      replace = attached ?? "{}";
+      continue;
+    }
+    if (name === "--arg-file") {
+      const f = attached !== undefined ? sliceWord(w, v.indexOf("=") + 1) : argv[++i];
       if (f) fx.read(f, "content");
       continue;
     }
@@ -227,26 +223,22 @@ const xargs: ProgramCheck = (argv, fx) => {
     }
     if (
       [
-        "-0",
         "--null",
-        "-r",
         "--no-run-if-empty",
-        "-t",
         "--verbose",
-        "-x",
         "--exit",
-        "-p",
         "--interactive",
-        "-o",
         "--open-tty",
         "--show-limits",
-        "-e",
-        "-l",
+        // Their value is optional: only `--eof=END` gives one; `--eof cmd` leaves `cmd` the command.
+        "--eof",
+        "--max-lines",
       ].includes(name)
     )
       continue;
     if (name === "--process-slot-var") {
       fx.notReadOnly("`xargs --process-slot-var` sets a variable");
+      if (attached === undefined) i++;
       continue;
     }
     unknown(fx, `\`${v}\` is not an \`xargs\` option Toolgate knows`);
@@ -259,6 +251,18 @@ const xargs: ProgramCheck = (argv, fx) => {
   }
   fx.nested(inner, { prefix: i, extraArgs: replace === undefined });
 };
+
+const WATCH_LONG_FLAGS = [
+  "--no-title",
+  "--beep",
+  "--errexit",
+  "--chgexit",
+  "--color",
+  "--no-color",
+  "--precise",
+  "--no-wrap",
+  "--no-rerun",
+];
 
 /** `watch [options] CMD...` joins its words and runs them with `sh -c`; with `-x` it runs them directly. */
 const watch: ProgramCheck = (argv, fx) => {
@@ -277,15 +281,28 @@ const watch: ProgramCheck = (argv, fx) => {
       i++;
       break;
     }
-    if (v === "-x" || v === "--exec") exec = true;
-    else if (v === "-n" || v === "--interval" || v === "-q" || v === "--equexit") i++;
-    else if (
-      /^(-n.|--interval=|-d|--differences|-t|--no-title|-b|--beep|-e|--errexit|-g|--chgexit|-c|--color|-C|--no-color|-p|--precise|-w|--no-wrap|-r|--no-rerun|-q.|--equexit=)/.test(
-        v,
-      )
-    )
+    if (v.startsWith("--")) {
+      const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+      if (v === "--exec") exec = true;
+      else if (v === "--interval" || v === "--equexit") i++;
+      else if (name === "--interval" || name === "--equexit" || name === "--differences") continue;
+      else if (!WATCH_LONG_FLAGS.includes(v)) unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
       continue;
-    else unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
+    }
+    // A bundle of short options, as getopt reads it (`-tx` is `-t -x`): `-d` takes the rest of the word as its
+    // value, `-n`/`-q` the rest or the next word.
+    for (let j = 1; j < v.length; j++) {
+      const c = v[j]!;
+      if (c === "x") exec = true;
+      else if (c === "d") break;
+      else if (c === "n" || c === "q") {
+        if (j === v.length - 1) i++;
+        break;
+      } else if (!"bcegptwrC".includes(c)) {
+        unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
+        break;
+      }
+    }
   }
   const rest = argv.slice(i);
   if (rest.length === 0) return;
