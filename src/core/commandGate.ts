@@ -3,7 +3,7 @@ import type { ProtectedPaths } from "./protectedPaths";
 import type { ResolvedPath, WorkspacePaths } from "./paths";
 import { ruleMatches, type CallSubject, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
-import { ignoredBelow, SCAN_LIMIT } from "./ignoredBelow";
+import { ignoredBelow, SCAN_LIMIT, walkBelow } from "./ignoredBelow";
 import { gitCheck } from "./gitRepository";
 import { stagedIgnored } from "./gitStaged";
 import type { ReadKind } from "./commands/catalogue/effects";
@@ -143,9 +143,22 @@ export class CommandPathGate implements PathGate {
         };
       return { ok: true };
     }
-    if (kind === "content" || kind === "content-nofollow") {
+    if (kind === "content" || kind === "content-nofollow" || kind === "copy-tree") {
       const below = this.recursiveRead(path, p, kind === "content");
       if (below) return below;
+    }
+    if (kind === "copy-tree") {
+      const planted = this.protectedBelow(p);
+      if (planted)
+        return this.note(
+          "hard-ask",
+          planted === "too-many"
+            ? `copies \`${path}\` whole: more than ${SCAN_LIMIT} entries, too many to check for protected paths`
+            : planted === p.realRoot?.relative
+              ? `copies \`${path}\`, a protected path, whole`
+              : `copies \`${path}\` whole, with \`${planted}\` in it, a protected path wherever it lands`,
+          "protected: copied tree",
+        );
     }
     if (!local && !(this.switches.readLocal && this.switches.readExternal))
       return { ok: false, reason: `reads outside the workspace: ${path}`, rule: "path:external-read" };
@@ -192,6 +205,30 @@ export class CommandPathGate implements PathGate {
   }
 
   /** A directory read for its content is read recursively: it must not reach a denied or ignored file. */
+  /**
+   * A protected path in the tree `p` (itself, or below it; relative to its root), or `too-many` when the tree
+   * is too large to look through. The protected patterns match at any depth, so what a copy of the tree plants
+   * is protected where it lands too: finding it at the source is enough.
+   */
+  private protectedBelow(p: ResolvedPath): string | "too-many" | undefined {
+    const root = p.realRoot;
+    if (!root) return undefined;
+    const at = (relative: string): ResolvedPath => {
+      const abs = relative === "" ? root.root : posix.join(root.root, relative);
+      const match = { index: root.index, root: root.root, relative };
+      return { input: relative, lexical: abs, real: abs, realRoot: match, lexicalRoot: match };
+    };
+    if (root.relative !== "" && this.protectedPaths.match(at(root.relative))) return root.relative;
+    if (!isDirectory(p.real)) return undefined;
+    // The walk's "found" result is its `ignored` kind; here it names the protected entry.
+    const found = walkBelow(root.root, root.relative, (child, e) => {
+      if (this.protectedPaths.match(at(child))) return { kind: "ignored", relative: child };
+      return e.isDirectory() ? "descend" : "next";
+    });
+    if (found.kind === "too-many") return "too-many";
+    return found.kind === "ignored" ? found.relative : undefined;
+  }
+
   private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
     // Only a directory has anything below it (a file, or nothing, reads just itself: checked above).
     if (!isDirectory(p.real)) return undefined;

@@ -11,6 +11,14 @@ import { windowsSpelling } from "./windowsNames";
  * real path.
  */
 const IN_WORKSPACE = [
+  // The directories themselves too: `mv x/.vscode .vscode`, `ln -s x .husky`, `mkdir .vscode` replace or
+  // create what is inside them in one write.
+  "**/.vscode",
+  "**/.github/workflows",
+  "**/.husky",
+  "**/.devcontainer",
+  "**/.circleci",
+  "**/.buildkite",
   "**/.vscode/*.json",
   "**/.vscode/*.code-workspace",
   "**/*.code-workspace",
@@ -51,9 +59,12 @@ const ANYWHERE = [
   "**/.zshrc",
   "**/.zprofile",
   "**/.zshenv",
+  "**/.config/fish",
   "**/.config/fish/**",
+  "**/.ssh",
   "**/.ssh/**",
   "**/.gitconfig",
+  "**/.config/git",
   "**/.config/git/**",
 ];
 

@@ -117,6 +117,8 @@ const RISKY = new Set([
   "CPP",
   "MAKE",
   "MAKEFLAGS",
+  "MAKEFILES",
+  "MAGIC",
   "MFLAGS",
   "GOFLAGS",
   "RUSTFLAGS",

@@ -22,7 +22,7 @@ export interface PathGate {
    * "content-nofollow": a content read by a program that does not follow links below a directory.
    * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
    * the objects of the repository found there; "git-stage"/"git-stage-forced": git copies the files below
-   * into its objects (see catalogue/effects.ts).
+   * into its objects; "copy-tree": the tree is copied or moved whole (see catalogue/effects.ts).
    */
   check(path: string, cwd: string, access: PathAccess, kind?: Exclude<ReadKind, "file-content">): PathVerdict;
   /**

@@ -222,6 +222,8 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["state", "read IFS", "not-safe"],
   ["state", "true & wait -n -p PATH", "not-safe"],
   ["state", "ls {PATH}<README.md", "not-safe"],
+  ["state", "MAGIC=mymagic file README.md", "not-safe"],
+  ["state", "MAKEFILES=evil.mk make test", "not-safe"],
   ["state", "ls {IFS}>/dev/null", "not-safe"],
   ["state", "read -a PATH", "not-safe"],
   ["state", "printf -v PATH x", "not-safe"],

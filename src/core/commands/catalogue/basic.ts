@@ -6,7 +6,7 @@
  */
 import { literalWord, unknownWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
-import { parseArgs, type OptionSpec } from "./options";
+import { parseArgs, sliceWord, type OptionSpec, type Seen } from "./options";
 import { unknown } from "./wrappers";
 
 type Role = "content" | "names" | "data";
@@ -659,7 +659,35 @@ function writer(
       if (layout === "last-write" && (targetDir || i < positionals.length - 1)) readPositional(p, sources, fx);
       else fx.write(p);
     });
+    if (program === "cp" || program === "mv") landing(program, argv, positionals, seen, fx);
   };
+}
+
+/**
+ * Where `cp` and `mv` put their sources: into the destination when it is a directory (`cp x .vscode/`,
+ * `mv a/.vscode .`), which the words alone cannot tell, so `DEST/NAME` is checked as a write too (it only
+ * adds asks where that name is protected). A tree copied (`cp -r`, `-a`) or moved whole is a `copy-tree`
+ * read: a protected path inside it is planted wherever it lands.
+ */
+function landing(program: string, argv: readonly Word[], positionals: readonly Word[], seen: Seen, fx: Effects): void {
+  let dest: Word | undefined;
+  for (let i = 1; i < argv.length && !dest; i++) {
+    const v = argv[i]!.value;
+    if (v === "--") break;
+    if (v === "-t" || v === "--target-directory") dest = argv[i + 1];
+    else if (v.startsWith("--target-directory=")) dest = sliceWord(argv[i]!, 19);
+    else if (/^-[A-Za-z]*t./.test(v) && !v.startsWith("--")) dest = sliceWord(argv[i]!, v.indexOf("t") + 1);
+  }
+  const sources = dest ? positionals : positionals.slice(0, -1);
+  dest ??= positionals[positionals.length - 1];
+  const tree = program === "mv" || ["-r", "-R", "-a", "--recursive", "--archive"].some((f) => seen.has(f));
+  for (const src of sources) {
+    if (tree) fx.read(src, "copy-tree");
+    if (!dest || !src.literal || !dest.literal || seen.has("-T") || seen.has("--no-target-directory")) continue;
+    const name = src.value.replace(/\/+$/, "").split("/").pop() ?? "";
+    if (name === "" || name === "." || name === "..") continue;
+    fx.write({ ...dest, value: `${dest.value.replace(/\/+$/, "")}/${name}` });
+  }
 }
 
 /**

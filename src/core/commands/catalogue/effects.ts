@@ -22,6 +22,9 @@ import type { Word } from "../model";
  * `git-stage`: git copies the files below into its objects (`git add dir`, `git stash -u`), skipping what
  * git's exclude files name; `git-stage-forced` skips nothing (`git add -f`, `git stash -a`). The path `:/`
  * stands for the whole working tree. The path gate asks when a file the ignore file excludes would go in.
+ * `copy-tree`: a content read of a tree that is copied or moved elsewhere whole (`cp -r`, `mv`): besides what
+ * a recursive read checks, the path gate asks when the tree holds a protected path (`.vscode/settings.json`,
+ * `.git/hooks`), which the copy would plant where it lands.
  */
 export type ReadKind =
   | "content"
@@ -31,7 +34,8 @@ export type ReadKind =
   | "git-repository"
   | "git-history"
   | "git-stage"
-  | "git-stage-forced";
+  | "git-stage-forced"
+  | "copy-tree";
 
 export interface Effects {
   /** The text on the command's standard input when the line gives it (a here-document or here-string). */
