@@ -16,6 +16,17 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "pipe" }).toString();
 const allowGit = { "toolgate.commands.allow": ["git"] };
 
+/** A repository with `a.ts` and the ignore file committed, and an untracked ignored `.env`. */
+function committedRepo(): string {
+  const t = tempTree({ "w/a.ts": "a", "w/.env": "SECRET=1", "w/.toolgateignore": ".env\n" });
+  afterAll(() => t.cleanup());
+  const w = t.path("w");
+  git(w, "init", "-q", ".");
+  git(w, "add", "a.ts", ".toolgateignore");
+  git(w, "commit", "-qm", "init");
+  return w;
+}
+
 describe("staging ignored files", () => {
   const t = tempTree({
     "w/src/a.ts": "a",
@@ -92,12 +103,7 @@ describe("staging ignored files", () => {
 });
 
 describe("history contents put where the agent can read them", () => {
-  const t = tempTree({ "w/a.ts": "a", "w/.env": "SECRET=1", "w/.toolgateignore": ".env\n" });
-  afterAll(() => t.cleanup());
-  const w = t.path("w");
-  git(w, "init", "-q", ".");
-  git(w, "add", "a.ts", ".toolgateignore");
-  git(w, "commit", "-qm", "init");
+  const w = committedRepo();
 
   const lines = [
     "git archive HEAD",
@@ -167,12 +173,7 @@ describe("a message read from a file goes into history", () => {
 });
 
 describe("git grep of the working tree", () => {
-  const t = tempTree({ "w/a.ts": "a", "w/.env": "SECRET=1", "w/.toolgateignore": ".env\n" });
-  afterAll(() => t.cleanup());
-  const w = t.path("w");
-  git(w, "init", "-q", ".");
-  git(w, "add", "a.ts", ".toolgateignore");
-  git(w, "commit", "-qm", "init");
+  const w = committedRepo();
 
   it("`--untracked` and `--no-index` print untracked ignored files, so they ask; plain `git grep` runs", async () => {
     // What git really prints: the ignored file's content, which plain `git grep` does not show.
