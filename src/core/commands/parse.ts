@@ -444,7 +444,8 @@ class Walker {
     // `{NAME}` right before a redirect: an assignment bash makes before the command runs (see fdVariable).
     const fdVariables: Assignment[] = [];
     const named = n.children.filter((c) => c.named);
-    const nextOf = (c: TNode): TNode | undefined => named[named.indexOf(c) + 1] ?? outerRedirects[0];
+    const position = new Map(named.map((c, i) => [c, i]));
+    const nextOf = (c: TNode): TNode | undefined => named[(position.get(c) ?? named.length) + 1] ?? outerRedirects[0];
     const argument = (c: TNode): void => {
       const w = this.word(c);
       const fdv = this.fdVariable(c, nextOf(c));
