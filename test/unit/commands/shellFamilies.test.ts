@@ -90,6 +90,7 @@ describe("family 1: a substitution bash runs is found wherever it stands", () =>
     "true | true; declare PIPESTATUS='(S)'",
     "declare -ga a='(S)'",
     "true & wait -p 'a[S]' -n",
+    "printf -v'a[S]' x",
     // `{NAME}` right before a redirect is an assignment bash makes (the descriptor's number), not an argument.
     "x='a[S]'; : {a[x]}</dev/null",
     ": {a[S]}>/dev/null",
@@ -227,6 +228,7 @@ const table: [family: string, line: string, expected: Expect][] = [
   ["state", "ls {IFS}>/dev/null", "not-safe"],
   ["state", "read -a PATH", "not-safe"],
   ["state", "printf -v PATH x", "not-safe"],
+  ["state", "printf -vPATH x", "not-safe"],
   ["state", "mapfile HISTFILE", "not-safe"],
   ["state", "readarray -t BASH_ENV", "not-safe"],
   ["state", "mapfile -C 'rm x' lines", "deny"],

@@ -590,9 +590,10 @@ const printf: ProgramCheck = (argv, fx) => {
     if (next && (!next.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(next.value)))
       unknown(fx, "`printf` gets a format computed at run time that could be `-v` before an indexed name");
     else fx.dangerous("`printf` gets a format computed at run time (it could be `-v`, which assigns variables)");
-  } else if (format.value === "-v") {
-    // `printf -v NAME`: a plain name is an assignment; an indexed one evaluates its index (runs commands).
-    const target = argv[i + 1];
+  } else if (format.value.startsWith("-v")) {
+    // `printf -v NAME` (or `-vNAME`): a plain name is an assignment; an indexed one evaluates its index (runs
+    // commands).
+    const target = format.value === "-v" ? argv[i + 1] : sliceWord(format, 2);
     if (!target?.literal || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(target.value))
       unknown(fx, "`printf -v` assigns a variable named at run time or with an index evaluated as arithmetic");
     else {
