@@ -91,6 +91,8 @@ describe("family 1: a substitution bash runs is found wherever it stands", () =>
     "declare -ga a='(S)'",
     "true & wait -p 'a[S]' -n",
     "printf -v'a[S]' x",
+    "true & wait -p'a[S]' -n",
+    "true & wait -np'a[S]'",
     // `{NAME}` right before a redirect is an assignment bash makes (the descriptor's number), not an argument.
     "x='a[S]'; : {a[x]}</dev/null",
     ": {a[S]}>/dev/null",

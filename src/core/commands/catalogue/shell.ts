@@ -193,9 +193,11 @@ const wait: ProgramCheck = (argv, fx) => {
       if (mayBeOption(w)) unknown(fx, "`wait` gets an argument computed at run time that could be an option");
       continue;
     }
-    if (!/^-[fnp]+$/.test(w.value)) continue;
+    if (!/^-[fn]*p/.test(w.value) && !/^-[fnp]+$/.test(w.value)) continue;
     if (!w.value.includes("p")) continue;
-    const name = argv[++i];
+    // `-p NAME`, or the name attached to the cluster (`-pNAME`, `-npNAME`).
+    const rest = w.value.slice(w.value.indexOf("p") + 1);
+    const name = rest === "" ? argv[++i] : sliceWord(w, w.value.indexOf("p") + 1);
     if (!name) return;
     if (!name.literal || !NAME.test(name.value))
       unknown(fx, "`wait -p` names a variable computed at run time or with an index, which can run commands");
