@@ -2,6 +2,7 @@
 import "./support/shims";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Decision } from "../../src/shared/messages";
 import type { HostState } from "../../src/shared/protocol";
 import { App } from "../src/App";
 import { Bridge } from "../src/state/bridge";
@@ -19,6 +20,16 @@ function mount() {
   return { api, posted, store, host };
 }
 
+/** An `execute_command` ask waiting for the person, with the gate's decision on it. */
+function pendingCommand(command: string, decision: Decision) {
+  return message({
+    kind: "tool",
+    role: "ask",
+    askState: "pending",
+    tool: tool("execute_command", { command }, { status: "pending", decision }),
+  });
+}
+
 function state(over: Partial<HostState> = {}): HostState {
   return { task: null, settings: settingsView(), mcp: { servers: [], live: false }, agentAvailable: true, ...over };
 }
@@ -33,15 +44,10 @@ describe("app", () => {
 
   it("renders a task with a pending ask from a snapshot (what a reload brings back)", () => {
     const { host } = mount();
-    const ask = message({
-      kind: "tool",
-      role: "ask",
-      askState: "pending",
-      tool: tool(
-        "execute_command",
-        { command: "make deploy" },
-        { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } },
-      ),
+    const ask = pendingCommand("make deploy", {
+      decision: "ask",
+      reason: "`make` is not in your allow list",
+      rule: "r",
     });
     host({
       type: "state",
@@ -62,24 +68,12 @@ describe("app", () => {
 
   it("names Restricted Mode once, in the banner: the card and the auto-approve dropdown only point at it", () => {
     const { host } = mount();
-    const ask = message({
-      kind: "tool",
-      role: "ask",
-      askState: "pending",
-      tool: tool(
-        "execute_command",
-        { command: "rm -rf build" },
-        {
-          status: "pending",
-          decision: {
-            decision: "ask",
-            reason: "the workspace is not trusted (Restricted Mode), so nothing is auto-approved",
-            rule: "workspace:untrusted",
-            danger: ["deletes"],
-            ifTrusted: { decision: "ask", reason: "`rm` deletes files", rule: "commands:deletes", danger: ["deletes"] },
-          },
-        },
-      ),
+    const ask = pendingCommand("rm -rf build", {
+      decision: "ask",
+      reason: "the workspace is not trusted (Restricted Mode), so nothing is auto-approved",
+      rule: "workspace:untrusted",
+      danger: ["deletes"],
+      ifTrusted: { decision: "ask", reason: "`rm` deletes files", rule: "commands:deletes", danger: ["deletes"] },
     });
     host({
       type: "state",
@@ -107,15 +101,10 @@ describe("app", () => {
 
   it("the feedback keybinding's reveal puts the focus in the waiting card's feedback box", async () => {
     const { host } = mount();
-    const ask = message({
-      kind: "tool",
-      role: "ask",
-      askState: "pending",
-      tool: tool(
-        "execute_command",
-        { command: "make deploy" },
-        { status: "pending", decision: { decision: "ask", reason: "`make` is not in your allow list", rule: "r" } },
-      ),
+    const ask = pendingCommand("make deploy", {
+      decision: "ask",
+      reason: "`make` is not in your allow list",
+      rule: "r",
     });
     host({ type: "state", state: state({ task: { id: "t", state: "waiting", messages: [ask] } }) });
     host({ type: "reveal", target: "askFeedback" });
