@@ -30,14 +30,19 @@ function recordingHost(error?: string) {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** A connected sidebar with a task started, and the task's first row. */
+async function taskWithRow() {
+  const h = makeHost();
+  const w = h.webview("sidebar");
+  await w.send({ type: "ready" });
+  await w.send({ type: "newTask", requestId: 1, text: "edit things" });
+  const session = h.factory.created[0]!;
+  return { h, w, session, row: session.snapshot()[0]! };
+}
+
 describe("checkpoint intents", () => {
   it("restore and show-changes reach the checkpoint host with the current task and the row the host holds", async () => {
-    const h = makeHost();
-    const w = h.webview("sidebar");
-    await w.send({ type: "ready" });
-    await w.send({ type: "newTask", requestId: 1, text: "edit things" });
-    const session = h.factory.created[0]!;
-    const row = session.snapshot()[0]!;
+    const { h, w, session, row } = await taskWithRow();
     const { host, calls } = recordingHost();
     h.controller.setCheckpoints(host);
 
@@ -54,10 +59,7 @@ describe("checkpoint intents", () => {
   });
 
   it("an unknown row, a failed restore and a missing runtime are answered with what went wrong", async () => {
-    const h = makeHost();
-    const w = h.webview("sidebar");
-    await w.send({ type: "ready" });
-    await w.send({ type: "newTask", requestId: 1, text: "edit things" });
+    const { h, w } = await taskWithRow();
     await w.send({ type: "restoreCheckpoint", requestId: 2, messageId: 1 });
     h.controller.setCheckpoints(recordingHost("git was not found").host);
     await w.send({ type: "restoreCheckpoint", requestId: 3, messageId: 999 });
@@ -71,12 +73,7 @@ describe("checkpoint intents", () => {
   });
 
   it("after a restore the webview gets the row's mark, and the task view carries it on every snapshot", async () => {
-    const h = makeHost();
-    const w = h.webview("sidebar");
-    await w.send({ type: "ready" });
-    await w.send({ type: "newTask", requestId: 1, text: "edit things" });
-    const session = h.factory.created[0]!;
-    const row = session.snapshot()[0]!;
+    const { h, w, session, row } = await taskWithRow();
     const { host, calls, state } = recordingHost();
     h.controller.setCheckpoints(host);
     await tick();
