@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings } from "../../../src/core/checkpointSettings";
 import { IgnoreRules } from "../../../src/core/ignoreFile";
 import { GitCheckpointService } from "../../../src/agent/checkpoints/checkpointService";
+import type { CheckpointService } from "../../../src/agent/checkpoints/types";
 
 export function tempDir(prefix = "toolgate-ckpt-"): string {
   return realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
@@ -116,4 +117,14 @@ export function shadowDirs(store: string): string[] {
     for (const r of readdirSync(path.join(store, ws, "roots")))
       out.push(path.join(store, ws, "roots", r, "shadow.git"));
   return out;
+}
+
+/** A service made later (once a harness's workspace exists), handed to a task that needs one now. */
+export function late(get: () => CheckpointService): CheckpointService {
+  return new Proxy({} as CheckpointService, {
+    get:
+      (_t, key) =>
+      (...args: unknown[]) =>
+        (get()[key as keyof CheckpointService] as (...a: unknown[]) => unknown)(...args),
+  });
 }

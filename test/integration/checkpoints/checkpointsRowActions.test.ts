@@ -7,13 +7,12 @@
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { CheckpointService } from "../../../src/agent/checkpoints/types";
 import { CheckpointActions } from "../../../src/host/checkpointActions";
 import type { CheckpointDiffs, CheckpointFileDiff } from "../../../src/host/diffView";
 import { rowOffer } from "../../../src/shared/checkpointRows";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { startHarness, type Harness } from "../../support/agentHarness";
-import { fileState, makeService, type Fixture } from "./checkpointsFixture";
+import { fileState, late, makeService, type Fixture } from "./checkpointsFixture";
 
 const ui = vi.hoisted(() => ({
   /** The button the person clicks in the next modal (undefined: they close it). */
@@ -65,15 +64,6 @@ afterEach(async () => {
     else x.cleanup();
   }
 });
-
-function late(get: () => CheckpointService): CheckpointService {
-  return new Proxy({} as CheckpointService, {
-    get:
-      (_t, key) =>
-      (...args: unknown[]) =>
-        (get()[key as keyof CheckpointService] as (...a: unknown[]) => unknown)(...args),
-  });
-}
 
 function recordingDiffs() {
   const opened: { title: string; files: readonly CheckpointFileDiff[] }[] = [];

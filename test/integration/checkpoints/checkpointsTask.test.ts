@@ -8,11 +8,10 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { reviewRestore, restoreReviewed, rowStep } from "../../../src/agent/checkpoints/rowRestore";
-import type { CheckpointService } from "../../../src/agent/checkpoints/types";
 import { restorableStep } from "../../../src/shared/checkpointRows";
 import type { TaskMessage } from "../../../src/shared/messages";
 import { startHarness, type Harness } from "../../support/agentHarness";
-import { fileState, makeService, shadowDirs, shadowObjects, type Fixture } from "./checkpointsFixture";
+import { fileState, late, makeService, shadowDirs, shadowObjects, type Fixture } from "./checkpointsFixture";
 
 const open: (Harness | Fixture)[] = [];
 afterEach(async () => {
@@ -24,15 +23,6 @@ afterEach(async () => {
 
 const SECRET = "TOP-SECRET-7f3a9c-never-in-the-store";
 const BUILD = "BUILD-OUTPUT-51d2e0-gitignored";
-/** The service is made once the harness's workspace exists; the task gets it before that. */
-function late(get: () => CheckpointService): CheckpointService {
-  return new Proxy({} as CheckpointService, {
-    get:
-      (_t, key) =>
-      (...args: unknown[]) =>
-        (get()[key as keyof CheckpointService] as (...a: unknown[]) => unknown)(...args),
-  });
-}
 
 const call = (tool: string, args: Record<string, unknown>) => ({ steps: [{ tool, args }] });
 
