@@ -660,7 +660,7 @@ function writer(
       if (layout === "last-write" && (targetDir || i < positionals.length - 1)) readPositional(p, sources, fx);
       else fx.write(p);
     });
-    if (program === "cp" || program === "mv") landing(program, argv, positionals, seen, fx);
+    if (program === "cp" || program === "mv") landing(program, positionals, seen, fx);
   };
 }
 
@@ -670,15 +670,8 @@ function writer(
  * adds asks where that name is protected). A tree copied (`cp -r`, `-a`) or moved whole is a `copy-tree`
  * read: a protected path inside it is planted wherever it lands.
  */
-function landing(program: string, argv: readonly Word[], positionals: readonly Word[], seen: Seen, fx: Effects): void {
-  let dest: Word | undefined;
-  for (let i = 1; i < argv.length && !dest; i++) {
-    const v = argv[i]!.value;
-    if (v === "--") break;
-    if (v === "-t" || v === "--target-directory") dest = argv[i + 1];
-    else if (v.startsWith("--target-directory=")) dest = sliceWord(argv[i]!, 19);
-    else if (/^-[A-Za-z]*t./.test(v) && !v.startsWith("--")) dest = sliceWord(argv[i]!, v.indexOf("t") + 1);
-  }
+function landing(program: string, positionals: readonly Word[], seen: Seen, fx: Effects): void {
+  let dest = seen.valueOf("-t") ?? seen.valueOf("--target-directory");
   const sources = dest ? positionals : positionals.slice(0, -1);
   dest ??= positionals[positionals.length - 1];
   const tree = program === "mv" || ["-r", "-R", "-a", "--recursive", "--archive"].some((f) => seen.has(f));

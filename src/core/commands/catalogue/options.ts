@@ -36,14 +36,22 @@ export interface OptionSpec {
   readonly optionsHarmless?: boolean;
 }
 
-/** Options seen, in canonical form (`-e`, `--regexp`). A list: usually empty or tiny. */
+/** Options seen, in canonical form (`-e`, `--regexp`), with the last value each took. Usually empty or tiny. */
 export class Seen {
   private list: string[] | undefined;
+  private values: Map<string, Word> | undefined;
   add(option: string): void {
     (this.list ??= []).push(option);
   }
   has(option: string): boolean {
     return this.list !== undefined && this.list.includes(option);
+  }
+  setValue(option: string, value: Word): void {
+    (this.values ??= new Map()).set(option, value);
+  }
+  /** The value the option last took (`-t DIR`, `--target-directory=DIR`), if it took one. */
+  valueOf(option: string): Word | undefined {
+    return this.values?.get(option);
   }
 }
 
@@ -83,8 +91,9 @@ export function parseArgs(
   const positionals: Word[] = [];
   const seen = new Seen();
   let optionsDone = false;
-  const takeValue = (kind: ArgKind, value: Word | undefined): void => {
+  const takeValue = (option: string, kind: ArgKind, value: Word | undefined): void => {
     if (!value) return;
+    seen.setValue(option, value);
     if (kind === "content" || kind === "names") fx.read(value, kind);
     else if (kind === "write") fx.write(value);
     else if (kind === "content-list" && (!value.literal || value.tilde !== undefined)) fx.read(value, "content");
@@ -130,8 +139,8 @@ export function parseArgs(
       seen.add(`--${resolved.name}`);
       if (resolved.kind === "flag") {
         if (inline) fx.dangerous(`\`--${name}\` takes no value`);
-      } else if (resolved.kind === "optional") takeValue(resolved.arg, inline);
-      else if (resolved.kind === "arg") takeValue(resolved.arg, inline ?? argv[++i]);
+      } else if (resolved.kind === "optional") takeValue(`--${resolved.name}`, resolved.arg, inline);
+      else if (resolved.kind === "arg") takeValue(`--${resolved.name}`, resolved.arg, inline ?? argv[++i]);
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(v)) {
@@ -154,7 +163,7 @@ export function parseArgs(
       const kind = spec.shortArgs?.[c];
       if (kind !== undefined) {
         seen.add(`-${c}`);
-        takeValue(kind, j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i]);
+        takeValue(`-${c}`, kind, j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i]);
         break;
       }
       if (c === UNKNOWN) {
