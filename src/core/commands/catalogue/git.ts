@@ -194,7 +194,7 @@ export const git: ProgramCheck = (argv, fx) => {
   const name = subWord.value;
   const args = argv.slice(sub + 1);
   fx.label(`git ${name}`);
-  scanDangerous(args, fx);
+  scanDangerous(args, fx, base);
   shortDangerous(name, args, fx);
   const readPaths = (positionals: readonly Word[]): void => {
     for (const p of positionals) readRevOrPath(p, fx, base);
@@ -302,12 +302,11 @@ export const git: ProgramCheck = (argv, fx) => {
           const f = args[i + 1];
           if (f) fx.read(f, "content", base);
         } else if (a.value.startsWith("--add-file=")) fx.read(sliceWord(a, 11), "content", base);
-        // `-o F` / `--output F`: the archive is written there (outside the workspace too).
-        else if (a.value === "-o" || a.value === "--output") {
+        // `-o F`: the archive is written there (`--output`, for any subcommand, is scanDangerous's).
+        else if (a.value === "-o") {
           const f = args[i + 1];
           if (f) fx.write(f, base);
-        } else if (a.value.startsWith("--output=")) fx.write(sliceWord(a, 9), base);
-        else if (/^-o./.test(a.value)) fx.write(sliceWord(a, 2), base);
+        } else if (/^-o./.test(a.value)) fx.write(sliceWord(a, 2), base);
       });
       fx.notReadOnly("`git archive` writes an archive of the tree");
       readsHistory();
@@ -706,7 +705,7 @@ function shortDangerous(name: string, args: readonly Word[], fx: Effects): void 
   }
 }
 
-function scanDangerous(args: readonly Word[], fx: Effects): void {
+function scanDangerous(args: readonly Word[], fx: Effects, base: Word | undefined): void {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a.literal && a.value === "--") return;
@@ -728,7 +727,7 @@ function scanDangerous(args: readonly Word[], fx: Effects): void {
     // workspace boundary hold for it in every mode.
     if (name.length >= 2 && "output".startsWith(name)) {
       const target = eq >= 0 ? sliceWord(a, eq + 1) : args[++i];
-      if (target) fx.write(target);
+      if (target) fx.write(target, base);
     }
   }
 }
