@@ -394,21 +394,29 @@ class Run {
     if (this.rules.deny.empty && this.rules.ask.empty) return false;
     const texts = args.map((w) => w.value).filter((v) => CODE_TEXT.test(v));
     if (stdin) texts.push(stdin.value);
-    for (const text of texts) {
-      const plain = text.replaceAll(UNKNOWN, " ");
-      for (const [rules, kind] of [
-        [this.rules.deny, "deny"],
-        [this.rules.ask, "ask"],
-      ] as const) {
-        const rule = lexicalDeny(plain, rules);
-        if (!rule) continue;
-        this.mark(this.askedAt);
-        this.ask ??= {
-          reason: `\`${baseName(argv[0]!.value)}\` may run the text it is given, and that text names \`${rule.source}\`, which your ${kind} rule covers`,
-          rule: `commands:runs-text: ${rule.source}`,
-        };
-        return true;
-      }
+    const who = `\`${baseName(argv[0]!.value)}\` may run the text it is given, and that text`;
+    return texts.some((text) => this.textNamesRule(text, who));
+  }
+
+  /**
+   * A deny or always-asking command the lexical scan finds in `text` (code or a command line whose syntax is
+   * not the shell's) is a hard ask; `who` begins the reason ("`perl` may run the text it is given, and that
+   * text"). True when it asked.
+   */
+  private textNamesRule(text: string, who: string): boolean {
+    const plain = text.replaceAll(UNKNOWN, " ");
+    for (const [rules, kind] of [
+      [this.rules.deny, "deny"],
+      [this.rules.ask, "ask"],
+    ] as const) {
+      const rule = rules.empty ? undefined : lexicalDeny(plain, rules);
+      if (!rule) continue;
+      this.mark(this.askedAt);
+      this.ask ??= {
+        reason: `${who} names \`${rule.source}\`, which your ${kind} rule covers`,
+        rule: `commands:runs-text: ${rule.source}`,
+      };
+      return true;
     }
     return false;
   }
@@ -437,7 +445,8 @@ class Run {
     if (this.deny) return;
     // The value's own syntax is the program's (`LESS='+!rm x'`, `GIT_CONFIG_VALUE_0`): a denied or always-asking
     // command the lexical scan finds in it is a hard ask, even where it does not parse as a command line.
-    if (this.valueNamesRule(name, value)) return;
+    if (this.textNamesRule(value.value, `\`${name}=\` configures a program that may run its value, and the value`))
+      return;
     // After these, the programs the line runs are no longer the ones the analysis looked up: a `PATH` that
     // does not keep the old one first (`$PATH:…`; a value read at run time counts as replaced), a file every
     // child bash runs, an exported function, a library loaded into every program, a pipe `less` opens.
@@ -451,25 +460,6 @@ class Run {
     )
       return this.flagUnknown(problem, "commands:environment");
     this.flagUnsafe(problem, "commands:environment");
-  }
-
-  /** See `assignment`: true when the value names a deny or ask rule's command. */
-  private valueNamesRule(name: string, value: Word): boolean {
-    const plain = value.value.replaceAll(UNKNOWN, " ");
-    for (const [rules, kind] of [
-      [this.rules.deny, "deny"],
-      [this.rules.ask, "ask"],
-    ] as const) {
-      const rule = rules.empty ? undefined : lexicalDeny(plain, rules);
-      if (!rule) continue;
-      this.mark(this.askedAt);
-      this.ask ??= {
-        reason: `\`${name}=\` configures a program that may run its value, and the value names \`${rule.source}\`, which your ${kind} rule covers`,
-        rule: `commands:runs-text: ${rule.source}`,
-      };
-      return true;
-    }
-    return false;
   }
 
   private redirect(r: Redirect): void {
