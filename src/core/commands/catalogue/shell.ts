@@ -193,11 +193,10 @@ const wait: ProgramCheck = (argv, fx) => {
       if (mayBeOption(w)) unknown(fx, "`wait` gets an argument computed at run time that could be an option");
       continue;
     }
-    if (!/^-[fn]*p/.test(w.value) && !/^-[fnp]+$/.test(w.value)) continue;
-    if (!w.value.includes("p")) continue;
     // `-p NAME`, or the name attached to the cluster (`-pNAME`, `-npNAME`).
-    const rest = w.value.slice(w.value.indexOf("p") + 1);
-    const name = rest === "" ? argv[++i] : sliceWord(w, w.value.indexOf("p") + 1);
+    if (!/^-[fn]*p/.test(w.value)) continue;
+    const at = w.value.indexOf("p") + 1;
+    const name = at === w.value.length ? argv[++i] : sliceWord(w, at);
     if (!name) return;
     if (!name.literal || !NAME.test(name.value))
       unknown(fx, "`wait -p` names a variable computed at run time or with an index, which can run commands");
