@@ -446,9 +446,10 @@ class Walker {
     const named = n.children.filter((c) => c.named);
     const position = new Map(named.map((c, i) => [c, i]));
     const nextOf = (c: TNode): TNode | undefined => named[(position.get(c) ?? named.length) + 1] ?? outerRedirects[0];
-    const argument = (c: TNode): void => {
+    // `at` is the command's own child holding the word (the `command_name` around a program word).
+    const argument = (c: TNode, at = c): void => {
       const w = this.word(c);
-      const fdv = this.fdVariable(c, nextOf(c));
+      const fdv = this.fdVariable(at, nextOf(at));
       if (fdv) fdVariables.push(fdv);
       else words.push(w);
     };
@@ -464,12 +465,7 @@ class Walker {
         // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
         if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0])))
           this.fail("the parser misread a reserved word as a program");
-        for (const p of parts) {
-          const w = this.word(p);
-          const fdv = parts.length === 1 ? this.fdVariable(c, nextOf(c)) : undefined;
-          if (fdv) fdVariables.push(fdv);
-          else words.push(w);
-        }
+        for (const p of parts) argument(p, c);
       } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
       else if (WORDS.has(c.type)) argument(c);
       else {
