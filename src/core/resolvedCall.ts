@@ -1,4 +1,5 @@
 import type { ResolvedPath } from "./paths";
+import type { SandboxGrant } from "./sandbox/grant";
 import type { Decision, ToolName } from "./types";
 
 /**
@@ -37,6 +38,12 @@ export interface CommandTarget {
   readonly cwd: string;
   /** The analysis judged every part read-only (no writes, no state change): nothing to checkpoint before it. */
   readonly readOnly?: boolean;
+  /**
+   * What the OS sandbox lets this line do (see sandbox/grant.ts), decided with the verdict. The runner builds
+   * the sandbox from it and nothing else; absent only on calls built before grants existed (treated as
+   * `workspace-write` with no hosts, today's behaviour).
+   */
+  readonly grant?: SandboxGrant;
 }
 
 export interface ResolvedCall {
