@@ -5,8 +5,9 @@ import globals from "globals";
 
 /**
  * Layers: core ← shared ← agent ← host (an arrow points from a layer to the layers that may import it). The
- * webview imports only shared; the CLI never imports the host. Each rule below names the folders a layer must not
- * reach; import specifiers are matched by path segment, so `./hostname` is not `host/`.
+ * webview imports only shared; the CLI never imports the host, nor the host the CLI or the webview. Each rule
+ * below names the folders a layer must not reach; import specifiers are matched by path segment, so
+ * `./hostname` is not `host/`.
  */
 const vscode = {
   name: "vscode",
@@ -73,6 +74,23 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         layer(["host", "cli", "webview-ui"], "src/agent reaches the editor only through the interfaces in env.ts."),
+      ],
+    },
+  },
+  {
+    files: ["src/host/**", "src/extension.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: segment(["cli", "webview-ui"]),
+              message:
+                "src/host is the top layer: it never imports the CLI, and reaches the webview only through messages.",
+            },
+          ],
+        },
       ],
     },
   },

@@ -2,11 +2,9 @@
  * The webview's HTML. Pure (no `vscode`), so the CSP and escaping are unit-tested.
  *
  * CSP: nothing by default; scripts only with this load's nonce; styles and fonts only from the extension's
- * own webview resources (`cspSource`), plus `<style>` elements carrying the nonce: the toolkit (FAST) probes
- * `:focus-visible` support with one, reading the nonce from `<meta property="csp-nonce">`. Without it every
- * load logs a CSP violation and keyboard focus rings also show on mouse clicks. Injected markup cannot know
- * the nonce, so inline styles stay blocked. Bootstrap data goes into an HTML-escaped `data-bootstrap` attribute,
- * never into an inline script, so no inline script is ever allowed.
+ * own webview resources (`cspSource`): no inline `<style>` element or style attribute is allowed, so injected
+ * markup cannot restyle the panel (hide a card's text, fake a button). Bootstrap data goes into an HTML-escaped
+ * `data-bootstrap` attribute, never into an inline script, so no inline script is ever allowed.
  */
 import type { WebviewBootstrap } from "../shared/protocol";
 
@@ -26,7 +24,7 @@ export function escapeHtml(text: string): string {
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
-    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
@@ -41,7 +39,6 @@ export function renderWebviewHtml(input: WebviewHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${e(contentSecurityPolicy(input.cspSource, input.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta property="csp-nonce" content="${e(input.nonce)}">
 <link rel="stylesheet" href="${e(input.codiconUri)}">
 <link rel="stylesheet" href="${e(input.styleUri)}">
 <title>Toolgate</title>

@@ -18,7 +18,6 @@ import {
 import type { BigIntStats } from "node:fs";
 import * as nodePath from "node:path";
 import type { ProtectedChangeView } from "../../shared/messages";
-import type { FoundProtectedChange } from "../env";
 import { HASH_BYTES, type ChangeKind, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 
 /** What undoing one change needs, as plain data (it is saved with the task, so a reload can still undo it). */
@@ -138,10 +137,20 @@ export function applyUndo(u: ProtectedUndo): UndoOutcome {
 }
 
 /**
+ * A change as the runner reports it: the shape of env.ts's `FoundProtectedChange`, stated here so that this
+ * file does not import env.ts (which imports `ProtectedUndo` from here).
+ */
+interface UndoableChange {
+  readonly view: ProtectedChangeView;
+  readonly undo?: ProtectedUndo;
+}
+
+/**
  * Undoes every change of one command (the person chose "remove", or nobody could be asked), and says what
  * became of each. Entries listed inside an appeared directory share its outcome.
  */
-export function undoProtectedChanges(found: readonly FoundProtectedChange[]): ProtectedChangeView[] {
+
+export function undoProtectedChanges(found: readonly UndoableChange[]): ProtectedChangeView[] {
   const done = new Map<string, NonNullable<ProtectedChangeView["outcome"]>>();
   return found.map((f): ProtectedChangeView => {
     if (!f.undo) {

@@ -26,6 +26,7 @@ describe("webview HTML", () => {
     expect(csp.startsWith("default-src 'none'")).toBe(true);
     expect(csp).toContain("script-src 'nonce-N'");
     expect(csp).not.toContain("unsafe");
+    expect(csp).toContain("style-src https://src;");
     expect(html).toContain(`<script type="module" nonce="abc123==" src="https://x/dist/webview.js">`);
     expect(html.match(/<script/g)).toHaveLength(1);
   });
