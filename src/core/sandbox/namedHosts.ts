@@ -111,6 +111,21 @@ export function hostsNamed(line: string, facts: LineHostFacts): NamedHost[] {
   });
 }
 
+/**
+ * The hosts a failure message may suggest listing: URL authorities and the registries of the package managers
+ * the line names (not every dotted word: `cat package.json` suggests nothing).
+ */
+export function suggestedHosts(line: string): string[] {
+  const out: NamedHost[] = [];
+  for (const m of line.matchAll(/[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s'"]*@)?([^/:\s'"?#]+)/gi)) {
+    const host = canonicalHost(m[1]!);
+    if (host !== undefined) out.push({ host });
+  }
+  const l = line.toLowerCase();
+  for (const m of MANAGERS) if (m.word.test(l)) for (const h of m.defaults) out.push({ host: h });
+  return [...new Set(out.map((h) => h.host))];
+}
+
 function entryCovers(e: AllowEntry, h: NamedHost): boolean {
   if (e.port !== undefined && h.port !== undefined && e.port !== h.port) return false;
   if (!e.wildcard) return e.host === h.host;

@@ -170,7 +170,7 @@ describe.skipIf(!probe.available)("the approval card says how a command will run
     await h.task.run();
     const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
     expect(card?.decision?.rule).not.toBe("sandbox:unsandboxed");
-    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off" });
+    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off", grant: "workspace-write", hosts: [] });
   });
 
   it("with toolgate.sandbox.mode off: runs unsandboxed, and why", async () => {

@@ -5,9 +5,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BRIDGE_SOURCE, PERL_BRIDGE_SOURCE } from "../../../src/agent/sandbox/bridgeProgram";
 import { SandboxSession, type SandboxSessionOptions } from "../../../src/agent/sandbox/sandboxedSpawn";
+import { grantOf } from "../../../src/core/sandbox/grant";
 import type { SandboxNetwork } from "../../../src/core/sandbox/sandboxSettings";
 import { tempTree } from "../../support/workspace";
-import { probe, run } from "./sandboxHarness";
+import { listedGrant, probe, run } from "./sandboxHarness";
 
 /**
  * `toolgate.sandbox.network` as a host list, with real bubblewrap, the real proxy and the real in-sandbox
@@ -103,6 +104,22 @@ describe.skipIf(!probe.available || !HAS_CURL)(
       expect(r.out.trim()).toBe("http://127.0.0.1:48131|http://127.0.0.1:48131|localhost,127.0.0.1,::1");
     });
 
+    it("a grant without hosts has no network even while the list names hosts (so `ls` never gets it)", async () => {
+      const s = session(hosts("allowed.test"));
+      const r = await run(
+        s,
+        `${curl("allowed.test")}; echo "proxy=[$HTTPS_PROXY]"`,
+        true,
+        {},
+        { grant: grantOf("read-only") },
+      );
+      expect(r.out).not.toContain(BODY);
+      expect(r.out).toContain("proxy=[]");
+      // The grant's hosts are bounded by the list too: a host the list lacks is not served.
+      const other = await run(s, curl("other.test"), true, {}, { grant: grantOf("workspace-write", ["other.test"]) });
+      expect(other.out).not.toContain(BODY);
+    });
+
     it("a host not in the list is refused with a 403 naming the setting (the same command works unsandboxed)", async () => {
       const s = session(hosts("allowed.test"));
       const inside = await run(s, curl("other.test", "-i"), true);
@@ -193,7 +210,10 @@ describe.skipIf(!probe.available || !HAS_CURL)(
       process.env.TMPDIR = "/nonexistent-toolgate-tmp";
       let prepared;
       try {
-        prepared = s.prepare({ file: "/bin/true", args: [], env: { PATH: "/usr/bin:/bin" }, cwd: s.input.roots[0]! });
+        prepared = s.prepare(
+          { file: "/bin/true", args: [], env: { PATH: "/usr/bin:/bin" }, cwd: s.input.roots[0]! },
+          { grant: listedGrant(s) },
+        );
       } finally {
         if (saved === undefined) delete process.env.TMPDIR;
         else process.env.TMPDIR = saved;
