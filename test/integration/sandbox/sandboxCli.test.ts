@@ -105,8 +105,9 @@ describe.skipIf(!probe.available)("toolgate sandbox -- LINE", () => {
   it("reports a protected path the command created", () => {
     const ws = tempTree();
     const r = sandbox(["--workspace", ws.dir, "--", "git init -q . && echo hook > .git/hooks/pre-commit"]);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain(`protected path added: ${ws.dir}/.git (a git directory)`);
+    expect(r.status).toBe(4);
+    expect(r.stderr).toContain(`protected path appeared: ${ws.dir}/.git (a git directory) — undone`);
+    expect(existsSync(path.join(ws.dir, ".git"))).toBe(false);
     ws.cleanup();
   });
 });

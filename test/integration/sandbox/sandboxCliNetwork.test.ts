@@ -41,6 +41,8 @@ function sandbox(network: unknown, line: string): Promise<{ status: number | nul
       settings,
       "--workspace",
       t.path("ws"),
+      // The grant names every listed host (as a line that names them would get); the list still bounds it.
+      ...(Array.isArray(network) ? network.flatMap((h) => ["--network", String(h)]) : []),
       "--",
       line,
     ]);
