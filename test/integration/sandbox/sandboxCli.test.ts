@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 const t = tempTree({ "ws/a.txt": "hello\n", "ws/keys.pem": "SECRET\n", "ws/.ignore-me": "keys.pem\n" });
 const out = varTmpDir("toolgate-cli-out-");
@@ -60,7 +61,7 @@ describe("toolgate sandbox --status", () => {
   });
 });
 
-describe.skipIf(!probe.available)("toolgate sandbox -- LINE", () => {
+sandboxDescribe(probe)("toolgate sandbox -- LINE", () => {
   it("passes stdout, stderr and the exit code through; cwd is the first workspace", () => {
     const r = sandbox([
       "--workspace",

@@ -3,10 +3,11 @@ import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
 import { probe } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 /**
  * `toolgate sandbox` with `toolgate.sandbox.network` listing hosts: the CLI runs the same allow-list proxy
@@ -54,7 +55,7 @@ function sandbox(network: unknown, line: string): Promise<{ status: number | nul
   });
 }
 
-describe.skipIf(!probe.available || !HAS_CURL)("toolgate sandbox with a host list (real bubblewrap)", () => {
+sandboxDescribe(probe, !HAS_CURL)("toolgate sandbox with a host list (real bubblewrap)", () => {
   it("reaches a listed host:port through the proxy, and exits with the command's status", async () => {
     const r = await sandbox([`127.0.0.1:${port}`], `curl -sS --max-time 10 http://127.0.0.1:${port}/ && exit 3`);
     expect(r.stdout).toBe(`${BODY}\n`);
