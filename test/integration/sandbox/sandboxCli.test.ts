@@ -54,6 +54,17 @@ describe("toolgate sandbox --status", () => {
     fake.cleanup();
   });
 
+  it("--help lists the options; an unknown grant is a usage error (exit 2) and runs nothing", () => {
+    const help = sandbox(["--help"]);
+    expect(help.status).toBe(0);
+    for (const f of ["--grant", "--network", "--cwd", "--settings", "--managed", "--workspace", "--status"])
+      expect(help.stdout).toContain(f);
+    const r = sandbox(["--grant", "everything", "--workspace", t.path("ws"), "--", "echo ran > ran.txt"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown grant `everything`/);
+    expect(existsSync(t.path("ws/ran.txt"))).toBe(false);
+  });
+
   it("refuses anything but exactly one command line after --", () => {
     expect(sandbox(["--workspace", t.path("ws"), "--", "echo", "x"]).status).toBe(2);
     expect(sandbox(["--workspace", t.path("ws")]).status).toBe(2);
@@ -93,6 +104,35 @@ sandboxDescribe(probe)("toolgate sandbox -- LINE", () => {
     expect(readFileSync(t.path("ws/.ignore-me"), "utf8")).toBe("keys.pem\n");
     // Without the settings file the ignore file has its default name, and keys.pem is readable.
     expect(sandbox(["--workspace", t.path("ws"), "--", "cat keys.pem"]).stdout).toBe("SECRET\n");
+  });
+
+  it("--grant read-only: the workspace is read-only too, only /tmp is writable; --cwd sets the directory", () => {
+    const r = sandbox([
+      "--grant",
+      "read-only",
+      "--workspace",
+      t.path("ws"),
+      "--cwd",
+      t.dir,
+      "--",
+      "pwd; cat ws/a.txt; echo x > ws/new.txt; echo t > /tmp/t && cat /tmp/t",
+    ]);
+    expect(r.stdout).toBe(`${t.dir}
+hello
+t
+`);
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(t.path("ws/new.txt"))).toBe(false);
+    // The same line with the default grant (workspace-write) writes the workspace.
+    const w = sandbox(["--workspace", t.path("ws"), "--", "echo x > new.txt"]);
+    expect(w.status).toBe(0);
+    expect(existsSync(t.path("ws/new.txt"))).toBe(true);
+  });
+
+  it("the home is empty but for toolchains and git config: its other folders cannot be read", () => {
+    const r = sandbox(["--workspace", t.path("ws"), "--", 'ls -A "$HOME"; cat "$HOME/.npmrc"; ls "$HOME/.ssh"']);
+    expect(r.stdout).not.toMatch(/^\.ssh$|^\.npmrc$|^\.claude$/m);
+    expect(r.stderr).toMatch(/No such file or directory/);
   });
 
   it("a malformed sandbox setting is a usage error, not a looser run", () => {

@@ -31,7 +31,11 @@ afterAll(() => {
   t.cleanup();
 });
 
-function sandbox(network: unknown, line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function sandbox(
+  network: unknown,
+  line: string,
+  grantHosts: readonly string[] | undefined = Array.isArray(network) ? network.map(String) : undefined,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const settings = path.join(t.dir, `settings-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(settings, JSON.stringify({ "toolgate.sandbox.network": network }));
   return new Promise((resolve) => {
@@ -43,7 +47,7 @@ function sandbox(network: unknown, line: string): Promise<{ status: number | nul
       "--workspace",
       t.path("ws"),
       // The grant names every listed host (as a line that names them would get); the list still bounds it.
-      ...(Array.isArray(network) ? network.flatMap((h) => ["--network", String(h)]) : []),
+      ...(grantHosts ?? []).flatMap((h) => ["--network", h]),
       "--",
       line,
     ]);
@@ -60,6 +64,15 @@ sandboxDescribe(probe, !HAS_CURL)("toolgate sandbox with a host list (real bubbl
     const r = await sandbox([`127.0.0.1:${port}`], `curl -sS --max-time 10 http://127.0.0.1:${port}/ && exit 3`);
     expect(r.stdout).toBe(`${BODY}\n`);
     expect(r.status).toBe(3);
+  });
+
+  it("a listed host is not reachable by a grant that does not name it (--network missing, or not in the list)", async () => {
+    const line = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const none = await sandbox([`127.0.0.1:${port}`], line, []);
+    expect(none.stdout).not.toContain(BODY);
+    expect(none.status).not.toBe(0);
+    const unlisted = await sandbox(["example.com"], line, [`127.0.0.1:${port}`]);
+    expect(unlisted.stdout).not.toContain(BODY);
   });
 
   it("refuses a port that is not listed; with network off nothing is reached; unsandboxed the line works", async () => {
