@@ -4,6 +4,7 @@
  * paths; an implementation may map them to remote URIs.
  */
 import type { AskResponse, ProtectedChangeView, SandboxOutlook } from "../shared/messages";
+import type { SandboxGrant } from "../core/sandbox/grant";
 import type { ProtectedUndo } from "./sandbox/protectedUndo";
 
 export interface FileStat {
@@ -51,6 +52,13 @@ export interface CommandRunOptions {
   readonly roots?: readonly string[];
   /** The person approved running this one command outside the OS sandbox (after it could not start). */
   readonly unsandboxed?: boolean;
+  /**
+   * What the decision lets the command do inside the OS sandbox (`resolved.command.grant`), clicked or not.
+   * Absent: `workspace-write` with no network.
+   */
+  readonly grant?: SandboxGrant;
+  /** The root task's key: its sandboxed commands share one private `/tmp` (sub-tasks pass their root's). */
+  readonly taskKey?: string;
 }
 
 /** How the OS sandbox treated one command (absent: the runner has no sandbox configured). */
@@ -70,6 +78,10 @@ export interface CommandSandboxReport {
   readonly protectedChanges?: readonly FoundProtectedChange[];
   /** Something to say once (a setting the sandbox cannot honour, malformed sandbox settings). */
   readonly notice?: string;
+  /** Inside the sandbox: the grant it ran with. */
+  readonly grant?: SandboxGrant;
+  /** Inside the sandbox: its `/tmp` was the task's private one (not the host's, which file tools see). */
+  readonly privateTmp?: boolean;
 }
 
 /** One protected-path change a sandboxed command made: what the person sees, and how to undo it. */
@@ -95,7 +107,9 @@ export interface CommandResult {
 export interface CommandRunner {
   run(options: CommandRunOptions): Promise<CommandResult>;
   /** How a command would run now (the approval card says it before the click); absent: no sandbox configured. */
-  sandboxOutlook?(autoApproved: boolean): SandboxOutlook | undefined;
+  sandboxOutlook?(autoApproved: boolean, grant?: SandboxGrant): SandboxOutlook | undefined;
+  /** The task with this key ended: what its sandboxed commands kept (their private `/tmp`) is removed. */
+  endTask?(taskKey: string): void;
 }
 
 /**

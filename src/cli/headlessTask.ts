@@ -103,7 +103,10 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
       config,
       env,
       ask: asks,
-      onEnd: () => executor.release("run"),
+      onEnd: () => {
+        executor.release("run");
+        env.runner.endTask?.("run");
+      },
       ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
     },
     o.prompt,

@@ -8,6 +8,7 @@ import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { parseRules } from "../core/permissionRules";
+import { allowListOf } from "../core/sandbox/sandboxSettings";
 import { loadSettingsFiles, readSettingsFile } from "../core/settingsFiles";
 import type { HostSettings, SettingsLayer } from "../core/settingsLayers";
 import { parseMcpFile, SETTING_KEYS } from "../core/settingsModel";
@@ -89,6 +90,7 @@ export async function gateFor(
       trusted: o.trusted !== false,
       headless: o.headless,
       settingsErrors: policy.loaded.errors,
+      sandboxNetwork: allowListOf(policy.loaded.values),
       ...(o.analyzer ? { analyzer: o.analyzer } : {}),
     });
   } catch (e) {

@@ -1,146 +1,149 @@
 import { spawn } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { constants } from "node:os";
-import { parseJsonc } from "../core/jsonc";
+import { grantOf, parseGrantKind, describeGrant, type SandboxGrant } from "../core/sandbox/grant";
 import { parseSandboxSettings, type SandboxSettings } from "../core/sandbox/sandboxSettings";
+import { finishSandboxed } from "../agent/node/commandSandbox";
+import { undoProtectedChanges } from "../agent/sandbox/protectedUndo";
 import { availabilityOf, probeSandbox } from "../agent/sandbox/sandboxProbe";
-import { SandboxSession, SandboxUnavailableError } from "../agent/sandbox/sandboxedSpawn";
+import { SandboxSession, SandboxUnavailableError, type PreparedSpawn } from "../agent/sandbox/sandboxedSpawn";
+import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError } from "./args";
+import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
 
 /**
- * `toolgate sandbox [--settings F] [--workspace D]... -- LINE`: runs one command line as the runtime runs an
- * auto-approved one (same policy, `bash --noprofile --norc -c LINE`, cwd = the first workspace), without the
- * gate: the second layer alone. stdout, stderr and the exit code pass through; when no sandbox can start it
- * runs nothing and exits 125. `toolgate sandbox --status` prints the probe as one JSON line.
+ * `toolgate sandbox [--grant G] [--network HOST]... [--cwd DIR] [settings flags] -- LINE`: runs one command
+ * line exactly as the runtime runs a command whose decision carried that grant (same policy files as
+ * `check`, the same `SandboxSession`, `bash --noprofile --norc -c LINE`), without the gate: the second layer
+ * alone. stdout, stderr and the exit code pass through. Protected paths the line changed are undone and
+ * reported (as headless runs do), and the exit status says so. When no sandbox can start it runs nothing.
  */
 
-export const SANDBOX_USAGE = `usage: toolgate sandbox [--settings FILE] [--workspace DIR]... -- LINE
-       toolgate sandbox --status`;
+export const SANDBOX_USAGE = `usage: toolgate sandbox [options] -- LINE
+       toolgate sandbox --status
+  runs LINE in the OS sandbox as the runtime runs a command with that grant (the gate is not asked).
+  --grant G             read-only | workspace-write (default: workspace-write)
+  --network HOST        a host the grant may reach (repeatable); only hosts that toolgate.sandbox.network
+                        also lists are reachable, through the allow-list proxy; none: no network at all
+  --cwd DIR             the working directory (default: the first workspace)
+${SETTINGS_USAGE}
+  --status              print the sandbox probe as one JSON line
+exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths (undone);
+            125 no sandbox could start (nothing ran)`;
 
 /** Exit status when no sandbox could be started (nothing ran), as `env`/`timeout` use 125. */
 export const NO_SANDBOX_EXIT = 125;
+/** Exit status when the line changed protected paths (they were undone). */
+export const PROTECTED_EXIT = 4;
 
 /** Variables that change what bash runs before or around LINE: never passed to it. */
 const SHELL_HOOK_VARS = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|BASH_FUNC_.*)$/;
 
-interface SandboxArgs {
+const FLAGS = {
+  ...SETTINGS_FLAGS,
+  "--grant": "value",
+  "--network": "list",
+  "--cwd": "value",
+  "--status": "bool",
+} as const;
+
+interface Invocation {
   readonly status: boolean;
-  readonly settingsFile?: string;
-  readonly workspaces: readonly string[];
+  readonly help: boolean;
+  readonly grant: SandboxGrant;
   readonly line?: string;
+  readonly cwd?: string;
+  readonly roots: readonly string[];
+  readonly ignoreFileName: string;
+  readonly sandbox: SandboxSettings;
 }
 
-class SandboxUsageError extends Error {}
-
-function parseSandboxArgs(argv: readonly string[]): SandboxArgs {
-  let status = false;
-  let settingsFile: string | undefined;
-  const workspaces: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") {
-      const rest = argv.slice(i + 1);
-      if (rest.length !== 1) throw new SandboxUsageError("exactly one command line must follow `--`");
-      if (status) throw new SandboxUsageError("--status takes no command line");
-      return { status, workspaces, line: rest[0]!, ...(settingsFile ? { settingsFile } : {}) };
-    }
-    const eq = a.indexOf("=");
-    const [flag, inline] = a.startsWith("--") && eq > 0 ? [a.slice(0, eq), a.slice(eq + 1)] : [a, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new SandboxUsageError(`${flag} needs a value`);
-      return v;
+function parse(argv: readonly string[]): Invocation {
+  const dash = argv.indexOf("--");
+  const flags = parseFlags(dash >= 0 ? argv.slice(0, dash) : argv, FLAGS);
+  const rest = dash >= 0 ? argv.slice(dash + 1) : undefined;
+  const status = flags.bools.has("--status");
+  if (flags.help)
+    return {
+      status,
+      help: true,
+      grant: grantOf("workspace-write"),
+      roots: [],
+      ignoreFileName: "",
+      sandbox: { mode: "auto", network: { kind: "off" } },
     };
-    if (flag === "--status" && inline === undefined) status = true;
-    else if (flag === "--settings") settingsFile = value();
-    else if (flag === "--workspace") workspaces.push(value());
-    else throw new SandboxUsageError(`unknown option \`${a}\``);
+  if (status && rest !== undefined) throw new UsageError("--status takes no command line");
+  if (!status && rest === undefined) throw new UsageError("no command line: `-- LINE` is missing");
+  if (rest !== undefined && rest.length !== 1) throw new UsageError("exactly one command line must follow `--`");
+  const kindText = flags.values["--grant"] ?? "workspace-write";
+  const kind = parseGrantKind(kindText);
+  if (kind === undefined) throw new UsageError(`unknown grant \`${kindText}\` (read-only or workspace-write)`);
+  const policy = strictPolicy(loadPolicy(settingsArgs(flags)));
+  const parsed = parseSandboxSettings(policy.loaded.values);
+  if (!parsed.ok) throw new ConfigError(parsed.error);
+  let cwd: string | undefined;
+  const cwdFlag = flags.values["--cwd"];
+  if (cwdFlag !== undefined) {
+    cwd = nodePath.resolve(cwdFlag);
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--cwd ${cwdFlag} is not a directory`);
   }
-  if (!status) throw new SandboxUsageError("no command line: `-- LINE` is missing");
-  return { status, workspaces, ...(settingsFile ? { settingsFile } : {}) };
-}
-
-/** The two things this command reads from a flat settings file: the ignore file's name and the sandbox keys. */
-function readSettings(file: string | undefined): { ignoreFileName: string; sandbox: SandboxSettings } {
-  let flat: unknown = {};
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      throw new SandboxUsageError(`cannot read settings file ${file}: ${(e as NodeJS.ErrnoException).code ?? ""}`);
-    }
-    try {
-      flat = parseJsonc(text);
-    } catch (e) {
-      throw new SandboxUsageError(`settings file ${file} is not valid JSON: ${(e as Error).message}`);
-    }
-  }
-  const parsed = parseSandboxSettings(flat);
-  if (!parsed.ok) throw new SandboxUsageError(parsed.error);
-  const raw = (flat as Record<string, unknown>)["toolgate.ignoreFile"];
-  let ignoreFileName = ".toolgateignore";
-  if (raw !== undefined) {
-    if (typeof raw !== "string" || raw.trim() === "" || raw.includes("\0"))
-      throw new SandboxUsageError("`toolgate.ignoreFile` must be a file name");
-    ignoreFileName = raw.trim();
-  }
-  return { ignoreFileName, sandbox: parsed.value };
-}
-
-function workspaceDirs(dirs: readonly string[]): string[] {
-  return (dirs.length > 0 ? dirs : [process.cwd()]).map((d) => {
-    const abs = nodePath.resolve(d);
-    if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory())
-      throw new SandboxUsageError(`workspace ${d} is not a directory`);
-    return abs;
-  });
+  return {
+    status,
+    help: false,
+    grant: grantOf(kind, flags.lists["--network"] ?? []),
+    ...(rest !== undefined ? { line: rest[0]! } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    roots: policy.roots,
+    ignoreFileName: policy.loaded.settings.ignoreFile,
+    sandbox: parsed.value,
+  };
 }
 
 export async function runSandboxCli(argv: readonly string[]): Promise<number> {
-  let args: SandboxArgs;
-  let settings: ReturnType<typeof readSettings>;
-  let roots: string[];
+  let inv: Invocation;
   try {
-    args = parseSandboxArgs(argv);
-    settings = readSettings(args.settingsFile);
-    roots = workspaceDirs(args.workspaces);
+    inv = parse(argv);
   } catch (e) {
-    if (!(e instanceof SandboxUsageError)) throw e;
+    if (!(e instanceof UsageError || e instanceof ConfigError)) throw e;
     process.stderr.write(`toolgate sandbox: ${e.message}\n${SANDBOX_USAGE}\n`);
     return 2;
   }
+  if (inv.help) {
+    process.stdout.write(SANDBOX_USAGE + "\n");
+    return 0;
+  }
   const probe = probeSandbox();
-  if (args.status) {
+  if (inv.status) {
     process.stdout.write(JSON.stringify(availabilityOf(probe)) + "\n");
     return 0;
   }
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SHELL_HOOK_VARS.test(k)) env[k] = v;
-  let prepared;
+  let prepared: PreparedSpawn;
   let session: SandboxSession | undefined;
   try {
     session = new SandboxSession(
-      { roots, ignoreFileName: settings.ignoreFileName, network: settings.sandbox.network },
+      { roots: inv.roots, ignoreFileName: inv.ignoreFileName, network: inv.sandbox.network },
       probe,
     );
-    await session.ready();
-    prepared = session.prepare({
-      file: "/bin/bash",
-      args: ["--noprofile", "--norc", "-c", args.line!],
-      env,
-      cwd: roots[0]!,
-    });
+    await session.ready(inv.grant);
+    prepared = session.prepare(
+      { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", inv.line!], env, cwd: inv.cwd ?? inv.roots[0]! },
+      { grant: inv.grant, taskKey: `cli-${process.pid}` },
+    );
   } catch (e) {
     session?.dispose();
     if (!(e instanceof SandboxUnavailableError)) throw e;
     process.stderr.write(`toolgate sandbox: no sandbox: ${e.message}\n`);
     return NO_SANDBOX_EXIT;
   }
-  // The allow-list proxy (if the settings list hosts) lives in this process until the command ended.
   const s = session;
-  if (prepared.notice) process.stderr.write(`toolgate sandbox: ${prepared.notice}\n`);
   const p = prepared;
+  if (p.notice) process.stderr.write(`toolgate sandbox: ${p.notice}\n`);
+  if (process.env.TOOLGATE_SANDBOX_VERBOSE === "1")
+    process.stderr.write(`toolgate sandbox: grant: ${describeGrant(inv.grant)}\n`);
+  // The allow-list proxy (when the grant has hosts) lives in this process until the command ended.
   return new Promise<number>((resolve) => {
     const child = spawn(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["inherit", "inherit", "pipe"] });
     // stderr passes through; its head is kept to tell bubblewrap's own start failure from the command's.
@@ -157,16 +160,21 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     });
     child.on("close", (code, signal) => {
       const exit = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
-      const report = p.afterRun({ exitCode: exit, output: head });
+      const report = finishSandboxed(p, { exitCode: exit, output: head }, undefined);
       s.dispose();
-      if (report.startFailure !== undefined) {
-        process.stderr.write(`toolgate sandbox: the sandbox did not start: ${report.startFailure}\n`);
+      if (report.notRun !== undefined) {
+        process.stderr.write(`toolgate sandbox: ${report.notRun}\n`);
         resolve(NO_SANDBOX_EXIT);
         return;
       }
-      for (const c of report.protectedChanges)
-        process.stderr.write(`toolgate sandbox: protected path ${c.kind}: ${c.path} (${c.what})\n`);
-      resolve(exit);
+      const found = report.protectedChanges ?? [];
+      if (found.length === 0) return resolve(exit);
+      // Nobody to ask: undone, as a headless run does; each is reported with what was done.
+      for (const v of undoProtectedChanges(found))
+        process.stderr.write(
+          `toolgate sandbox: protected path ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
+        );
+      resolve(PROTECTED_EXIT);
     });
   });
 }

@@ -18,6 +18,7 @@ import {
 import type { ToolgateSettings } from "./settingsModel";
 import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } from "./resolvedCall";
 import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
+import { commandGrant } from "./sandbox/commandGrant";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
@@ -40,6 +41,8 @@ export interface GateOptions {
   readonly settingsErrors?: readonly string[];
   /** A running MCP server's tools (undefined: not started yet), for name repair and annotations. */
   readonly mcpTools?: (server: string) => readonly McpListedTool[] | undefined;
+  /** `toolgate.sandbox.network`'s hosts (see `allowListOf`): a command's grant draws its hosts from them. */
+  readonly sandboxNetwork?: readonly string[];
 }
 
 /** The one place a ResolvedCall is made: from what this gate judged. */
@@ -287,7 +290,20 @@ export class Gate {
     if (canonical.mcp) parts.mcp = canonical.mcp;
     if (url) parts.url = url;
     if (command !== undefined && command.trim() !== "")
-      parts.command = { line: command, shell: "bash", cwd: this.commandCtx.cwd, readOnly: analysis?.readOnly === true };
+      parts.command = {
+        line: command,
+        shell: "bash",
+        cwd: this.commandCtx.cwd,
+        readOnly: analysis?.readOnly === true,
+        // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.
+        grant: commandGrant({
+          mode: s.mode,
+          line: command,
+          ...(analysis ? { analysis } : {}),
+          roots: this.paths.roots,
+          allowList: this.opts.sandboxNetwork ?? [],
+        }),
+      };
     const resolved = mint(parts);
     // Asks carry what the card shows: the risks, and the parts of a command line the analysis decided on.
     const withCall = (d: Decision): Judged => {

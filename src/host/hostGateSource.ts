@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { GateSettingsSource } from "../agent/approvalGate";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { IgnoreRules } from "../core/ignoreFile";
+import { allowListOf } from "../core/sandbox/sandboxSettings";
 import { managedLayers } from "../core/settingsFiles";
 import type { ToolgateSettings } from "../core/settingsModel";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
@@ -82,9 +83,15 @@ export class HostGateSource implements vscode.Disposable {
         return "error" in ignore ? [...errors, ignore.error] : errors;
       },
       extra: () => {
-        const name = current().settings.ignoreFile;
+        const now = current();
+        const name = now.settings.ignoreFile;
         const ignore = this.loadIgnore(name);
-        return { analyzer: this.analyzer, ignore: "rules" in ignore ? ignore.rules : IgnoreRules.empty(name) };
+        return {
+          analyzer: this.analyzer,
+          ignore: "rules" in ignore ? ignore.rules : IgnoreRules.empty(name),
+          // A command's sandbox grant draws its hosts from this list (core/sandbox/commandGrant.ts).
+          sandboxNetwork: allowListOf(now.values),
+        };
       },
     };
   }

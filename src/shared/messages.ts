@@ -71,6 +71,10 @@ export interface SandboxOutlook {
   readonly sandboxed: boolean;
   /** Inside the sandbox: no network, or only the allowed hosts. */
   readonly network?: "off" | "hosts";
+  /** Inside the sandbox: what the decision's grant lets it do (`read-only` or `workspace-write`). */
+  readonly grant?: "read-only" | "workspace-write";
+  /** Inside the sandbox: the hosts it may reach (the grant's, still in `toolgate.sandbox.network`). */
+  readonly hosts?: readonly string[];
   /** Unsandboxed: why (the sandbox is off, unavailable here, or the person is asked for one re-run). */
   readonly reason?: string;
 }

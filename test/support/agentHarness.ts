@@ -10,6 +10,7 @@
  *   h.read("src/a.ts"); h.model.requests; h.deltas; h.view; h.asks
  *   await h.close();
  */
+import type { GateOptions } from "../../src/core/gate";
 import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
@@ -52,6 +53,10 @@ export interface HarnessOptions {
   readonly trusted?: boolean;
   /** The directory the workspace is created in (default the OS temp dir). */
   readonly parent?: string;
+  /** More gate options (a fake analyzer, the sandbox host list). */
+  readonly gate?: () => Partial<
+    Omit<GateOptions, "settings" | "roots" | "limits" | "trusted" | "headless" | "settingsErrors">
+  >;
 }
 
 export interface AskRecord {
@@ -135,7 +140,9 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     createGate: realGateFactory({
       settings: () => settings.current,
       ...(o.trusted === false ? { trusted: () => false } : {}),
-      ...(o.mcp ? { extra: () => ({ mcpTools: mcpToolLister(o.mcp!) }) } : {}),
+      ...(o.mcp || o.gate
+        ? { extra: () => ({ ...o.gate?.(), ...(o.mcp ? { mcpTools: mcpToolLister(o.mcp) } : {}) }) }
+        : {}),
     }),
     roots: () => [dir],
   });

@@ -6,8 +6,10 @@
  */
 import type { SandboxAvailability } from "../../core/sandbox/sandboxPlan";
 import { sandboxPlan } from "../../core/sandbox/sandboxPlan";
+import { WORKSPACE_WRITE_GRANT, type SandboxGrant } from "../../core/sandbox/grant";
+import { suggestedHosts } from "../../core/sandbox/namedHosts";
 import { FAIL_CLOSED_SANDBOX_SETTINGS, parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
-import type { SandboxSettings } from "../../core/sandbox/sandboxSettings";
+import type { SandboxNetwork, SandboxSettings } from "../../core/sandbox/sandboxSettings";
 import type { SandboxOutlook } from "../../shared/messages";
 import type { CommandRunOptions, CommandSandboxReport, FoundProtectedChange } from "../env";
 import { availabilityOf, probeSandbox } from "../sandbox/sandboxProbe";
@@ -68,9 +70,16 @@ export function planCommandSpawn(source: CommandSandboxSource, o: CommandRunOpti
   const roots = o.roots ?? [];
   if (roots.length === 0) return { kind: "notRun", reason: "the sandbox needs the workspace roots", ...n };
   try {
+    const grant = o.grant ?? WORKSPACE_WRITE_GRANT;
+    const hint = networkHint(o.command, grant, settings.network);
     const prepared = prepareSandboxedSpawn(
       { roots, ignoreFileName: source.ignoreFileName(), network: settings.network },
       { file: spec.file, args: spec.args, env: spec.env, cwd: spec.cwd },
+      {
+        grant,
+        ...(o.taskKey !== undefined ? { taskKey: o.taskKey } : {}),
+        ...(hint !== undefined ? { networkHint: hint } : {}),
+      },
     );
     const joined = [notice, prepared.notice].filter((t) => t !== undefined).join(" ");
     return {
@@ -84,6 +93,17 @@ export function planCommandSpawn(source: CommandSandboxSource, o: CommandRunOpti
     const msg = e instanceof SandboxUnavailableError ? e.message : `the sandbox could not be set up: ${String(e)}`;
     return { kind: "notRun", reason: msg, ...n };
   }
+}
+
+/**
+ * What the model and the person are told when a command failed for want of network: the hosts to list. The
+ * grant's hosts are the line's hosts in the list, so a host named here is one the list lacks.
+ */
+function networkHint(line: string, grant: SandboxGrant, network: SandboxNetwork): string | undefined {
+  const listed = network.kind === "hosts" ? network.hosts : [];
+  const missing = suggestedHosts(line).filter((h) => !grant.hosts.includes(h) && !listed.includes(h));
+  if (missing.length === 0) return undefined;
+  return `no network: list ${missing.slice(0, 4).join(", ")} in \`toolgate.sandbox.network\` (user settings) for it to be reached`;
 }
 
 const KIND_WORD = { added: "appeared", changed: "changed", removed: "vanished" } as const;
@@ -139,6 +159,8 @@ export function finishSandboxed(
     const changes = foundChanges(report.protectedChanges, report.before, report.after);
     return {
       sandboxed: true,
+      grant: prepared.grant,
+      ...(prepared.taskTmp !== undefined ? { privateTmp: true } : {}),
       ...(startFailure !== undefined ? { notRun: `the OS sandbox did not start: ${startFailure}` } : {}),
       ...(report.blocked ? { blocked: report.blocked.message, blockedCause: report.blocked.cause } : {}),
       ...(changes.length > 0 ? { protectedChanges: changes } : {}),
@@ -150,12 +172,21 @@ export function finishSandboxed(
 }
 
 /** How a command would run now, for the approval card (the same plan `planCommandSpawn` applies). */
-export function sandboxOutlook(source: CommandSandboxSource, autoApproved: boolean): SandboxOutlook {
+export function sandboxOutlook(
+  source: CommandSandboxSource,
+  autoApproved: boolean,
+  grant: SandboxGrant = WORKSPACE_WRITE_GRANT,
+): SandboxOutlook {
   const { settings } = readSettings(source);
   if (process.platform === "win32") return { sandboxed: false, reason: "there is no OS sandbox on Windows yet" };
   const availability = source.availability?.() ?? availabilityOf(probeSandbox());
   const plan = sandboxPlan(settings.mode, availability, autoApproved);
-  if (plan === "sandbox") return { sandboxed: true, network: settings.network.kind };
+  if (plan === "sandbox") {
+    // The same narrowing the session applies: the grant's hosts still in the list.
+    const listed = settings.network.kind === "hosts" ? settings.network.hosts : [];
+    const hosts = grant.hosts.filter((h) => listed.includes(h));
+    return { sandboxed: true, network: hosts.length > 0 ? "hosts" : "off", grant: grant.kind, hosts };
+  }
   if (settings.mode === "off") return { sandboxed: false, reason: "toolgate.sandbox.mode is off" };
   return { sandboxed: false, reason: `no OS sandbox here: ${availability.reason}` };
 }

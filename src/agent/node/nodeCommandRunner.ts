@@ -7,8 +7,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import type { CommandResult, CommandRunner, CommandRunOptions, CommandSandboxReport } from "../env";
 import { bashArgv, commandEnvironment } from "./commandEnv";
+import type { SandboxGrant } from "../../core/sandbox/grant";
 import type { SandboxOutlook } from "../../shared/messages";
 import { finishSandboxed, planCommandSpawn, sandboxOutlook, type CommandSandboxSource } from "./commandSandbox";
+import { endTaskTmp } from "../sandbox/taskTmp";
 import { RunControl } from "./runControl";
 
 const KILL_GRACE_MS = 2000;
@@ -48,8 +50,12 @@ export class NodeCommandRunner implements CommandRunner {
     private readonly sandbox?: CommandSandboxSource,
   ) {}
 
-  sandboxOutlook(autoApproved: boolean): SandboxOutlook | undefined {
-    return this.sandbox ? sandboxOutlook(this.sandbox, autoApproved) : undefined;
+  sandboxOutlook(autoApproved: boolean, grant?: SandboxGrant): SandboxOutlook | undefined {
+    return this.sandbox ? sandboxOutlook(this.sandbox, autoApproved, grant) : undefined;
+  }
+
+  endTask(taskKey: string): void {
+    endTaskTmp(taskKey);
   }
 
   run(o: CommandRunOptions): Promise<CommandResult> {

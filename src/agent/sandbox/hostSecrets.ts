@@ -23,6 +23,7 @@ const HOME_SECRETS = [
   ".pypirc",
   ".netrc",
   ".git-credentials",
+  ".config/git/credentials",
   ".config/gh",
   ".config/hub",
   ".azure",

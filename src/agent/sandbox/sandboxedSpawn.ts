@@ -2,6 +2,9 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync,
 import { homedir, tmpdir } from "node:os";
 import * as nodePath from "node:path";
 import { bwrapArgs, type BwrapOptions } from "../../core/sandbox/bwrapArgs";
+import { WORKSPACE_WRITE_GRANT, type SandboxGrant } from "../../core/sandbox/grant";
+import { policyForGrant, type TaskSandboxInputs } from "../../core/sandbox/grantPolicy";
+import { packageCacheEnv } from "../../core/sandbox/packageCaches";
 import { compileAllowList, entryText, proxyEnvironment } from "../../core/sandbox/networkAllowList";
 import { bridgeCommand, bridgeSocketTarget, SANDBOX_PROXY_PORT } from "../../core/sandbox/networkBridge";
 import { scrubEnvironment } from "../../core/sandbox/credentialEnv";
@@ -9,11 +12,14 @@ import { classifySandboxFailure, type RunOutcome, type SandboxFailure } from "..
 import type { SandboxPolicy } from "../../core/sandbox/sandboxPolicy";
 import type { SandboxNetwork } from "../../core/sandbox/sandboxSettings";
 import { seatbeltProfile } from "../../core/sandbox/seatbeltProfile";
-import { AllowListProxy, type AllowListProxyOptions } from "./allowListProxy";
+import type { AllowListProxyOptions } from "./allowListProxy";
 import { defaultBridgeProgram, type BridgeProgram } from "./bridgeProgram";
-import { currentHostSecrets, type HostSecrets } from "./hostSecrets";
+import { GrantProxies, proxyDownNotice, type NetworkPlan } from "./grantProxies";
+import { ensurePackageCaches, otherHomesDirs, toolchainRoots } from "./homeInputs";
+import { currentHostSecrets } from "./hostSecrets";
 import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSnapshot } from "./protectedSnapshot";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
+import { endAllTaskTmps, taskTmpDir } from "./taskTmp";
 import { ignoreStamp, scanWorkspace, type WorkspaceScan } from "./workspaceScan";
 
 /** What the runner would spawn without a sandbox. */
@@ -55,6 +61,10 @@ export interface PreparedSpawn {
   readonly removedEnv: readonly string[];
   /** Something the person should hear once (a setting the sandbox cannot honour yet). */
   readonly notice?: string;
+  /** The grant it runs with. */
+  readonly grant: SandboxGrant;
+  /** The task's private `/tmp` on the host, when the command uses one. */
+  readonly taskTmp?: string;
   /** Call once the command ended (also after a failed spawn). */
   afterRun(outcome: RunOutcome): SandboxRunReport;
   /** Releases per-command resources; idempotent. */
@@ -64,10 +74,6 @@ export interface PreparedSpawn {
 /** The sandbox cannot start for this command (no mechanism, a workspace too large to scan): the runner asks. */
 export class SandboxUnavailableError extends Error {}
 
-/** The notice when the allow-list cannot be served: the command runs with no network (never with open network). */
-const proxyDownNotice = (reason: string): string =>
-  `\`toolgate.sandbox.network\` lists hosts, but the allow-list proxy could not start (${reason}): this command has no network at all.`;
-
 export interface SandboxSessionOptions {
   /** For the allow-list proxy (tests inject a resolver). */
   readonly proxy?: Omit<AllowListProxyOptions, "hosts">;
@@ -75,34 +81,31 @@ export interface SandboxSessionOptions {
   readonly bridge?: BridgeProgram;
 }
 
-/** How one command reaches the network: not at all, or through the session's proxy. */
-type NetworkPlan =
-  | { readonly kind: "none"; readonly notice?: string }
-  | { readonly kind: "unix"; readonly socket: string }
-  | { readonly kind: "tcp"; readonly port: number };
+/** What one command adds to the task's fixed inputs: its grant, and which task's `/tmp` it uses. */
+export interface PrepareOptions {
+  /** The decision's grant; absent: `workspace-write` with no hosts (the strictest reading of "no grant"). */
+  readonly grant?: SandboxGrant;
+  /** The root task's key: its private `/tmp` is kept across its commands. Absent: a fresh one per command. */
+  readonly taskKey?: string;
+  /** Said when the command fails for want of network (which hosts to list in `toolgate.sandbox.network`). */
+  readonly networkHint?: string;
+}
 
 /**
- * One task's sandbox: the workspace scan (hidden set, read-only set) is computed once and kept until the
+ * One workspace's sandbox: the workspace scan (hidden set, read-only set) is computed once and kept until the
  * ignore file changes or `invalidate()` is called (the host calls it on file-system change); the protected
- * snapshot is taken before every command, since it is what the after-run compare is against.
+ * snapshot is taken before every command, since it is what the after-run compare is against. Every command's
+ * sandbox is `policyForGrant(grant, fixed inputs)`: nothing else about the call reaches it.
  */
 export class SandboxSession {
   private scan: { readonly stamp: string; readonly result: WorkspaceScan } | undefined;
   private readonly roots: readonly string[];
   private empties: { readonly dir: string; readonly file: string; readonly emptyDir: string } | undefined;
+  private cacheRoot: string | undefined;
 
-  private policyCache:
-    | {
-        readonly scan: WorkspaceScan;
-        readonly secrets: HostSecrets;
-        readonly privateDirs: string;
-        readonly policy: SandboxPolicy;
-      }
-    | undefined;
+  private policyCache: { readonly key: readonly unknown[]; readonly policy: SandboxPolicy } | undefined;
   private argvCache: { readonly key: readonly unknown[]; readonly args: readonly string[] } | undefined;
-
-  private proxy: AllowListProxy | undefined;
-  private proxyStarting: Promise<void> | undefined;
+  private readonly proxies: GrantProxies;
 
   constructor(
     readonly input: SandboxPolicyInput,
@@ -116,64 +119,31 @@ export class SandboxSession {
         throw new SandboxUnavailableError(`workspace root ${r} does not exist`);
       }
     });
+    this.proxies = new GrantProxies(probe.mechanism === "seatbelt", options.proxy);
   }
 
   invalidate(): void {
     this.scan = undefined;
   }
 
-  /** Closes the allow-list proxy (open tunnels too) and removes its socket. Later commands get a new one. */
+  /** Closes the allow-list proxies (open tunnels too) and removes their sockets. Later commands get new ones. */
   dispose(): void {
-    this.proxy?.close();
-    this.proxy = undefined;
-    this.proxyStarting = undefined;
+    this.proxies.dispose();
+  }
+
+  /** The hosts a grant may reach now: its own, still in the current `toolgate.sandbox.network` list. */
+  private hostsFor(grant: SandboxGrant): readonly string[] {
+    const listed = this.input.network.kind === "hosts" ? this.input.network.hosts : [];
+    return grant.hosts.filter((h) => listed.includes(h));
   }
 
   /**
-   * Resolves once the allow-list proxy listens (or failed to), so the first command finds it. Needed for
-   * Seatbelt only, whose proxy listens on TCP (asynchronous); bubblewrap's Unix socket binds at once.
+   * Resolves once the allow-list proxy for this grant listens (or failed to), so the command finds it. Needed
+   * for Seatbelt only, whose proxy listens on TCP (asynchronous); bubblewrap's Unix socket binds at once.
    */
-  async ready(): Promise<void> {
-    if (this.input.network.kind !== "hosts" || this.probe.mechanism !== "seatbelt") return;
-    this.networkPlan();
-    await this.proxyStarting;
-  }
-
-  /**
-   * The session's proxy, started on first use and restarted if it died. Fails closed: when it cannot start,
-   * the command gets no network and a notice, never the open network.
-   */
-  private networkPlan(): NetworkPlan {
-    if (this.input.network.kind !== "hosts") return { kind: "none" };
-    if (this.proxy && !this.proxy.alive && this.proxyStarting === undefined) {
-      this.proxy.close();
-      this.proxy = undefined;
-    }
-    if (this.proxy === undefined) {
-      const proxy = new AllowListProxy({ ...this.options.proxy, hosts: this.input.network.hosts });
-      this.proxy = proxy;
-      if (this.probe.mechanism === "seatbelt") {
-        this.proxyStarting = proxy.listenTcp().then(
-          () => {
-            this.proxyStarting = undefined;
-          },
-          () => {
-            this.proxyStarting = undefined;
-          },
-        );
-      } else {
-        const error = proxy.listenUnix();
-        if (error !== undefined) {
-          proxy.close();
-          this.proxy = undefined;
-          return { kind: "none", notice: proxyDownNotice(error) };
-        }
-      }
-    }
-    const p = this.proxy;
-    if (p.socketPath !== undefined && p.alive) return { kind: "unix", socket: p.socketPath };
-    if (p.port !== undefined && p.alive) return { kind: "tcp", port: p.port };
-    return { kind: "none", notice: proxyDownNotice(this.proxyStarting ? "it is still starting" : "it stopped") };
+  async ready(grant: SandboxGrant = WORKSPACE_WRITE_GRANT): Promise<void> {
+    if (this.probe.mechanism !== "seatbelt") return;
+    await this.proxies.ready(this.hostsFor(grant));
   }
 
   /** The scan, recomputed when the ignore file changed, or when a bound path vanished or changed type. */
@@ -186,27 +156,45 @@ export class SandboxSession {
     return result;
   }
 
+  private home(): string {
+    return this.input.home ?? homedir();
+  }
+
+  /** Toolgate's package caches (created once per session). */
+  private caches(): string {
+    this.cacheRoot ??= ensurePackageCaches(this.home(), process.env.XDG_CACHE_HOME);
+    return this.cacheRoot;
+  }
+
   /**
-   * The policy, the same object while the scan, the credential stores and the private directories are the
-   * ones it was built from (each is re-checked per command), so the argv built from it can be reused.
+   * The task's fixed inputs and this command's grant, turned into the policy by `policyForGrant` — the same
+   * object while its inputs are the same values, so the argv built from it can be reused.
    */
-  policy(): SandboxPolicy {
+  policy(grant: SandboxGrant = WORKSPACE_WRITE_GRANT, taskTmp?: string): SandboxPolicy {
     const scan = this.currentScan();
-    const secrets = currentHostSecrets(this.input.home ?? homedir(), process.env);
+    const home = this.home();
+    const secrets = currentHostSecrets(home, process.env);
     const privateDirs = ["/tmp", "/run"].filter((d) => isDir(d));
+    const toolchains = toolchainRoots(home, process.env.PATH, process.execPath);
+    const realHome = realOr(home);
+    const otherHomes = otherHomesDirs();
+    const caches = [this.caches()];
+    const key = [scan, secrets, grant.kind, taskTmp, realHome, ...privateDirs, "|", ...toolchains, "|", ...otherHomes];
     const c = this.policyCache;
-    if (c && c.scan === scan && c.secrets === secrets && c.privateDirs === privateDirs.join("\0")) return c.policy;
-    const policy: SandboxPolicy = {
-      writableRoots: this.roots,
-      readOnly: scan.readOnly,
-      hiddenFiles: scan.hiddenFiles,
-      hiddenDirs: scan.hiddenDirs,
+    if (c && c.key.length === key.length && c.key.every((v, i) => v === key[i])) return c.policy;
+    const fixed: TaskSandboxInputs = {
+      roots: this.roots,
+      scan,
+      secrets,
       privateDirs,
-      secretFiles: secrets.files,
-      secretDirs: secrets.dirs,
-      network: "off",
+      ...(taskTmp !== undefined ? { taskTmp } : {}),
+      home: realHome,
+      otherHomes,
+      toolchains,
+      caches,
     };
-    this.policyCache = { scan, secrets, privateDirs: privateDirs.join("\0"), policy };
+    const policy = policyForGrant(grant, fixed);
+    this.policyCache = { key, policy };
     return policy;
   }
 
@@ -249,18 +237,23 @@ export class SandboxSession {
     return this.empties;
   }
 
-  /** Wraps one spawn. Throws SandboxUnavailableError when no sandbox can be started for it. */
-  prepare(spec: SpawnSpec): PreparedSpawn {
+  /** Wraps one spawn with its grant. Throws SandboxUnavailableError when no sandbox can be started for it. */
+  prepare(spec: SpawnSpec, o: PrepareOptions = {}): PreparedSpawn {
     if (!this.probe.available || this.probe.executable === undefined)
       throw new SandboxUnavailableError(this.probe.reason);
+    const grant = o.grant ?? WORKSPACE_WRITE_GRANT;
     let policy: SandboxPolicy;
+    let taskTmp: string | undefined;
+    // Anything that stops the inputs from being built stops the command (the runner asks; never a looser run).
     try {
-      policy = this.policy();
+      taskTmp = o.taskKey !== undefined ? taskTmpDir(o.taskKey) : undefined;
+      policy = this.policy(grant, this.probe.mechanism === "bubblewrap" ? taskTmp : undefined);
     } catch (e) {
       throw new SandboxUnavailableError((e as Error).message);
     }
     const cwd = realOr(spec.cwd);
     const { env, removed } = scrubEnvironment(spec.env);
+    Object.assign(env, packageCacheEnv(this.caches(), env));
     const before = takeSnapshot(this.roots, this.input.ignoreFileName);
     const roots = this.roots;
     const ignoreFileName = this.input.ignoreFileName;
@@ -272,15 +265,17 @@ export class SandboxSession {
       ...policy.secretDirs,
     ];
     let scratch: string | undefined;
+    let ownScratch = false;
     let file: string;
     let args: string[];
-    let net = this.networkPlan();
-    const allowList = this.input.network.kind === "hosts" ? compileAllowList(this.input.network.hosts) : [];
+    const hosts = this.hostsFor(grant);
+    let net: NetworkPlan = this.proxies.plan(hosts);
+    const allowList = compileAllowList(hosts);
     if (this.probe.mechanism === "bubblewrap") {
       const empties = this.emptyTargets();
       const target = net.kind === "unix" ? bridgeSocketTarget(policy.privateDirs) : undefined;
       if (net.kind === "unix" && target === undefined)
-        net = { kind: "none", notice: proxyDownNotice("the sandbox has no private /run or /tmp for its socket") };
+        net = { kind: "none", notice: proxyDownNotice("the sandbox has no private /run for its socket") };
       const bridge =
         net.kind === "unix" && target !== undefined
           ? {
@@ -288,6 +283,7 @@ export class SandboxSession {
               target,
             }
           : undefined;
+      for (const k of ["TMPDIR", "TMP", "TEMP"]) env[k] = "/tmp";
       file = this.probe.executable;
       args = [
         ...this.bwrapArgv(policy, {
@@ -308,7 +304,12 @@ export class SandboxSession {
         Object.assign(env, proxyEnvironment(SANDBOX_PROXY_PORT, allowList));
       }
     } else {
-      scratch = realpathSync.native(mkdtempSync(nodePath.join(tmpdir(), "toolgate-scratch-")));
+      // Seatbelt matches paths: the task's folder is its TMPDIR, and the literal /tmp is not writable.
+      scratch = taskTmp;
+      if (scratch === undefined) {
+        scratch = realpathSync.native(mkdtempSync(nodePath.join(tmpdir(), "toolgate-scratch-")));
+        ownScratch = true;
+      }
       for (const k of ["TMPDIR", "TMP", "TEMP"]) env[k] = scratch;
       file = this.probe.executable;
       const proxyPort = net.kind === "tcp" ? net.port : undefined;
@@ -326,14 +327,17 @@ export class SandboxSession {
     const cleanup = (): void => {
       if (cleaned) return;
       cleaned = true;
-      if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+      if (ownScratch && scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
     };
+    const listConfigured = this.input.network.kind === "hosts";
     return {
       file,
       args,
       env,
       cwd,
       removedEnv: removed,
+      grant,
+      ...(taskTmp !== undefined ? { taskTmp } : {}),
       ...(notice !== undefined ? { notice } : {}),
       cleanup,
       afterRun(outcome: RunOutcome): SandboxRunReport {
@@ -341,6 +345,8 @@ export class SandboxSession {
           hidden,
           networkOff: !proxied,
           ...(proxied ? { allowedHosts: allowList.map(entryText) } : {}),
+          ...(listConfigured ? { listConfigured } : {}),
+          ...(o.networkHint !== undefined ? { networkHint: o.networkHint } : {}),
         });
         const after = takeSnapshot(roots, ignoreFileName);
         const protectedChanges = compareSnapshots(before, after);
@@ -381,7 +387,11 @@ const sessions = new Map<string, SandboxSession>();
  * The one-call form the runner uses: a session per distinct policy input (cached for the process), then
  * `prepare`. Throws SandboxUnavailableError when the command must ask instead.
  */
-export function prepareSandboxedSpawn(input: SandboxPolicyInput, spec: SpawnSpec): PreparedSpawn {
+export function prepareSandboxedSpawn(
+  input: SandboxPolicyInput,
+  spec: SpawnSpec,
+  o: PrepareOptions = {},
+): PreparedSpawn {
   const key = JSON.stringify([input.roots, input.ignoreFileName, input.network, input.home ?? null]);
   let session = sessions.get(key);
   if (!session) {
@@ -398,13 +408,14 @@ export function prepareSandboxedSpawn(input: SandboxPolicyInput, spec: SpawnSpec
     session = new SandboxSession(input);
     sessions.set(key, session);
   }
-  return session.prepare(spec);
+  return session.prepare(spec, o);
 }
 
-/** Closes every session's proxy (the host session ends). */
+/** Closes every session's proxies and removes every task's `/tmp` (the host session ends). */
 export function disposeSandboxSessions(): void {
   for (const s of sessions.values()) s.dispose();
   sessions.clear();
+  endAllTaskTmps();
 }
 
 /** Drops every cached scan (the host's file watcher saw a change). */

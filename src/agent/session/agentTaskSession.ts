@@ -134,7 +134,11 @@ export class AgentTaskSession {
         ask: this.asks,
         ...(this.deps.history ? { persistence: this.deps.history.writer.bind(this.deps.history) } : {}),
         ...(this.deps.customInstructions ? { customInstructions: this.deps.customInstructions } : {}),
-        onEnd: () => this.deps.executor.release(this.id),
+        onEnd: () => {
+          this.deps.executor.release(this.id);
+          // The task's private sandbox /tmp goes with it (a reply that continues it starts a fresh one).
+          this.deps.env.runner.endTask?.(this.id);
+        },
         ...(checkpoints ? { checkpoints } : {}),
         store: { flushMs: 16 },
       };

@@ -15,6 +15,7 @@ import type { AskResponse, FileTarget, SandboxOutlook, TaskMessage, ToolInfo, To
 import type { CallDanger, CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
+import type { SandboxGrant } from "../../core/sandbox/grant";
 import type { TaskConfig } from "../executor/taskConfig";
 import { toolDefinition } from "../tools/definitions";
 import type { MessageStore } from "./messageStore";
@@ -41,7 +42,7 @@ export interface ToolCallRunDeps {
   /** Opens a diff the person can edit, for file edits that will wait for approval (undefined: no reviewer). */
   readonly openDiff?: (path: string) => Promise<DiffSession | undefined>;
   /** Commands: how one would run if the person approved it now (the card says so before the click). */
-  readonly sandboxOutlook?: () => SandboxOutlook | undefined;
+  readonly sandboxOutlook?: (grant?: SandboxGrant) => SandboxOutlook | undefined;
 }
 
 export function displayParams(name: string, params: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -156,7 +157,8 @@ export class ToolCallRun {
     this.decision = publicDecision(d);
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
-    if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) this.outlook = this.deps.sandboxOutlook?.();
+    if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE)
+      this.outlook = this.deps.sandboxOutlook?.(command.grant);
     const path = (d as Judged).resolved?.path;
     if (path)
       this.target = {

@@ -10,6 +10,7 @@
  * - A call that may change files runs only once its checkpoint was taken (or found impossible), and its row
  *   carries that checkpoint; the gate's read-only verdict on a command is what lets it skip one.
  */
+import type { SandboxGrant } from "../../core/sandbox/grant";
 import type { ResolvedCall } from "../../core/resolvedCall";
 import type { CallFacts } from "../../core/types";
 import type { RowCheckpoint } from "../../shared/messages";
@@ -344,7 +345,7 @@ export class ToolCalls {
       facts: (name: string, params: Readonly<Record<string, unknown>>): Promise<CallFacts | undefined> =>
         hostFacts(name, params, core.deps.env.resolveHost),
       ...(core.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
-      sandboxOutlook: () => core.deps.env.runner.sandboxOutlook?.(false),
+      sandboxOutlook: (grant?: SandboxGrant) => core.deps.env.runner.sandboxOutlook?.(false, grant),
     };
   }
 

@@ -1,5 +1,5 @@
 import { bridgeBindArgs, type NetworkBridge } from "./networkBridge";
-import { assertAbsolute, mountOrder, type SandboxPolicy } from "./sandboxPolicy";
+import { assertAbsolute, mountOrder, policyPaths, tmpfsHomes, type SandboxPolicy } from "./sandboxPolicy";
 
 export interface BwrapOptions {
   /** An empty read-only file and directory outside every root: what hidden paths are replaced by. */
@@ -48,13 +48,7 @@ export function baseBwrapArgs(disableUserns: boolean): string[] {
  */
 export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
   const all = [
-    ...policy.writableRoots,
-    ...policy.readOnly,
-    ...policy.hiddenFiles,
-    ...policy.hiddenDirs,
-    ...policy.privateDirs,
-    ...policy.secretFiles,
-    ...policy.secretDirs,
+    ...policyPaths(policy),
     o.emptyFile,
     o.emptyDir,
     o.cwd,
@@ -66,6 +60,9 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
     switch (op.kind) {
       case "private":
         args.push("--tmpfs", op.path);
+        break;
+      case "task-tmp":
+        args.push("--bind", policy.taskTmp!, op.path);
         break;
       case "writable":
         args.push("--bind", op.path, op.path);
@@ -84,6 +81,9 @@ export function bwrapArgs(policy: SandboxPolicy, o: BwrapOptions): string[] {
   }
   // Last: inside the private scratch directory, where no later mount can cover it.
   if (o.bridge) args.push(...bridgeBindArgs(o.bridge.bridge, o.bridge.target));
+  // The empty homes become read-only only now: every mount point in them had to be created first. Not
+  // recursive, so the binds inside (roots, caches) keep their own mode.
+  for (const h of tmpfsHomes(policy)) args.push("--remount-ro", h);
   args.push("--chdir", o.cwd);
   return args;
 }

@@ -16,6 +16,10 @@ export interface FailureContext {
   readonly networkOff: boolean;
   /** `toolgate.sandbox.network` lists hosts and the proxy serves them: refusals name the list. */
   readonly allowedHosts?: readonly string[];
+  /** `toolgate.sandbox.network` lists hosts, but this command's grant has none of them. */
+  readonly listConfigured?: boolean;
+  /** What to list for this command to get network (`list registry.npmjs.org in …`), when known. */
+  readonly networkHint?: string;
 }
 
 export type SandboxFailure =
@@ -27,7 +31,7 @@ const START_FAILURE = /^bwrap: (.*)$/m;
 const READ_ONLY = /Read-only file system|EROFS|Operation not permitted.*(sandbox|deny)/i;
 const NOT_FOUND = /No such file or directory|ENOENT|Permission denied|EACCES/;
 const NO_NETWORK =
-  /Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|ENETUNREACH|EAI_AGAIN|getaddrinfo|Connection refused|ECONNREFUSED|No route to host|Could not connect to|Failed to connect to/i;
+  /Temporary failure in name resolution|ENOTFOUND|NewConnectionError|Failed to establish a new connection|dial tcp|spurious network error|failed to download from|Could not transfer artifact|Could not GET|Could not resolve host|Name or service not known|Network is unreachable|ENETUNREACH|EAI_AGAIN|getaddrinfo|Connection refused|ECONNREFUSED|No route to host|Could not connect to|Failed to connect to/i;
 
 /** The allow-list proxy's refusal as clients report it (curl, npm/undici, git, pip), or a bridge that never came up. */
 const PROXY_REFUSED =
@@ -69,11 +73,16 @@ export function classifySandboxFailure(run: RunOutcome, ctx: FailureContext): Sa
       cause: "network",
       message: `The sandbox reaches only the hosts in \`toolgate.sandbox.network\` (${ctx.allowedHosts.slice(0, 20).join(", ")}), through a proxy that refuses every other host and private addresses. ${NOTE}`,
     };
-  if (ctx.networkOff && NO_NETWORK.test(text))
+  if (ctx.networkOff && NO_NETWORK.test(text)) {
+    const why = ctx.listConfigured
+      ? "this command names no host of `toolgate.sandbox.network`, so it ran with no network"
+      : 'the sandbox has no network (setting `toolgate.sandbox.network` is "off")';
+    const hint = ctx.networkHint !== undefined ? ` ${ctx.networkHint}.` : "";
     return {
       kind: "blocked",
       cause: "network",
-      message: `The sandbox has no network (setting \`toolgate.sandbox.network\` is "off"). ${NOTE}`,
+      message: `${why[0]!.toUpperCase()}${why.slice(1)}.${hint} ${NOTE}`,
     };
+  }
   return undefined;
 }

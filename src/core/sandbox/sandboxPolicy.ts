@@ -20,9 +20,26 @@ export interface SandboxPolicy {
   readonly secretFiles: readonly string[];
   readonly secretDirs: readonly string[];
   readonly network: "off";
+  /** Workspace roots under a `read-only` grant: bound read-only (`writableRoots` is then empty). */
+  readonly readOnlyRoots?: readonly string[];
+  /**
+   * The home directory: an empty tmpfs (nothing of the person's home shows but `homeBinds`), made read-only
+   * after every mount into it. Other users' homes (`otherHomes`, e.g. `/home`) the same.
+   */
+  readonly home?: string;
+  readonly otherHomes?: readonly string[];
+  /** Bound read-only (toolchain roots, `~/.gitconfig`, `~/.config/git`, the interpreter's folder). */
+  readonly homeBinds?: readonly string[];
+  /** Bound read-write besides the roots (Toolgate's package caches under `workspace-write`). */
+  readonly writableBinds?: readonly string[];
+  /** The task's private `/tmp`: this host directory, bound writable at `/tmp` (`/tmp` is then not in `privateDirs`). */
+  readonly taskTmp?: string;
 }
 
-export type MountKind = "private" | "writable" | "read-only" | "hidden-file" | "hidden-dir";
+/** Where the task's private `/tmp` appears inside. */
+export const SANDBOX_TMP = "/tmp";
+
+export type MountKind = "private" | "task-tmp" | "writable" | "read-only" | "hidden-file" | "hidden-dir";
 
 export interface MountOp {
   readonly kind: MountKind;
@@ -31,6 +48,7 @@ export interface MountOp {
 
 const PRIORITY: Record<MountKind, number> = {
   private: 0,
+  "task-tmp": 0,
   writable: 1,
   "read-only": 2,
   "hidden-file": 3,
@@ -56,7 +74,12 @@ export function isWithin(p: string, dir: string): boolean {
 export function mountOrder(policy: SandboxPolicy): MountOp[] {
   const ops: MountOp[] = [
     ...policy.privateDirs.map((path) => ({ kind: "private" as const, path })),
+    ...tmpfsHomes(policy).map((path) => ({ kind: "private" as const, path })),
+    ...(policy.taskTmp !== undefined ? [{ kind: "task-tmp" as const, path: SANDBOX_TMP }] : []),
     ...policy.writableRoots.map((path) => ({ kind: "writable" as const, path })),
+    ...(policy.writableBinds ?? []).map((path) => ({ kind: "writable" as const, path })),
+    ...(policy.readOnlyRoots ?? []).map((path) => ({ kind: "read-only" as const, path })),
+    ...(policy.homeBinds ?? []).map((path) => ({ kind: "read-only" as const, path })),
     ...policy.readOnly.map((path) => ({ kind: "read-only" as const, path })),
     ...policy.hiddenFiles.map((path) => ({ kind: "hidden-file" as const, path })),
     ...policy.hiddenDirs.map((path) => ({ kind: "hidden-dir" as const, path })),
@@ -72,7 +95,12 @@ export function mountOrder(policy: SandboxPolicy): MountOp[] {
   const hidden: string[] = [];
   const kept: MountOp[] = [];
   for (const op of sorted) {
-    if (op.kind !== "private" && op.kind !== "writable" && hidden.some((h) => h !== op.path && isWithin(op.path, h)))
+    if (
+      op.kind !== "private" &&
+      op.kind !== "task-tmp" &&
+      op.kind !== "writable" &&
+      hidden.some((h) => h !== op.path && isWithin(op.path, h))
+    )
       continue;
     kept.push(op);
     if (op.kind === "hidden-dir") hidden.push(op.path);
@@ -81,13 +109,40 @@ export function mountOrder(policy: SandboxPolicy): MountOp[] {
     ...policy.secretFiles.map((path) => ({ kind: "hidden-file" as const, path })),
     ...policy.secretDirs.map((path) => ({ kind: "hidden-dir" as const, path })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || a.path.localeCompare(b.path));
+  const homes = tmpfsHomes(policy);
+  const shown = kept.filter((o) => o.kind === "writable" || o.kind === "read-only").map((o) => o.path);
   for (const op of secrets) {
     // Inside an already hidden directory a secret is hidden too, and its mount point could not be created.
     if (hidden.some((h) => h !== op.path && isWithin(op.path, h))) continue;
+    // Inside an empty home it is not there at all, unless a bind below the home brings it back.
+    if (homes.some((h) => isWithin(op.path, h)) && !shown.some((b) => isWithin(op.path, b))) continue;
     kept.push(op);
     if (op.kind === "hidden-dir") hidden.push(op.path);
   }
   return kept;
+}
+
+/** The homes replaced by an empty tmpfs, remounted read-only once everything is mounted into them. */
+export function tmpfsHomes(policy: SandboxPolicy): string[] {
+  return [...(policy.otherHomes ?? []), ...(policy.home !== undefined ? [policy.home] : [])];
+}
+
+/** Every path a policy mounts at or reads from, for the absolute-path check. */
+export function policyPaths(policy: SandboxPolicy): string[] {
+  return [
+    ...policy.writableRoots,
+    ...policy.readOnly,
+    ...policy.hiddenFiles,
+    ...policy.hiddenDirs,
+    ...policy.privateDirs,
+    ...policy.secretFiles,
+    ...policy.secretDirs,
+    ...(policy.readOnlyRoots ?? []),
+    ...tmpfsHomes(policy),
+    ...(policy.homeBinds ?? []),
+    ...(policy.writableBinds ?? []),
+    ...(policy.taskTmp !== undefined ? [policy.taskTmp] : []),
+  ];
 }
 
 /** Paths a policy is built from must be absolute and normalised; anything else is a bug upstream. */

@@ -63,3 +63,12 @@ export function parseSandboxSettings(flat: unknown): SandboxSettingsResult {
   if (typeof network === "string") return { ok: false, error: network };
   return { ok: true, value: { mode, network } };
 }
+
+/**
+ * The host list a grant may draw from, from the flat settings: empty when the network is "off" or the value is
+ * malformed (a malformed setting never gives a line the network).
+ */
+export function allowListOf(flat: unknown): readonly string[] {
+  const parsed = parseSandboxSettings(flat);
+  return parsed.ok && parsed.value.network.kind === "hosts" ? parsed.value.network.hosts : [];
+}

@@ -1,4 +1,4 @@
-import { assertAbsolute, type SandboxPolicy } from "./sandboxPolicy";
+import { assertAbsolute, policyPaths, tmpfsHomes, type SandboxPolicy } from "./sandboxPolicy";
 
 /**
  * The same policy as a Seatbelt profile for macOS's `sandbox-exec -p PROFILE`. Seatbelt matches paths, not
@@ -56,9 +56,15 @@ const MACH_SERVICES = [
   "com.apple.CoreServices.coreservicesd",
 ];
 
+/** Every proper ancestor of `p` (`/a/b/c` → `/a`, `/a/b`): their metadata must stay readable to reach `p`. */
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let i = p.indexOf("/", 1); i > 0; i = p.indexOf("/", i + 1)) out.push(p.slice(0, i));
+  return out;
+}
+
 export function seatbeltProfile(policy: SandboxPolicy, o: SeatbeltOptions): string {
-  assertAbsolute([...policy.writableRoots, ...policy.readOnly, ...policy.hiddenFiles, ...policy.hiddenDirs]);
-  assertAbsolute([...policy.secretFiles, ...policy.secretDirs, o.scratchDir]);
+  assertAbsolute([...policyPaths(policy), o.scratchDir]);
   const lines: string[] = [
     "(version 1)",
     "(deny default)",
@@ -72,6 +78,21 @@ export function seatbeltProfile(policy: SandboxPolicy, o: SeatbeltOptions): stri
     `(allow mach-lookup ${MACH_SERVICES.map((s) => `(global-name ${sbplString(s)})`).join(" ")})`,
     "(allow file-read*)",
   ];
+  // The homes read as empty except what the policy binds into them (last match wins: allow after deny).
+  const homes = tmpfsHomes(policy);
+  if (homes.length > 0) {
+    const shown = [
+      ...(policy.homeBinds ?? []),
+      ...(policy.writableBinds ?? []),
+      ...policy.writableRoots,
+      ...(policy.readOnlyRoots ?? []),
+      o.scratchDir,
+    ];
+    lines.push("(deny file-read*", ...homes.map((h) => `  (subpath ${sbplString(h)})`), ")");
+    lines.push("(allow file-read*", ...shown.map((p) => `  (subpath ${sbplString(p)})`), ")");
+    const up = [...new Set(shown.flatMap(ancestors))].sort();
+    if (up.length > 0) lines.push("(allow file-read-metadata", ...up.map((p) => `  (literal ${sbplString(p)})`), ")");
+  }
   const hiddenFiles = [...policy.hiddenFiles, ...policy.secretFiles];
   const hiddenDirs = [...policy.hiddenDirs, ...policy.secretDirs];
   if (hiddenFiles.length + hiddenDirs.length > 0)
@@ -84,6 +105,7 @@ export function seatbeltProfile(policy: SandboxPolicy, o: SeatbeltOptions): stri
   lines.push(
     "(allow file-write*",
     ...policy.writableRoots.map((p) => `  (subpath ${sbplString(p)})`),
+    ...(policy.writableBinds ?? []).map((p) => `  (subpath ${sbplString(p)})`),
     `  (subpath ${sbplString(o.scratchDir)})`,
     '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/stdout") (literal "/dev/stderr")',
     '  (regex #"^/dev/fd/[0-9]+$")',

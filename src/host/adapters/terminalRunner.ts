@@ -8,6 +8,8 @@
 import * as vscode from "vscode";
 import type { CommandResult, CommandRunner, CommandRunOptions } from "../../agent/env";
 import { NodeCommandRunner } from "../../agent/node/nodeCommandRunner";
+import type { SandboxGrant } from "../../core/sandbox/grant";
+import type { SandboxOutlook } from "../../shared/messages";
 
 /** A terminal line ending is CRLF; the command's own bare LFs would staircase. */
 function forTerminal(text: string): string {
@@ -19,6 +21,15 @@ export class VscodeTerminalRunner implements CommandRunner {
     private readonly runner: CommandRunner = new NodeCommandRunner(),
     private readonly name = "Toolgate",
   ) {}
+
+  /** How a command with this grant would run (the card shows it before the click): the inner runner's plan. */
+  sandboxOutlook(autoApproved: boolean, grant?: SandboxGrant): SandboxOutlook | undefined {
+    return this.runner.sandboxOutlook?.(autoApproved, grant);
+  }
+
+  endTask(taskKey: string): void {
+    this.runner.endTask?.(taskKey);
+  }
 
   async run(o: CommandRunOptions): Promise<CommandResult> {
     const write = new vscode.EventEmitter<string>();

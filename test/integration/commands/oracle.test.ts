@@ -16,6 +16,7 @@ import { mutation } from "../../oracle/instrument";
 import { Oracle, reproduction, type Finding, type OracleReport } from "../../oracle/oracle";
 import { bwrapProblem } from "../../oracle/sandbox";
 import type * as Catalogue from "../../../src/core/commands/catalogue/index";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 // Every catalogue entry goes through the recorder (and the mutation switch): see test/oracle/instrument.ts.
 vi.mock("../../../src/core/commands/catalogue/index", async (importOriginal) => {
@@ -53,7 +54,7 @@ function unite(a: OracleReport, b: OracleReport): OracleReport {
 }
 const problem = bwrapProblem();
 
-describe.skipIf(problem !== undefined)("execution oracle", () => {
+sandboxDescribe(problem)("execution oracle", () => {
   let oracle: Oracle;
   beforeAll(async () => {
     oracle = await Oracle.create(JOBS);

@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { PERL_BRIDGE_SOURCE } from "../../../src/agent/sandbox/bridgeProgram";
 import { baseBwrapArgs } from "../../../src/core/sandbox/bwrapArgs";
 import { BRIDGE_FAILED_MESSAGE, bridgeCommand, type NetworkBridge } from "../../../src/core/sandbox/networkBridge";
 import { probe } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 /**
  * The Perl bridge's start, inside a bare bubblewrap sandbox (own network and PID namespaces, so the relay it
@@ -26,7 +27,7 @@ function inSandbox(argv: readonly string[], env: Record<string, string> = {}) {
   });
 }
 
-describe.skipIf(!probe.available || !existsSync("/usr/bin/perl"))("the Perl bridge's start (real bubblewrap)", () => {
+sandboxDescribe(probe, !existsSync("/usr/bin/perl"))("the Perl bridge's start (real bubblewrap)", () => {
   it("listens before the command starts, then runs it as itself: arguments, status and PERL5OPT intact", () => {
     const line = 'exec 3<>/dev/tcp/127.0.0.1/48131 && echo "listening|$1|$2|${PERL5OPT-unset}|$$"; exit 9';
     const r = inSandbox(

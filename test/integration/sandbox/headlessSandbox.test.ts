@@ -4,12 +4,13 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { toolResultsIn } from "../../support/agentHarness";
 import { startScriptedModel, type ScriptedModel } from "../../support/scriptedModel";
 import { toolgateAsync } from "../cli/runProcess";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 let cli = "";
 const open: (() => Promise<void> | void)[] = [];
@@ -43,7 +44,7 @@ async function headless(mode: string): Promise<{ outside: string; model: Scripte
   return { outside: nodePath.join(parent.dir, "outside-file"), model, status: r.status };
 }
 
-describe.skipIf(!probe.available)("toolgate run: auto-approved commands are sandboxed headless too", () => {
+sandboxDescribe(probe)("toolgate run: auto-approved commands are sandboxed headless too", () => {
   it("a write outside the workspace is blocked and the model reads that the sandbox did it", async () => {
     const r = await headless("auto");
     expect(existsSync(r.outside)).toBe(false);
@@ -56,7 +57,7 @@ describe.skipIf(!probe.available)("toolgate run: auto-approved commands are sand
   });
 });
 
-describe.skipIf(!probe.available)("toolgate run: protected paths a sandboxed command created", () => {
+sandboxDescribe(probe)("toolgate run: protected paths a sandboxed command created", () => {
   it("with no one to ask they are removed, the model is told, and stderr says what was removed", async () => {
     const parent = varTmpDir("toolgate-headless-");
     open.push(parent.cleanup);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 const t = tempTree({ "ws/a.txt": "hello\n", "ws/keys.pem": "SECRET\n", "ws/.ignore-me": "keys.pem\n" });
 const out = varTmpDir("toolgate-cli-out-");
@@ -53,6 +54,17 @@ describe("toolgate sandbox --status", () => {
     fake.cleanup();
   });
 
+  it("--help lists the options; an unknown grant is a usage error (exit 2) and runs nothing", () => {
+    const help = sandbox(["--help"]);
+    expect(help.status).toBe(0);
+    for (const f of ["--grant", "--network", "--cwd", "--settings", "--managed", "--workspace", "--status"])
+      expect(help.stdout).toContain(f);
+    const r = sandbox(["--grant", "everything", "--workspace", t.path("ws"), "--", "echo ran > ran.txt"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown grant `everything`/);
+    expect(existsSync(t.path("ws/ran.txt"))).toBe(false);
+  });
+
   it("refuses anything but exactly one command line after --", () => {
     expect(sandbox(["--workspace", t.path("ws"), "--", "echo", "x"]).status).toBe(2);
     expect(sandbox(["--workspace", t.path("ws")]).status).toBe(2);
@@ -60,7 +72,7 @@ describe("toolgate sandbox --status", () => {
   });
 });
 
-describe.skipIf(!probe.available)("toolgate sandbox -- LINE", () => {
+sandboxDescribe(probe)("toolgate sandbox -- LINE", () => {
   it("passes stdout, stderr and the exit code through; cwd is the first workspace", () => {
     const r = sandbox([
       "--workspace",
@@ -94,6 +106,35 @@ describe.skipIf(!probe.available)("toolgate sandbox -- LINE", () => {
     expect(sandbox(["--workspace", t.path("ws"), "--", "cat keys.pem"]).stdout).toBe("SECRET\n");
   });
 
+  it("--grant read-only: the workspace is read-only too, only /tmp is writable; --cwd sets the directory", () => {
+    const r = sandbox([
+      "--grant",
+      "read-only",
+      "--workspace",
+      t.path("ws"),
+      "--cwd",
+      t.dir,
+      "--",
+      "pwd; cat ws/a.txt; echo x > ws/new.txt; echo t > /tmp/t && cat /tmp/t",
+    ]);
+    expect(r.stdout).toBe(`${t.dir}
+hello
+t
+`);
+    expect(r.stderr).toMatch(/Read-only file system/);
+    expect(existsSync(t.path("ws/new.txt"))).toBe(false);
+    // The same line with the default grant (workspace-write) writes the workspace.
+    const w = sandbox(["--workspace", t.path("ws"), "--", "echo x > new.txt"]);
+    expect(w.status).toBe(0);
+    expect(existsSync(t.path("ws/new.txt"))).toBe(true);
+  });
+
+  it("the home is empty but for toolchains and git config: its other folders cannot be read", () => {
+    const r = sandbox(["--workspace", t.path("ws"), "--", 'ls -A "$HOME"; cat "$HOME/.npmrc"; ls "$HOME/.ssh"']);
+    expect(r.stdout).not.toMatch(/^\.ssh$|^\.npmrc$|^\.claude$/m);
+    expect(r.stderr).toMatch(/No such file or directory/);
+  });
+
   it("a malformed sandbox setting is a usage error, not a looser run", () => {
     const settings = t.path("bad.json");
     writeFileSync(settings, JSON.stringify({ "toolgate.sandbox.network": "on" }));
@@ -105,8 +146,9 @@ describe.skipIf(!probe.available)("toolgate sandbox -- LINE", () => {
   it("reports a protected path the command created", () => {
     const ws = tempTree();
     const r = sandbox(["--workspace", ws.dir, "--", "git init -q . && echo hook > .git/hooks/pre-commit"]);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain(`protected path added: ${ws.dir}/.git (a git directory)`);
+    expect(r.status).toBe(4);
+    expect(r.stderr).toContain(`protected path appeared: ${ws.dir}/.git (a git directory) — undone`);
+    expect(existsSync(path.join(ws.dir, ".git"))).toBe(false);
     ws.cleanup();
   });
 });

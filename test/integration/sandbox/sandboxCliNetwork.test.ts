@@ -3,10 +3,11 @@ import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
 import { probe } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 /**
  * `toolgate sandbox` with `toolgate.sandbox.network` listing hosts: the CLI runs the same allow-list proxy
@@ -30,7 +31,11 @@ afterAll(() => {
   t.cleanup();
 });
 
-function sandbox(network: unknown, line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function sandbox(
+  network: unknown,
+  line: string,
+  grantHosts: readonly string[] | undefined = Array.isArray(network) ? network.map(String) : undefined,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const settings = path.join(t.dir, `settings-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(settings, JSON.stringify({ "toolgate.sandbox.network": network }));
   return new Promise((resolve) => {
@@ -41,6 +46,8 @@ function sandbox(network: unknown, line: string): Promise<{ status: number | nul
       settings,
       "--workspace",
       t.path("ws"),
+      // The grant names every listed host (as a line that names them would get); the list still bounds it.
+      ...(grantHosts ?? []).flatMap((h) => ["--network", h]),
       "--",
       line,
     ]);
@@ -52,11 +59,20 @@ function sandbox(network: unknown, line: string): Promise<{ status: number | nul
   });
 }
 
-describe.skipIf(!probe.available || !HAS_CURL)("toolgate sandbox with a host list (real bubblewrap)", () => {
+sandboxDescribe(probe, !HAS_CURL)("toolgate sandbox with a host list (real bubblewrap)", () => {
   it("reaches a listed host:port through the proxy, and exits with the command's status", async () => {
     const r = await sandbox([`127.0.0.1:${port}`], `curl -sS --max-time 10 http://127.0.0.1:${port}/ && exit 3`);
     expect(r.stdout).toBe(`${BODY}\n`);
     expect(r.status).toBe(3);
+  });
+
+  it("a listed host is not reachable by a grant that does not name it (--network missing, or not in the list)", async () => {
+    const line = `curl -sS --max-time 5 http://127.0.0.1:${port}/`;
+    const none = await sandbox([`127.0.0.1:${port}`], line, []);
+    expect(none.stdout).not.toContain(BODY);
+    expect(none.status).not.toBe(0);
+    const unlisted = await sandbox(["example.com"], line, [`127.0.0.1:${port}`]);
+    expect(unlisted.stdout).not.toContain(BODY);
   });
 
   it("refuses a port that is not listed; with network off nothing is reached; unsandboxed the line works", async () => {

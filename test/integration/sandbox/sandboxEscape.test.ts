@@ -2,10 +2,11 @@ import { execSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { applyUndo, undoData } from "../../../src/agent/sandbox/protectedUndo";
 import { SandboxSession } from "../../../src/agent/sandbox/sandboxedSpawn";
 import { tempTree, type TempTree } from "../../support/workspace";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 import { probe, PYTHON, run, varTmpDir } from "./sandboxHarness";
 
 const cleanups: (() => void)[] = [];
@@ -43,7 +44,7 @@ function fixture(
   return { ws, home: home.dir, session };
 }
 
-describe.skipIf(!probe.available)("escape attempts from inside the sandbox (real bubblewrap)", () => {
+sandboxDescribe(probe)("escape attempts from inside the sandbox (real bubblewrap)", () => {
   it("cannot write outside the workspace (read-only root; /tmp is private)", async () => {
     const { session } = fixture();
     const out = varTmpDir("toolgate-out-");

@@ -4,13 +4,14 @@
  * task's ask machinery. After the run, protected paths the command created are the person's to keep or
  * remove; a command the sandbox stopped may be re-run once outside it, only by a click.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { existsSync, mkdirSync } from "node:fs";
 import * as nodePath from "node:path";
 import { startHarness, toolResultsIn, type Harness } from "../../support/agentHarness";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -61,7 +62,7 @@ const answers =
   (m: TaskMessage): AskResponse =>
     m.kind === "protected_changes" ? { kind: protectedChanges === "keep" ? "approve" : "reject" } : { kind: other };
 
-describe.skipIf(!probe.available)("protected paths a sandboxed command created (real bubblewrap)", () => {
+sandboxDescribe(probe)("protected paths a sandboxed command created (real bubblewrap)", () => {
   it("become one ask listing each change with a preview of the planted hook; Remove undoes them", async () => {
     const r = await runTask(PLANT, answers("remove"), {}, PLANT_FILES);
     expect(asksOf(r.harness, "tool")).toHaveLength(0); // auto-approved: the gate did not ask
@@ -109,7 +110,7 @@ describe.skipIf(!probe.available)("protected paths a sandboxed command created (
   });
 });
 
-describe.skipIf(!probe.available)("a command the sandbox stopped: one unsandboxed re-run (real bubblewrap)", () => {
+sandboxDescribe(probe)("a command the sandbox stopped: one unsandboxed re-run (real bubblewrap)", () => {
   it("the person approves: it runs once outside the sandbox and the result says so", async () => {
     const r = await runTask("touch ../outside.txt", answers("remove", "approve"));
     const asks = r.harness.asks.asks.filter((a) => a.message.kind === "tool");
@@ -157,7 +158,7 @@ describe.skipIf(!probe.available)("a command the sandbox stopped: one unsandboxe
   });
 });
 
-describe.skipIf(!probe.available)("the approval card says how a command will run, before the click", () => {
+sandboxDescribe(probe)("the approval card says how a command will run, before the click", () => {
   it("a command the gate asks about: runs in the OS sandbox, no network", async () => {
     const flat = {};
     const runner = new NodeCommandRunner(process.env, { values: () => flat, ignoreFileName: () => ".toolgateignore" });
@@ -170,7 +171,7 @@ describe.skipIf(!probe.available)("the approval card says how a command will run
     await h.task.run();
     const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
     expect(card?.decision?.rule).not.toBe("sandbox:unsandboxed");
-    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off" });
+    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off", grant: "workspace-write", hosts: [] });
   });
 
   it("with toolgate.sandbox.mode off: runs unsandboxed, and why", async () => {

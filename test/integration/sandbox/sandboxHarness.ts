@@ -2,7 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import type { SandboxSession } from "../../../src/agent/sandbox/sandboxedSpawn";
-import { type SandboxRunReport } from "../../../src/agent/sandbox/sandboxedSpawn";
+import { type PrepareOptions, type SandboxRunReport } from "../../../src/agent/sandbox/sandboxedSpawn";
+import { grantOf, type SandboxGrant } from "../../../src/core/sandbox/grant";
 import { probeSandbox } from "../../../src/agent/sandbox/sandboxProbe";
 
 export const probe = probeSandbox();
@@ -16,6 +17,15 @@ if (!probe.available)
 export const PYTHON = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], {
   encoding: "utf8",
 }).stdout.trim();
+
+/**
+ * The grant tests use by default: workspace-write, with every host of the session's list (as if the line
+ * named them all). Tests of the grant itself pass their own.
+ */
+export function listedGrant(session: SandboxSession, kind: SandboxGrant["kind"] = "workspace-write"): SandboxGrant {
+  const n = session.input.network;
+  return grantOf(kind, n.kind === "hosts" ? n.hosts : []);
+}
 
 export interface Ran {
   readonly status: number | null;
@@ -45,6 +55,7 @@ export async function run(
   line: string,
   sandboxed: boolean,
   env: Record<string, string> = {},
+  o: PrepareOptions = { grant: listedGrant(session) },
 ): Promise<Ran> {
   const spec = {
     file: "/bin/bash",
@@ -53,7 +64,7 @@ export async function run(
     cwd: session.input.roots[0]!,
   };
   if (!sandboxed) return spawnCollect(spec.file, spec.args, spec.cwd, spec.env as Record<string, string>);
-  const p = session.prepare(spec);
+  const p = session.prepare(spec, o);
   const r = await spawnCollect(p.file, p.args, p.cwd, p.env);
   return { ...r, report: p.afterRun({ exitCode: r.status ?? undefined, output: r.out }) };
 }

@@ -5,7 +5,7 @@
  * ("keep or remove") and the unsandboxed re-run ask come back on the same message, are answered once, and the
  * model reads the outcome. A protected change the person edited after the command is never removed.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
@@ -27,6 +27,7 @@ import {
   type Harness,
 } from "../../support/agentHarness";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -126,7 +127,7 @@ function restore(
   return { task, asks };
 }
 
-describe.skipIf(!probe.available)("the protected-change ask after a reload (real bubblewrap)", () => {
+sandboxDescribe(probe)("the protected-change ask after a reload (real bubblewrap)", () => {
   it("comes back on the same message; Remove undoes the recorded change once and the model is told", async () => {
     const r = await startUnanswered("bash plant.sh", PLANT_FILES);
     const first = await r.harness.asks.next();
@@ -189,7 +190,7 @@ describe.skipIf(!probe.available)("the protected-change ask after a reload (real
   });
 });
 
-describe.skipIf(!probe.available)("a pending protected-change ask is never kept by default (real bubblewrap)", () => {
+sandboxDescribe(probe)("a pending protected-change ask is never kept by default (real bubblewrap)", () => {
   it("cancelling the task while it is pending removes the changes, and the card says so", async () => {
     const r = await startUnanswered("bash plant.sh", PLANT_FILES);
     const first = await r.harness.asks.next();
@@ -216,7 +217,7 @@ describe.skipIf(!probe.available)("a pending protected-change ask is never kept 
   });
 });
 
-describe.skipIf(!probe.available)("the unsandboxed re-run ask after a reload (real bubblewrap)", () => {
+sandboxDescribe(probe)("the unsandboxed re-run ask after a reload (real bubblewrap)", () => {
   it("comes back on the call's card; approving runs the command once, unsandboxed", async () => {
     const r = await startUnanswered("echo ran >> ../outside.txt");
     const first = await r.harness.asks.next();

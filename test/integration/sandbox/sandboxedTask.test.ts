@@ -11,6 +11,7 @@ import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import type { SandboxAvailability } from "../../../src/core/sandbox/sandboxPlan";
 import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
 import { probe, varTmpDir } from "./sandboxHarness";
+import { sandboxDescribe } from "../../support/sandboxRequired";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -58,7 +59,7 @@ async function runCommandTask(
 const toolAsks = (x: Harness) => x.asks.asks.filter((a) => a.message.kind !== "completion");
 const commandMessage = (x: Harness) => x.view.find((m) => m.tool?.name === "execute_command");
 
-describe.skipIf(!probe.available)("auto-approved commands run inside the OS sandbox (real bubblewrap)", () => {
+sandboxDescribe(probe)("auto-approved commands run inside the OS sandbox (real bubblewrap)", () => {
   it("a write outside the workspace is blocked and the model is told the sandbox did it", async () => {
     // The workspace is PARENT/ws/toolgate-agent-X; `../../outside` is PARENT/outside.
     const r = await runCommandTask("touch ../../outside-file", {});

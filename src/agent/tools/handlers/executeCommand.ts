@@ -188,6 +188,27 @@ export function protectedChangesText(v: ProtectedChangesVerdict): string {
   return `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${lines.join("\n")}\n${choice}${said}`;
 }
 
+/** The model is told which `/tmp` a command saw (file tools and unsandboxed runs see the host's). */
+const TMP_NOTE = (task: boolean): string =>
+  task
+    ? "Note: this command ran in the OS sandbox; its /tmp is private to this task (kept for the task's later sandboxed commands, gone when the task ends or the window reloads) and is not the host's /tmp that file tools and unsandboxed commands see."
+    : "Note: this command ran in the OS sandbox; its /tmp was private to this one command and is gone now.";
+
+/**
+ * The key of a task tree's private `/tmp`: the first task of the tree to run a command names it, so sub-tasks
+ * sharing their parent's tree share their parent's `/tmp`.
+ */
+const treeKeys = new WeakMap<object, string>();
+function taskKeyOf(ctx: ToolContext): string {
+  const tree = ctx.config.tree;
+  let key = treeKeys.get(tree);
+  if (key === undefined) {
+    key = ctx.config.taskId;
+    treeKeys.set(tree, key);
+  }
+  return key;
+}
+
 async function runOnce(
   target: CommandTarget,
   ctx: ToolContext,
@@ -205,6 +226,9 @@ async function runOnce(
     signal: ctx.signal,
     autoApproved: ctx.approvedByPerson !== true,
     roots: ctx.config.roots,
+    // The decision's grant bounds the sandbox, clicked or not: a click approves the command, not more.
+    ...(target.grant ? { grant: target.grant } : {}),
+    taskKey: taskKeyOf(ctx),
     ...(unsandboxed ? { unsandboxed } : {}),
     onOutput: (text) => {
       // The person sees at most `cap` characters live; the model's copy keeps head and tail.
@@ -233,6 +257,7 @@ async function runOnce(
   parts.push(result.output.trim() === "" ? "(no output)" : `Output:\n${result.output}`);
   if (sandbox?.blocked !== undefined) parts.push(sandbox.blocked);
   if (sandbox?.notice !== undefined) parts.push(`Note: ${sandbox.notice}`);
+  if (sandbox?.sandboxed === true && sandbox.notRun === undefined) parts.push(TMP_NOTE(sandbox.privateTmp === true));
   const failed =
     result.timedOut || result.killed !== undefined || (result.exitCode !== undefined && result.exitCode !== 0);
   return {

@@ -1,0 +1,79 @@
+import * as nodePath from "node:path";
+import type { SandboxGrant } from "./grant";
+import { isWithin, mountOrder, SANDBOX_TMP, type SandboxPolicy } from "./sandboxPolicy";
+
+/**
+ * What a task's sandbox is built from besides the grant: fixed for the task (recomputed only when the files
+ * they describe change), the same for every command of it. All real, absolute, normalised paths.
+ */
+export interface TaskSandboxInputs {
+  readonly roots: readonly string[];
+  /** The workspace scan: protected paths (read-only) and ignored entries (hidden). */
+  readonly scan: {
+    readonly readOnly: readonly string[];
+    readonly hiddenFiles: readonly string[];
+    readonly hiddenDirs: readonly string[];
+  };
+  /** Credential stores and agent sockets (hidden last). */
+  readonly secrets: { readonly files: readonly string[]; readonly dirs: readonly string[] };
+  /** Existing scratch directories to replace with an empty tmpfs (`/tmp`, `/run`). */
+  readonly privateDirs: readonly string[];
+  /** The task's own `/tmp` on the host (kept across the task's commands); absent: an empty tmpfs per command. */
+  readonly taskTmp?: string;
+  /** The person's home, emptied (absent, or `/`: left as the root shows it, read-only). */
+  readonly home?: string;
+  /** Directories holding other users' homes (`/home`), emptied too. */
+  readonly otherHomes: readonly string[];
+  /** Toolchain roots, `~/.gitconfig`, `~/.config/git`, the interpreter's folder: read-only in the home. */
+  readonly toolchains: readonly string[];
+  /** Toolgate's package-manager cache folders: writable under `workspace-write`, read-only otherwise. */
+  readonly caches: readonly string[];
+}
+
+/**
+ * Mounts one sandbox start may make in all (bubblewrap re-reads the mount table per mount, so start-up grows
+ * with the square of this): the workspace scan's 100 plus room for the home's binds and the fixed ones.
+ */
+export const TOTAL_MOUNT_LIMIT = 140;
+
+export class TooManyMountsError extends Error {}
+
+/**
+ * THE function from a grant to the sandbox (DESIGN, "The sandbox enforces the verdict"): the grant is its only
+ * per-call input, so what a command may do is what its decision said and nothing a later step adds.
+ * - both grants: `/` read-only (bwrapArgs' base), the home and other users' homes empty and read-only but
+ *   for the toolchain binds, credential stores hidden, ignored files hidden, the task's `/tmp` writable;
+ * - `read-only`: the workspace roots bound read-only, the caches read-only;
+ * - `workspace-write`: the roots writable except their protected paths, the caches writable.
+ * The network is never in the policy: a grant's hosts reach only the allow-list proxy (see sandboxedSpawn).
+ */
+export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): SandboxPolicy {
+  const write = grant.kind === "workspace-write";
+  const home = t.home !== undefined && t.home !== "/" && nodePath.posix.isAbsolute(t.home) ? t.home : undefined;
+  const otherHomes = t.otherHomes.filter((h) => h !== "/" && h !== home && !(home !== undefined && isWithin(h, home)));
+  const emptied = [...otherHomes, ...(home !== undefined ? [home] : [])];
+  // Outside the emptied homes the read-only root already shows a toolchain: no bind needed.
+  const toolchains = t.toolchains.filter((p) => emptied.some((h) => p !== h && isWithin(p, h)));
+  const policy: SandboxPolicy = {
+    writableRoots: write ? t.roots : [],
+    readOnlyRoots: write ? [] : t.roots,
+    readOnly: t.scan.readOnly,
+    hiddenFiles: t.scan.hiddenFiles,
+    hiddenDirs: t.scan.hiddenDirs,
+    privateDirs: t.taskTmp !== undefined ? t.privateDirs.filter((d) => d !== SANDBOX_TMP) : t.privateDirs,
+    secretFiles: t.secrets.files,
+    secretDirs: t.secrets.dirs,
+    network: "off",
+    ...(home !== undefined ? { home } : {}),
+    otherHomes,
+    homeBinds: write ? toolchains : [...toolchains, ...t.caches],
+    writableBinds: write ? t.caches : [],
+    ...(t.taskTmp !== undefined ? { taskTmp: t.taskTmp } : {}),
+  };
+  const mounts = mountOrder(policy).length;
+  if (mounts > TOTAL_MOUNT_LIMIT)
+    throw new TooManyMountsError(
+      `the sandbox would need ${mounts} mounts (at most ${TOTAL_MOUNT_LIMIT}): ignore whole directories rather than many single files, or shorten PATH`,
+    );
+  return policy;
+}
