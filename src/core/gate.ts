@@ -295,6 +295,7 @@ export class Gate {
         shell: "bash",
         cwd: this.commandCtx.cwd,
         readOnly: analysis?.readOnly === true,
+        mayRunOutside: s.mode !== "plan",
         // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.
         grant: commandGrant({
           mode: s.mode,

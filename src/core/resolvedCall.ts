@@ -44,6 +44,8 @@ export interface CommandTarget {
    * `workspace-write` with no hosts, today's behaviour).
    */
   readonly grant?: SandboxGrant;
+  /** The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode. */
+  readonly mayRunOutside?: boolean;
 }
 
 export interface ResolvedCall {

@@ -458,6 +458,8 @@ export class ChatController {
     const ask = this.findMessage(msg.messageId);
     if (!session || !ask || ask.role !== "ask") return "This request is no longer part of the task.";
     if (ask.askState !== "pending") return "This request was already answered.";
+    if (msg.response.kind === "approveOutsideSandbox" && ask.tool?.sandboxOutlook?.canRunOutside !== true)
+      return "This request cannot run outside the sandbox.";
 
     let target: (RuleTarget & { where?: string }) | undefined;
     if (msg.remember) {

@@ -30,6 +30,7 @@ export function formatDecision(call: ToolCall, decision: Decision, taskId?: stri
 
 const ANSWER_WORD: Readonly<Record<AskResponse["kind"], string>> = {
   approve: "APPROVED",
+  approveOutsideSandbox: "APPROVED OUTSIDE THE SANDBOX",
   reject: "REJECTED",
   message: "ANSWERED",
   resetLimits: "RESET LIMITS",

@@ -75,6 +75,8 @@ export interface SandboxOutlook {
   readonly grant?: "read-only" | "workspace-write";
   /** Inside the sandbox: the hosts it may reach (the grant's, still in `toolgate.sandbox.network`). */
   readonly hosts?: readonly string[];
+  /** Inside the sandbox: the card may offer "Run outside the sandbox" (never in plan mode). */
+  readonly canRunOutside?: boolean;
   /** Unsandboxed: why (the sandbox is off, unavailable here, or the person is asked for one re-run). */
   readonly reason?: string;
 }
@@ -179,7 +181,8 @@ export interface TaskMessage {
 
 /** A person's answer to an ask. Feedback text goes to the model with either answer. */
 export interface AskResponse {
-  readonly kind: "approve" | "reject" | "message" | "resetLimits";
+  /** `approveOutsideSandbox`: approve a command and run it outside the OS sandbox (only where the card offers it). */
+  readonly kind: "approve" | "approveOutsideSandbox" | "reject" | "message" | "resetLimits";
   readonly text?: string;
 }
 

@@ -33,6 +33,14 @@ describe("approval card: the sandbox line, before the click", () => {
   it.each([
     [{ sandboxed: true, network: "off" } as const, "runs in the OS sandbox (no network)"],
     [{ sandboxed: true, network: "hosts" } as const, "runs in the OS sandbox (network: host list)"],
+    [
+      { sandboxed: true, network: "off", grant: "read-only", hosts: [] } as const,
+      "runs in the OS sandbox (read-only, no network)",
+    ],
+    [
+      { sandboxed: true, network: "hosts", grant: "workspace-write", hosts: ["registry.npmjs.org"] } as const,
+      "runs in the OS sandbox (may write the workspace, network only to registry.npmjs.org)",
+    ],
     [{ sandboxed: false, reason: "toolgate.sandbox.mode is off" }, "runs unsandboxed — toolgate.sandbox.mode is off"],
   ])("%j → %s", (outlook, text) => {
     setup().view(<AskDock message={commandAsk(outlook)} />);
@@ -45,6 +53,36 @@ describe("approval card: the sandbox line, before the click", () => {
     cleanup();
     setup().view(<AskDock message={commandAsk(undefined)} />);
     expect(screen.queryByLabelText("OS sandbox")).toBeNull();
+  });
+});
+
+describe("approval card: running outside the sandbox is its own button", () => {
+  it("offered only where the host says it may be: the click approves with approveOutsideSandbox", () => {
+    const ui = setup();
+    const ask = commandAsk({
+      sandboxed: true,
+      network: "off",
+      grant: "workspace-write",
+      hosts: [],
+      canRunOutside: true,
+    });
+    ui.view(<AskDock message={ask} />);
+    fireEvent.click(screen.getByRole("button", { name: "Run outside the sandbox" }));
+    expect(ui.intents()).toContainEqual({
+      type: "answerAsk",
+      messageId: ask.id,
+      response: { kind: "approveOutsideSandbox" },
+    });
+    expect(ui.intents().some((m) => (m.response as { kind?: string } | undefined)?.kind === "approve")).toBe(false);
+  });
+
+  it.each([
+    ["plan mode or a host that does not offer it", { sandboxed: true, network: "off", grant: "read-only" } as const],
+    ["a command that runs unsandboxed anyway", { sandboxed: false, reason: "toolgate.sandbox.mode is off" }],
+  ])("not offered for %s", (_what, outlook) => {
+    setup().view(<AskDock message={commandAsk(outlook)} />);
+    expect(screen.getByRole("button", { name: "Approve" })).not.toBeNull();
+    expect(screen.queryByRole("button", { name: "Run outside the sandbox" })).toBeNull();
   });
 });
 

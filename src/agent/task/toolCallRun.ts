@@ -25,7 +25,14 @@ const PREVIEWED_TOOLS = new Set(["write_to_file", "replace_in_file"]);
 const UNSANDBOXED_RULE = "sandbox:unsandboxed";
 
 export type Approval =
-  | { readonly kind: "run"; readonly decision: Decision; readonly call: ResolvedCall; readonly feedback?: string }
+  | {
+      readonly kind: "run";
+      readonly decision: Decision;
+      readonly call: ResolvedCall;
+      readonly feedback?: string;
+      /** The person chose "Run outside the sandbox" on a card that offered it. */
+      readonly outsideSandbox?: true;
+    }
   | { readonly kind: "denied"; readonly decision: Decision }
   | { readonly kind: "rejected"; readonly decision: Decision; readonly feedback?: string };
 
@@ -157,8 +164,12 @@ export class ToolCallRun {
     this.decision = publicDecision(d);
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
-    if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE)
-      this.outlook = this.deps.sandboxOutlook?.(command.grant);
+    if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) {
+      const outlook = this.deps.sandboxOutlook?.(command.grant);
+      // Leaving the sandbox is a separate, explicit choice, offered only where it would be sandboxed at all.
+      this.outlook =
+        outlook?.sandboxed === true && command.mayRunOutside === true ? { ...outlook, canRunOutside: true } : outlook;
+    }
     const path = (d as Judged).resolved?.path;
     if (path)
       this.target = {
@@ -335,13 +346,24 @@ export class ToolCallRun {
       const outcome = await this.waitForPerson(d, signal);
       // A followup question is answered, not approved: a typed message or a clicked option is the answer.
       const answers = this.name === "ask_followup_question" ? ["approve", "message"] : ["approve"];
-      if (outcome.kind === "answer" && answers.includes(outcome.response.kind)) {
+      // "Run outside the sandbox" counts only where this card offered it; anywhere else it is a plain approval,
+      // which runs inside the sandbox (the stricter reading).
+      const outside =
+        outcome.kind === "answer" &&
+        outcome.response.kind === "approveOutsideSandbox" &&
+        call.command?.mayRunOutside === true &&
+        this.outlook?.canRunOutside === true;
+      if (
+        outcome.kind === "answer" &&
+        (answers.includes(outcome.response.kind) || outcome.response.kind === "approveOutsideSandbox")
+      ) {
         this.setStatus("approved");
         return {
           kind: "run",
           decision: publicDecision(d),
           call,
           ...(outcome.response.text ? { feedback: outcome.response.text } : {}),
+          ...(outside ? { outsideSandbox: true as const } : {}),
         };
       }
       if (outcome.kind === "answer" && outcome.response.kind !== "resetLimits") {

@@ -225,6 +225,7 @@ export class ToolCalls {
     const ctx: ToolContext = {
       ...this.toolContext(run, call),
       ...(approval.decision.decision === "ask" ? { approvedByPerson: true } : {}),
+      ...(approval.kind === "run" && approval.outsideSandbox ? { outsideSandbox: true } : {}),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
       ...(diffSession ? { diffSession } : {}),
       ...(prepared ? { prepared } : {}),

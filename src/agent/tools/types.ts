@@ -60,6 +60,8 @@ export interface ToolContext {
   readonly messageId: number;
   /** The person approved this call (its decision was an ask), rather than the gate allowing it. */
   readonly approvedByPerson?: boolean;
+  /** The person chose "Run outside the sandbox" for this command (never offered in plan mode). */
+  readonly outsideSandbox?: boolean;
   /** Text the person sent with their approval (or the answer to a followup question). */
   readonly feedback?: string;
   /** The diff the person may have edited while approving (file edits with a DiffReviewer). */

@@ -10,6 +10,7 @@ import * as nodePath from "node:path";
 import { startHarness, toolResultsIn, type Harness } from "../../support/agentHarness";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
+import type { CommandRunner, CommandRunOptions } from "../../../src/agent/env";
 import { probe, varTmpDir } from "./sandboxHarness";
 import { sandboxDescribe } from "../../support/sandboxRequired";
 
@@ -171,7 +172,13 @@ sandboxDescribe(probe)("the approval card says how a command will run, before th
     await h.task.run();
     const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
     expect(card?.decision?.rule).not.toBe("sandbox:unsandboxed");
-    expect(card?.sandboxOutlook).toEqual({ sandboxed: true, network: "off", grant: "workspace-write", hosts: [] });
+    expect(card?.sandboxOutlook).toEqual({
+      sandboxed: true,
+      network: "off",
+      grant: "workspace-write",
+      hosts: [],
+      canRunOutside: true,
+    });
   });
 
   it("with toolgate.sandbox.mode off: runs unsandboxed, and why", async () => {
@@ -186,5 +193,71 @@ sandboxDescribe(probe)("the approval card says how a command will run, before th
     await h.task.run();
     const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
     expect(card?.sandboxOutlook).toEqual({ sandboxed: false, reason: "toolgate.sandbox.mode is off" });
+  });
+});
+
+sandboxDescribe(probe)("Run outside the sandbox: a separate click, never in plan mode", () => {
+  /** The real runner, recording how each command was asked to run. */
+  function spyRunner(flat: Record<string, unknown>) {
+    const inner = new NodeCommandRunner(process.env, { values: () => flat, ignoreFileName: () => ".toolgateignore" });
+    const runs: CommandRunOptions[] = [];
+    const runner: CommandRunner = {
+      run: (o) => {
+        runs.push(o);
+        return inner.run(o);
+      },
+      sandboxOutlook: (autoApproved, grant) => inner.sandboxOutlook(autoApproved, grant),
+    };
+    return { runner, runs };
+  }
+
+  async function clicked(
+    command: string,
+    kind: AskResponse["kind"],
+    flat: Record<string, unknown> = {},
+    more: Record<string, unknown> = {},
+  ) {
+    const parent = varTmpDir("toolgate-outside-");
+    cleanups.push(parent.cleanup);
+    const workspace = nodePath.join(parent.dir, "ws");
+    mkdirSync(workspace);
+    const spy = spyRunner(flat);
+    h = await startHarness({
+      parent: workspace,
+      settings: flat,
+      env: { runner: spy.runner },
+      turns: [{ steps: [{ tool: "execute_command", args: { command, ...more } }] }, complete],
+      answer: (m) =>
+        m.kind === "completion" ? { kind: "approve" } : m.kind === "tool" ? { kind } : { kind: "reject" },
+    });
+    await h.task.run();
+    const card = h.asks.asks.find((a) => a.message.kind === "tool")?.message.tool;
+    const tools = h.task.store.messages.filter((m) => m.tool).map((m) => [m.tool?.decision, m.text]);
+    return { workspace, card, runs: spy.runs, tools };
+  }
+
+  it("Approve runs the clicked command inside its grant; the outside write does not happen", async () => {
+    const r = await clicked("touch ../outside.txt", "approve");
+    expect(r.card?.sandboxOutlook?.canRunOutside).toBe(true);
+    expect(r.runs.map((o) => o.unsandboxed === true)).toEqual([false]);
+    expect(existsSync(nodePath.join(r.workspace, "outside.txt"))).toBe(false);
+  });
+
+  it("Run outside the sandbox runs that one command unsandboxed, as the person chose", async () => {
+    const r = await clicked("touch ../outside.txt", "approveOutsideSandbox");
+    expect(r.runs.map((o) => o.unsandboxed === true)).toEqual([true]);
+    expect(existsSync(nodePath.join(r.workspace, "outside.txt"))).toBe(true);
+  });
+
+  it("plan mode never offers it, and the answer still runs inside the read-only grant", async () => {
+    // A read-only line the model asks approval for: in plan mode, one of the few ways a command asks at all.
+    const r = await clicked("ls", "approveOutsideSandbox", { "toolgate.mode": "plan" }, { requires_approval: true });
+    expect(r.card?.decision, JSON.stringify(r.tools)).toMatchObject({ decision: "ask" });
+    expect(r.card?.sandboxOutlook?.sandboxed).toBe(true);
+    expect(r.card?.sandboxOutlook?.grant).toBe("read-only");
+    expect(r.card?.sandboxOutlook?.canRunOutside).toBeUndefined();
+    expect(r.runs).toHaveLength(1);
+    expect(r.runs[0]!.unsandboxed).not.toBe(true);
+    expect(r.runs[0]!.grant?.kind).toBe("read-only");
   });
 });

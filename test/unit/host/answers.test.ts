@@ -186,3 +186,28 @@ describe("follow-up messages to an idle task", () => {
     expect(h.factory.created).toHaveLength(1);
   });
 });
+
+describe("Run outside the sandbox is accepted only where the card offered it", () => {
+  const sandboxed = (canRunOutside: boolean): ToolInfo => ({
+    ...gitLog,
+    sandboxOutlook: {
+      sandboxed: true,
+      network: "off",
+      grant: "workspace-write",
+      ...(canRunOutside ? { canRunOutside } : {}),
+    },
+  });
+
+  it("offered: the answer reaches the task", async () => {
+    const { a, s, askId } = await setup(sandboxed(true));
+    await a.send({ type: "answerAsk", requestId: 30, messageId: askId, response: { kind: "approveOutsideSandbox" } });
+    expect(s.answers.map((x) => x.response.kind)).toEqual(["approveOutsideSandbox"]);
+  });
+
+  it("not offered (plan mode, no sandbox): refused with a reason, and the ask still waits", async () => {
+    const { a, s, askId } = await setup(sandboxed(false));
+    await a.send({ type: "answerAsk", requestId: 31, messageId: askId, response: { kind: "approveOutsideSandbox" } });
+    expect(s.answers).toHaveLength(0);
+    expect(a.fake.ofType("result").find((r) => r.requestId === 31)?.error).toMatch(/cannot run outside the sandbox/);
+  });
+});

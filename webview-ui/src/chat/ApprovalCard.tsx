@@ -69,14 +69,25 @@ export function whereSaved(scope: RuleScope, toolName: string, rule: string): st
   }
 }
 
-/** Before the click: whether the command will run inside the OS sandbox, and with what network. */
+/**
+ * Before the click: whether the command will run inside the OS sandbox, with what it may write (its grant)
+ * and which hosts it may reach.
+ */
 export function sandboxLine(tool: ToolInfo): string {
   const o = tool.sandboxOutlook;
   if (o === undefined) return "runs unsandboxed";
-  if (o.sandboxed)
-    return o.network === "hosts"
-      ? "runs in the OS sandbox (network: host list)"
-      : "runs in the OS sandbox (no network)";
+  if (o.sandboxed) {
+    const files =
+      o.grant === "read-only" ? "read-only" : o.grant === "workspace-write" ? "may write the workspace" : undefined;
+    const hosts = o.hosts ?? [];
+    const net =
+      hosts.length > 0
+        ? `network only to ${hosts.join(", ")}`
+        : o.network === "hosts"
+          ? "network: host list"
+          : "no network";
+    return `runs in the OS sandbox (${files !== undefined ? `${files}, ` : ""}${net})`;
+  }
   return o.reason !== undefined ? `runs unsandboxed — ${o.reason}` : "runs unsandboxed";
 }
 
@@ -197,6 +208,17 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
         <Button appearance={risky ? "primary" : "secondary"} onClick={() => void answer("reject")} disabled={busy}>
           Reject
         </Button>
+        {tool.sandboxOutlook?.canRunOutside === true ? (
+          <Button
+            appearance="secondary"
+            icon="warning"
+            title="Approve and run this command without the OS sandbox: it can then write anywhere you can and reach the network"
+            onClick={() => void answer("approveOutsideSandbox")}
+            disabled={busy || streaming}
+          >
+            Run outside the sandbox
+          </Button>
+        ) : null}
         <span className="tg-muted tg-small tg-keys" title="Escape rejects; Ctrl+Enter in the feedback box approves">
           Esc rejects
         </span>

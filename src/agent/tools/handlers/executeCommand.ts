@@ -18,7 +18,8 @@ import {
  * (`PendingSandboxAsk`), so a reload resumes the step it was on (`resumeCommand`).
  */
 export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
-  const first = await runOnce(target, ctx, false);
+  // "Run outside the sandbox" is the person's own click on this call's card; nothing else leaves the sandbox here.
+  const first = await runOnce(target, ctx, ctx.outsideSandbox === true);
   const sandbox = first.sandbox;
   const notRun = sandbox?.notRun;
   // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.
