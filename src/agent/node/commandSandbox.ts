@@ -103,7 +103,7 @@ function networkHint(line: string, grant: SandboxGrant, network: SandboxNetwork)
   const listed = network.kind === "hosts" ? network.hosts : [];
   const missing = suggestedHosts(line).filter((h) => !grant.hosts.includes(h) && !listed.includes(h));
   if (missing.length === 0) return undefined;
-  return `no network: list ${missing.slice(0, 4).join(", ")} in \`toolgate.sandbox.network\` (user settings) for it to be reached`;
+  return `no network: list ${missing.slice(0, 4).join(", ")} in \`toolgate.sandbox.network\` (user settings) to let it reach ${missing.length === 1 ? "it" : "them"}`;
 }
 
 const KIND_WORD = { added: "appeared", changed: "changed", removed: "vanished" } as const;

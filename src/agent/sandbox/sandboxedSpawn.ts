@@ -34,6 +34,7 @@ export interface SandboxPolicyInput {
   /** Workspace roots (absolute; symlinks are resolved here). */
   readonly roots: readonly string[];
   readonly ignoreFileName: string;
+  /** `toolgate.sandbox.network`: bounds the hosts a command's grant may reach (a grant never adds to it). */
   readonly network: SandboxNetwork;
   /** Defaults to the current user's home directory. */
   readonly home?: string;

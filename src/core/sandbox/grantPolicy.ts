@@ -49,8 +49,14 @@ export class TooManyMountsError extends Error {}
  */
 export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): SandboxPolicy {
   const write = grant.kind === "workspace-write";
-  const home = t.home !== undefined && t.home !== "/" && nodePath.posix.isAbsolute(t.home) ? t.home : undefined;
-  const otherHomes = t.otherHomes.filter((h) => h !== "/" && h !== home && !(home !== undefined && isWithin(h, home)));
+  // A root that is the home (or holds it) is the workspace: it is bound as the grant says, not emptied —
+  // and emptying it would make the final `--remount-ro` land on the root's own bind.
+  const rootHolds = (dir: string) => t.roots.some((r) => isWithin(dir, r));
+  const candidate = t.home !== undefined && t.home !== "/" && nodePath.posix.isAbsolute(t.home) ? t.home : undefined;
+  const home = candidate !== undefined && !rootHolds(candidate) ? candidate : undefined;
+  const otherHomes = t.otherHomes.filter(
+    (h) => h !== "/" && h !== candidate && !(candidate !== undefined && isWithin(h, candidate)) && !rootHolds(h),
+  );
   const emptied = [...otherHomes, ...(home !== undefined ? [home] : [])];
   // Outside the emptied homes the read-only root already shows a toolchain: no bind needed.
   const toolchains = t.toolchains.filter((p) => emptied.some((h) => p !== h && isWithin(p, h)));

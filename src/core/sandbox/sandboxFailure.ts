@@ -77,11 +77,11 @@ export function classifySandboxFailure(run: RunOutcome, ctx: FailureContext): Sa
     const why = ctx.listConfigured
       ? "this command names no host of `toolgate.sandbox.network`, so it ran with no network"
       : 'the sandbox has no network (setting `toolgate.sandbox.network` is "off")';
-    const hint = ctx.networkHint !== undefined ? ` ${ctx.networkHint}.` : "";
+    const hint = ctx.networkHint !== undefined ? `: ${ctx.networkHint}` : "";
     return {
       kind: "blocked",
       cause: "network",
-      message: `${why[0]!.toUpperCase()}${why.slice(1)}.${hint} ${NOTE}`,
+      message: `${why[0]!.toUpperCase()}${why.slice(1)}${hint}. ${NOTE}`,
     };
   }
   return undefined;

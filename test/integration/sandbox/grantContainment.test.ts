@@ -16,6 +16,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensurePackageCaches } from "../../../src/agent/sandbox/homeInputs";
 import { SandboxSession } from "../../../src/agent/sandbox/sandboxedSpawn";
+import { endTaskTmp, taskTmpDir } from "../../../src/agent/sandbox/taskTmp";
 import { grantOf, type GrantKind } from "../../../src/core/sandbox/grant";
 import { generateLines } from "../../oracle/generators";
 import { sandboxDescribe } from "../../support/sandboxRequired";
@@ -196,6 +197,11 @@ sandboxDescribe(probe)("the sandbox alone contains what a wrong 'allow' would ru
       expect((await run(s.session, `echo kept > /tmp/${name} && echo ok`, true, {}, o)).out).toContain("ok");
       expect((await run(s.session, `cat /tmp/${name}`, true, {}, o)).out).toBe("kept\n");
       expect(existsSync(`/tmp/${name}`)).toBe(false);
+      // On the host it is the task's own folder, removed when the task ends.
+      const dir = taskTmpDir(o.taskKey);
+      expect(readFileSync(path.join(dir, name), "utf8")).toBe("kept\n");
+      endTaskTmp(o.taskKey);
+      expect(existsSync(dir)).toBe(false);
       // Another task does not see it.
       expect((await run(s.session, `cat /tmp/${name}`, true, {}, { ...o, taskKey: "other" })).out).not.toContain(
         "kept",

@@ -68,6 +68,16 @@ describe("one function from a grant to the sandbox", () => {
     expect(root.home).toBeUndefined();
   });
 
+  it("a workspace that is the home (or holds it) is not emptied: it is bound as the grant says", () => {
+    const p = policyForGrant(grantOf("workspace-write"), { ...fixed, roots: ["/home/u"] });
+    expect(p.home).toBeUndefined();
+    expect(p.otherHomes).toEqual(["/home"]);
+    expect(mounts(bwrapArgs(p, opts))).not.toContain("--remount-ro /home/u");
+    const all = policyForGrant(grantOf("workspace-write"), { ...fixed, roots: ["/home"] });
+    expect(all.otherHomes).toEqual([]);
+    expect(all.home).toBeUndefined();
+  });
+
   it("too many mounts: no sandbox (the caller asks), never a partial one", () => {
     const many = Array.from({ length: 200 }, (_, i) => `/home/u/ws/f${i}`);
     expect(() =>
