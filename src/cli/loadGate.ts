@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
+import { nodeGitConfig } from "../agent/git/gitConfigReader";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { parseRules } from "../core/permissionRules";
 import { loadSettingsFiles, readSettingsFile } from "../core/settingsFiles";
@@ -89,6 +90,7 @@ export async function gateFor(
       trusted: o.trusted !== false,
       headless: o.headless,
       settingsErrors: policy.loaded.errors,
+      gitConfig: nodeGitConfig,
       ...(o.analyzer ? { analyzer: o.analyzer } : {}),
     });
   } catch (e) {
