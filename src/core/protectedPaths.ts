@@ -150,7 +150,14 @@ export class ProtectedPaths {
    */
   private readonly memo = new Map<string, ProtectedHit | null>();
   /** Within a decision (see `beginDecision`): each root's configured targets, and which directories are git's. */
-  private targets: readonly RepoConfigTargets[] | undefined;
+  private readonly targets = new Map<number, RepoConfigTargets>();
+  /**
+   * Roots whose configuration, when last read, named something outside the root (an absolute or `../`
+   * hooksPath, a linked worktree's common directory): their targets are looked at for every path. Any other
+   * root's only for paths in it (and for paths outside every root), so a decision stats the files of the
+   * roots it concerns, not of all of them. Filled by the first decision, which reads every root.
+   */
+  private reachingOut: Set<number> | undefined;
   private readonly gitDirs = new Map<string, boolean>();
   private inDecision = false;
 
@@ -203,15 +210,42 @@ export class ProtectedPaths {
    */
   beginDecision(): void {
     this.inDecision = true;
-    this.targets = undefined;
+    if (this.targets.size > 0) this.targets.clear();
     if (this.gitDirs.size > 0) this.gitDirs.clear();
   }
 
-  /** Each root's configured targets as this decision sees them. */
+  /** Every root's configured targets as this decision sees them (a walk's view). */
   configuredTargets(): readonly RepoConfigTargets[] {
-    if (this.targets && this.inDecision) return this.targets;
-    this.targets = this.roots.length === 0 ? [] : this.gitConfig.targets(this.roots);
-    return this.targets;
+    return this.targetsOf(this.roots.map((_, i) => i));
+  }
+
+  /** The targets of the roots at `indices` (same order), read once per decision. */
+  private targetsOf(indices: readonly number[]): readonly RepoConfigTargets[] {
+    if (!this.inDecision) this.targets.clear();
+    const missing = indices.filter((i) => !this.targets.has(i));
+    if (missing.length > 0) {
+      const read = this.gitConfig.targets(missing.map((i) => this.roots[i]!));
+      missing.forEach((i, k) => {
+        const t = read[k]!;
+        this.targets.set(i, t);
+        const root = this.roots[i]!;
+        const out = t.kind === "known" && t.targets.some((x) => !withinTargets(x, [root]));
+        this.reachingOut ??= new Set();
+        if (out) this.reachingOut.add(i);
+        else this.reachingOut.delete(i);
+      });
+    }
+    return indices.map((i) => this.targets.get(i)!);
+  }
+
+  /** The roots whose configuration can protect `p`: its own, those reaching out, every root for an outside path. */
+  private concerned(p: ResolvedPath): readonly number[] {
+    if (this.reachingOut === undefined || (p.realRoot === undefined && p.lexicalRoot === undefined))
+      return this.roots.map((_, i) => i);
+    const out = new Set(this.reachingOut);
+    if (p.realRoot) out.add(p.realRoot.index);
+    if (p.lexicalRoot) out.add(p.lexicalRoot.index);
+    return [...out];
   }
 
   /** Whether directory `dir` is a git directory (see `looksLikeGitDir`), once per decision. */
@@ -230,9 +264,12 @@ export class ProtectedPaths {
       const inGitDir = this.gitDirPart(abs) ?? this.gitDirPart(windowsSpelling(abs));
       if (inGitDir) return inGitDir;
     }
-    const targets = this.configuredTargets();
-    for (let i = 0; i < targets.length; i++) {
-      const t = targets[i]!;
+    if (this.roots.length === 0) return undefined;
+    const indices = this.concerned(p);
+    const targets = this.targetsOf(indices);
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[k]!;
+      const i = indices[k]!;
       if (t.kind === "known") {
         if (withinTargets(p.real, t.targets) || withinTargets(p.lexical, t.targets))
           return { rule: CONFIGURED_RULE, what: /hook/i.test(p.real) ? CONFIGURED_HOOKS : "the git configuration" };

@@ -83,9 +83,13 @@ export class GitConfigReader implements GitConfigSource {
   private read(root: string): { result: RepoConfigTargets; depends: string[] } {
     this.reads++;
     const dotGit = nodePath.join(root, ".git");
+    // Outside a repository only `.git` appearing changes the answer; inside one, the home's files too.
+    const depends = [dotGit];
     const home = [nodePath.join(this.home, ".gitconfig"), xdgGitConfig(this.home)];
-    const depends = [dotGit, ...home];
-    const unknown = (reason: string) => ({ result: { kind: "unknown", reason } as const, depends });
+    const unknown = (reason: string) => ({
+      result: { kind: "unknown", reason } as const,
+      depends: [...depends, ...home],
+    });
     const where = this.run(
       [
         ...SAFE_ARGS,
@@ -142,16 +146,16 @@ export class GitConfigReader implements GitConfigSource {
       nodePath.join(gitDir, "config.worktree"),
       nodePath.join(gitDir, "commondir"),
     ]);
-    const files = new Set<string>([
-      nodePath.join(commonDir, "config"),
-      nodePath.join(gitDir, "config.worktree"),
-      nodePath.join(commonDir, "config.worktree"),
-      nodePath.join(gitDir, "commondir"),
-      nodePath.join(top, ".git"),
-    ]);
+    // The files whose change (or appearance) changes the answer; git names the rest as origins.
+    const files = new Set<string>([...home, nodePath.join(commonDir, "config")]);
+    if (gitDir !== commonDir) files.add(nodePath.join(gitDir, "commondir"));
+    if (bare !== "true" && top !== realRoot) files.add(nodePath.join(top, ".git"));
     const entries = parseList(listed.stdout);
     if (entries === undefined) return unknown("git config gave output Toolgate cannot read");
     let onBranch = false;
+    // `config.worktree` is read only with this extension on (set in `config`, whose stamp is kept).
+    if (entries.some((e) => e.key === "extensions.worktreeconfig" && /^(true|yes|on|1)$/i.test(e.value)))
+      for (const d of [gitDir, commonDir]) files.add(nodePath.join(d, "config.worktree"));
     for (const e of entries) {
       if (e.scope === "command" || !e.origin.startsWith("file:")) continue;
       const file = nodePath.resolve(top, e.origin.slice("file:".length));
