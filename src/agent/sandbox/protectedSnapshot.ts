@@ -12,6 +12,7 @@ import {
   type ProtectedHit,
 } from "../../core/protectedPaths";
 import { nodeGitConfig } from "../git/gitConfigReader";
+import { kinds } from "./workspaceScan";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -185,17 +186,12 @@ function relevantEntries(
     return undefined;
   }
   const entries: Listed[] = [];
-  const by = new Map<string, Dirent>();
   for (const e of list) {
-    by.set(e.name, e);
     const isDir = e.isDirectory();
     const h = verdict(e.name, isDir);
     if (isDir || h !== undefined) entries.push({ name: e.name, isDir, hit: h });
   }
-  const gitDir = looksLikeGitDir((n) => {
-    const e = by.get(n);
-    return e === undefined ? undefined : e.isDirectory() ? "dir" : "file";
-  });
+  const gitDir = looksLikeGitDir(kinds(dir, list));
   const listing = { entries, total: list.length, gitDir };
   if (key !== undefined) {
     if (listings.size >= LISTING_CACHE_LIMIT) listings.clear();

@@ -60,11 +60,14 @@ function listing(dir: string): Dirent[] | undefined {
   }
 }
 
-const kinds = (list: readonly Dirent[]) => {
+/** Entry kinds of a listing, for `looksLikeGitDir` (a link counts as what it leads to: `git-new-workdir`). */
+export const kinds = (dir: string, list: readonly Dirent[]) => {
   const by = new Map(list.map((e) => [e.name, e]));
-  return (name: string) => {
+  return (name: string): "file" | "dir" | undefined => {
     const e = by.get(name);
-    return e === undefined ? undefined : e.isDirectory() ? "dir" : "file";
+    if (e === undefined) return undefined;
+    if (e.isSymbolicLink()) return isDirectory(nodePath.join(dir, name)) ? "dir" : "file";
+    return e.isDirectory() ? "dir" : "file";
   };
 };
 
@@ -138,7 +141,7 @@ export function scanWorkspace(
       const dir = rel === "" ? root : nodePath.join(root, rel);
       const list = listing(dir);
       if (list === undefined) continue; // unreadable here is unreadable inside the sandbox too
-      if (looksLikeGitDir(kinds(list))) {
+      if (looksLikeGitDir(kinds(dir, list))) {
         // A git directory (a bare repository, a renamed `.git`): its parts, not its objects. A root that is
         // one is walked on, so its ignored entries are still hidden.
         gitDirParts(dir, readOnly);
@@ -164,7 +167,7 @@ export function scanWorkspace(
         if (e.name.toLowerCase() === ".git" && real !== undefined) {
           if (isDir) {
             const inside = listing(real);
-            if (inside && looksLikeGitDir(kinds(inside))) {
+            if (inside && looksLikeGitDir(kinds(real, inside))) {
               gitDirParts(real, readOnly);
               continue;
             }
@@ -214,12 +217,21 @@ function coveredBy(p: string, set: ReadonlySet<string>): boolean {
   }
 }
 
-/** What decides whether a cached scan is still right: each root's ignore file (size, mtime). */
-export function ignoreStamp(roots: readonly string[], ignoreFileName: string): string {
-  return roots
+/**
+ * What decides whether a cached scan is still right: each root's ignore file (size, mtime), and what each
+ * root's git configuration names (a new `core.hooksPath` must be bound read-only from the next command on).
+ * The configuration costs a few stats here (the reader's cache), no git run unless it changed.
+ */
+export function ignoreStamp(
+  roots: readonly string[],
+  ignoreFileName: string,
+  gitConfig: GitConfigSource = nodeGitConfig,
+): string {
+  const ignore = roots
     .map((r) => {
       const st = lstatSync(nodePath.join(r, ignoreFileName), { throwIfNoEntry: false });
       return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
     })
     .join("|");
+  return `${ignore}\0${JSON.stringify(gitConfig.targets(roots))}`;
 }

@@ -66,6 +66,18 @@ describe.skipIf(!probe.available)("protected classes inside the sandbox (real bu
     });
   });
 
+  it("a hooksPath set after the session's scan is read-only from the next command on", async () => {
+    const root = workspace({ "tools/hooks/.keep": "", "src/a.txt": "a\n" });
+    git(root, "init", "-q", ".");
+    const s = session(root);
+    expect((await run(s, "echo ok > src/b.txt", true)).status).toBe(0); // the scan is cached now
+    git(root, "config", "core.hooksPath", "tools/hooks");
+    const inside = await run(s, plant(path.join(root, "tools/hooks/pre-commit")), true);
+    expect(inside.out).toMatch(/Read-only/);
+    expect(existsSync(path.join(root, "tools/hooks/pre-commit"))).toBe(false);
+    expect((await run(s, plant(path.join(root, "tools/hooks/pre-commit")), false)).status).toBe(0);
+  });
+
   it("other agents' configuration: existing is read-only, new is reported, at any depth", async () => {
     const root = workspace({ ".claude/settings.json": "{}\n", ".cursor/mcp.json": "{}\n", "src/a.txt": "a\n" });
     const s = session(root);
