@@ -337,7 +337,7 @@ export class ProtectedPaths {
 
 /** A `.git` hit says which part of git's directory it is. */
 function refine(hit: ProtectedHit, rel: string): ProtectedHit {
-  if (!hit.rule.includes(".git") || hit.rule.includes(".gitmodules")) return hit;
+  if (hit.rule !== "**/.git" && hit.rule !== "**/.git/**") return hit;
   const parts = rel.split("/");
   let i = parts.length - 1;
   while (i >= 0 && parts[i]!.toLowerCase() !== ".git") i--;
