@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { nodeGitConfig } from "../src/agent/git/gitConfigReader";
 import { Gate } from "../src/core/gate";
 import type { FsProbe } from "../src/core/paths";
 import { DEFAULT_SETTINGS } from "../src/core/settingsModel";
@@ -79,7 +80,8 @@ async function main(): Promise<void> {
       actions: { ...DEFAULT_SETTINGS.autoApprove.actions, editFiles: true },
     },
   };
-  const gate = await Gate.create({ settings, roots });
+  // The reader the product hands the gate (its cache is checked by stat in every decision that writes).
+  const gate = await Gate.create({ settings, roots, gitConfig: nodeGitConfig });
 
   const calls: ToolCall[] = [];
   for (let i = 0; i < 10_000; i++) {
@@ -115,7 +117,7 @@ async function main(): Promise<void> {
     entry: (p) => (existing.has(p) ? "other" : "missing"),
     readlink: () => undefined,
   };
-  const logicOnly = await Gate.create({ settings, roots, fs: inMemory });
+  const logicOnly = await Gate.create({ settings, roots, fs: inMemory, gitConfig: nodeGitConfig });
   console.log(`calls on existing files (${onFiles.length}), each least of ${PASSES} passes:`);
   line(
     "whole decision",

@@ -8,6 +8,7 @@ import type { IgnoreRules } from "../core/ignoreFile";
 import type { ToolgateSettings } from "../core/settingsModel";
 import type { ToolCall } from "../core/types";
 import type { Judged } from "../core/resolvedCall";
+import { nodeGitConfig } from "./git/gitConfigReader";
 
 export interface ApprovalGate {
   /**
@@ -63,6 +64,7 @@ export function realGateFactory(source: GateSettingsSource): CreateGate {
   return async ({ roots, limits, taskId }) => {
     const settings = source.settings(taskId);
     return Gate.create({
+      gitConfig: nodeGitConfig,
       ...source.extra?.(),
       settings,
       roots,

@@ -6,6 +6,7 @@
 import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
+import { nodeGitConfig } from "../agent/git/gitConfigReader";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { parseRules } from "../core/permissionRules";
 import { allowListOf } from "../core/sandbox/sandboxSettings";
@@ -91,6 +92,7 @@ export async function gateFor(
       headless: o.headless,
       settingsErrors: policy.loaded.errors,
       sandboxNetwork: allowListOf(policy.loaded.values),
+      gitConfig: nodeGitConfig,
       ...(o.analyzer ? { analyzer: o.analyzer } : {}),
     });
   } catch (e) {

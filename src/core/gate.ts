@@ -7,6 +7,7 @@ import { TaskLimits } from "./limits";
 import { lookupMcpTool, mcpServerNameProblem, repairMcpToolName, type McpListedTool } from "./mcp";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
+import type { GitConfigSource } from "./gitConfigTargets";
 import {
   FILE_TOOLS,
   parseRules,
@@ -43,6 +44,11 @@ export interface GateOptions {
   readonly mcpTools?: (server: string) => readonly McpListedTool[] | undefined;
   /** `toolgate.sandbox.network`'s hosts (see `allowListOf`): a command's grant draws its hosts from them. */
   readonly sandboxNetwork?: readonly string[];
+  /**
+   * What each root's git configuration makes protected (hooks directory, included files), as git reads it.
+   * Without one, a root inside a repository protects every write in it (see gitConfigTargets.ts).
+   */
+  readonly gitConfig?: GitConfigSource;
 }
 
 /** The one place a ResolvedCall is made: from what this gate judged. */
@@ -102,7 +108,7 @@ export class Gate {
     this.paths = new WorkspacePaths(opts.roots, opts.fs ?? nodeFsProbe);
     const ignore = opts.ignore ?? IgnoreRules.load(this.paths.roots, s.ignoreFile);
     this.validator = new ToolValidator(this.paths, ignore);
-    this.protectedPaths = new ProtectedPaths(s.ignoreFile);
+    this.protectedPaths = new ProtectedPaths(s.ignoreFile, this.paths.roots, opts.gitConfig);
     const modeRules = s.mode === "plan" ? ["Edit"] : [];
     const parsed = parseRules([
       { effect: "deny", layer: "settings", sources: s.permissions.deny },

@@ -1,47 +1,32 @@
-import { readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { lstatSync } from "node:fs";
 import * as nodePath from "node:path";
 
 /**
- * Places a workspace repository's own configuration makes as powerful as `.git/hooks` or `.git/config`:
- * the directory `core.hooksPath` names (`scripts/hooks`: git runs what is there on commit) and the files
- * `include.path` / `includeIf.*.path` pull in (a setting written there is a setting in `.git/config`).
- * Writes to them are protected like the fixed patterns. Read from each root's git directory at decision time,
- * cached by the configuration files' size and modification time.
+ * Places a workspace repository's own configuration makes as powerful as `.git/hooks` or `.git/config`: the
+ * hooks directory git really uses (`core.hooksPath`, however it is spelt or wherever it is set), every file git
+ * reads as configuration (`include.path`, `includeIf.*.path`, the common directory's `config` of a linked
+ * worktree), and the common directory's hooks. Writes to them are protected like the fixed patterns.
+ *
+ * The core does not run processes: the gate is handed a `GitConfigSource` (the agent layer's reader asks git
+ * itself, `src/agent/git/gitConfigReader.ts`). Without one, a root inside a repository counts as unknown, so
+ * every write in it asks (fail closed).
  */
 
-interface Cached {
-  readonly key: string;
-  readonly targets: readonly string[];
-}
+/** What one root's repository configuration makes protected. */
+export type RepoConfigTargets =
+  /** The root is in no repository: its configuration names nothing. */
+  | { readonly kind: "none" }
+  /** Absolute paths (directories or files): a write to one of them, or below one, is protected. */
+  | { readonly kind: "known"; readonly targets: readonly string[] }
+  /** The configuration could not be read (no git, dubious ownership, a timeout): every write in the root asks. */
+  | { readonly kind: "unknown"; readonly reason: string };
 
-const cache = new Map<string, Cached>();
-
-/** Absolute paths (directories or files) the repository of `root` configures as hooks or included config. */
-export function configuredTargets(root: string): readonly string[] {
-  const gitDir = gitDirOf(root);
-  if (!gitDir) return [];
-  const files = [nodePath.join(gitDir, "config"), nodePath.join(gitDir, "config.worktree")];
-  const key = files.map(stamp).join("|");
-  const hit = cache.get(root);
-  if (hit && hit.key === key) return hit.targets;
-  const targets: string[] = [];
-  for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    for (const { section, name, value } of entries(text)) {
-      if (section === "core" && name === "hookspath") targets.push(resolveValue(value, root));
-      else if ((section === "include" || section.startsWith("includeif")) && name === "path")
-        targets.push(resolveValue(value, nodePath.dirname(file)));
-    }
-  }
-  if (cache.size > 64) cache.clear();
-  cache.set(root, { key, targets });
-  return targets;
+export interface GitConfigSource {
+  /**
+   * The targets of each root (same order). Called at most once per decision with all roots; must be cheap
+   * when nothing changed (a cache validated by the stat of the files git named), never one git run per call.
+   */
+  targets(roots: readonly string[]): readonly RepoConfigTargets[];
 }
 
 /** Whether absolute `path` is one of `targets` or inside one. */
@@ -49,67 +34,20 @@ export function withinTargets(path: string, targets: readonly string[]): boolean
   return targets.some((t) => path === t || path.startsWith(t.endsWith(nodePath.sep) ? t : t + nodePath.sep));
 }
 
-function stamp(file: string): string {
-  try {
-    const s = statSync(file, { throwIfNoEntry: false });
-    return s ? `${s.size}:${s.mtimeMs}` : "-";
-  } catch {
-    return "?";
+/** Whether `dir` or one of its ancestors holds a `.git` entry (a repository git would find from `dir`). */
+export function insideRepository(dir: string): boolean {
+  for (let d = nodePath.resolve(dir); ; d = nodePath.dirname(d)) {
+    if (lstatSync(nodePath.join(d, ".git"), { throwIfNoEntry: false })) return true;
+    if (nodePath.dirname(d) === d) return false;
   }
 }
 
-/** The root's git directory: `.git` itself, or the one a `.git` file names (`gitdir: …`, worktrees). */
-function gitDirOf(root: string): string | undefined {
-  const dotGit = nodePath.join(root, ".git");
-  try {
-    const s = statSync(dotGit, { throwIfNoEntry: false });
-    if (!s) return undefined;
-    if (s.isDirectory()) return dotGit;
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
-    return m?.[1] ? nodePath.resolve(root, m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `~/x` is the home directory's; a relative value is relative to `base`. */
-function resolveValue(value: string, base: string): string {
-  if (value === "~" || value.startsWith("~/")) return nodePath.join(homedir(), value.slice(1));
-  return nodePath.resolve(base, value);
-}
-
-/**
- * `section`, lower-cased name and value of each `name = value` line in git's config syntax. Subsections
- * (`[includeIf "gitdir:x"]`) are folded into the section name; quotes and backslash escapes in values are
- * removed; comments after `#` or `;` outside quotes end the value.
- */
-function* entries(text: string): Generator<{ section: string; name: string; value: string }> {
-  let section = "";
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\](.*)$/.exec(line);
-    if (head) {
-      section = head[1]!.toLowerCase();
-      const rest = head[2]!.trim();
-      if (rest === "" || rest.startsWith("#") || rest.startsWith(";")) continue;
-      const inline = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(rest);
-      if (inline) yield { section, name: inline[1]!.toLowerCase(), value: unquote(inline[2]!) };
-      continue;
-    }
-    const m = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
-    if (m) yield { section, name: m[1]!.toLowerCase(), value: unquote(m[2]!) };
-  }
-}
-
-function unquote(v: string): string {
-  let out = "";
-  let quoted = false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v[i]!;
-    if (c === '"') quoted = !quoted;
-    else if (c === "\\" && i + 1 < v.length) out += v[++i];
-    else if (!quoted && (c === "#" || c === ";")) break;
-    else out += c;
-  }
-  return out.trim();
-}
+/** The source a gate uses when it is given none: no way to ask git, so a root in a repository is unknown. */
+export const noGitConfigSource: GitConfigSource = {
+  targets: (roots) =>
+    roots.map((r) =>
+      insideRepository(r)
+        ? { kind: "unknown", reason: "no git configuration reader was given to the gate" }
+        : { kind: "none" },
+    ),
+};

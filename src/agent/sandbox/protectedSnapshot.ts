@@ -1,7 +1,18 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
-import { configuredTargets } from "../../core/gitConfigTargets";
+import type { GitConfigSource } from "../../core/gitConfigTargets";
+import type { ResolvedPath } from "../../core/paths";
+import {
+  describeProtected,
+  GIT_DIR_PARTS,
+  gitPartWhat,
+  looksLikeGitDir,
+  ProtectedPaths,
+  type ProtectedHit,
+} from "../../core/protectedPaths";
+import { nodeGitConfig } from "../git/gitConfigReader";
+import { kinds } from "./workspaceScan";
 
 /**
  * The state of the protected paths before a sandboxed command, compared with their state after. Existing
@@ -10,10 +21,11 @@ import { configuredTargets } from "../../core/gitConfigTargets";
  * `.vscode/settings.json`). The compare finds that, and `protectedUndo.ts` undoes it once the person says so.
  */
 
-/** Directory levels below each root searched for new protected entries (`a/b/.git` is found). */
-export const SNAPSHOT_DEPTH = 3;
-/** Entries visited per snapshot; the rest of a huge tree is not searched (reported as `truncated`). */
-export const SNAPSHOT_ENTRY_LIMIT = 20_000;
+/**
+ * Entries visited per snapshot, at any depth (breadth-first); the rest of a huge tree is not searched (reported
+ * as `truncated`). Unchanged directories cost one stat each (see `relevantEntries`).
+ */
+export const SNAPSHOT_ENTRY_LIMIT = 50_000;
 /** Files up to this size are kept, so a change can be restored. */
 export const KEEP_CONTENT_BYTES = 64 * 1024;
 /** Files up to this size are hashed; larger ones compare by size and mtime. */
@@ -21,6 +33,8 @@ export const HASH_BYTES = 1024 * 1024;
 
 interface Entry {
   readonly fingerprint: string;
+  /** What it is, for the person (the matcher's words). */
+  readonly what?: string;
   readonly mode?: number;
   readonly content?: Buffer;
 }
@@ -41,7 +55,6 @@ export interface ProtectedChange {
 }
 
 const SKIP_DIRS = new Set(["node_modules", ".hg", ".svn"]);
-const GIT_INSIDE = ["config", "config.worktree", "hooks", "info"];
 
 /**
  * File fingerprints reused while the file's inode, size, mode and ctime are unchanged: ctime cannot be set by
@@ -102,10 +115,19 @@ function readFingerprint(abs: string, size: number, mtimeMs: number, mode: numbe
 }
 
 /** Everything below `dir` (bounded), as entries. */
-function addTree(dir: string, out: Map<string, Entry>, budget: { left: number }, depth = 0): void {
+function addTree(
+  dir: string,
+  out: Map<string, Entry>,
+  budget: { left: number },
+  depth = 0,
+  what?: string,
+  /** The words for what is below it (defaults to `what`). */
+  inner: string | undefined = what,
+): void {
   const self = fingerprint(dir);
   if (!self) return;
-  out.set(dir, self);
+  const words = depth === 0 ? what : inner;
+  out.set(dir, words !== undefined ? { ...self, what: words } : self);
   if (!self.fingerprint.startsWith("dir:") || depth > 4) return;
   let list: Dirent[];
   try {
@@ -115,57 +137,39 @@ function addTree(dir: string, out: Map<string, Entry>, budget: { left: number },
   }
   for (const e of list) {
     if (--budget.left < 0) return;
-    addTree(nodePath.join(dir, e.name), out, budget, depth + 1);
+    addTree(nodePath.join(dir, e.name), out, budget, depth + 1, what, inner);
   }
 }
 
-/**
- * Names of the gate's protected paths (src/core/protectedPaths.ts) that a command can create inside a root:
- * checked by name, so the snapshot costs one readdir per directory and no glob matching.
- */
-const PROTECTED_FILE_NAMES = new Set([
-  ".mcp.json",
-  "mcp.json",
-  "mcp_settings.json",
-  "cline_mcp_settings.json",
-  ".gitmodules",
-  ".bashrc",
-  ".bash_profile",
-  ".profile",
-  ".zshrc",
-  ".zprofile",
-  ".zshenv",
-  ".gitconfig",
-  ".pre-commit-config.yaml",
-  "lefthook.yml",
-  ".lefthook.yml",
-  "lefthook-local.yml",
-  ".devcontainer.json",
-  ".gitlab-ci.yml",
-  ".travis.yml",
-  "azure-pipelines.yml",
-  "bitbucket-pipelines.yml",
-  "jenkinsfile",
-]);
-/** A cheap superset of the protected file names that do not start with a dot. */
-const MAYBE_PROTECTED_FILE = /(json|workspace|\.yml|jenkinsfile)$/i;
-const PROTECTED_DIR_NAMES = new Set([".vscode", ".husky", ".ssh", ".devcontainer", ".circleci", ".buildkite"]);
+interface Listed {
+  readonly name: string;
+  readonly isDir: boolean;
+  /** The matcher's fixed-pattern verdict for the entry (a pure function of its path). */
+  readonly hit: ProtectedHit | undefined;
+}
 
 interface Listing {
-  /** Directories and entries whose name may be protected; ordinary files are left out. */
-  readonly entries: readonly { readonly name: string; readonly isDir: boolean }[];
+  /** Directories and protected entries; ordinary files are left out. */
+  readonly entries: readonly Listed[];
   readonly total: number;
+  /** The directory is a git directory (`looksLikeGitDir` of its entries). */
+  readonly gitDir: boolean;
 }
 
 /**
  * Directory listings reused while a directory's ctime is unchanged. ctime (unlike mtime) cannot be set by a
  * command: any entry created or removed moves it. A directory changed within the last second is listed again,
- * since coarse kernel timestamps could give a change right after the listing the same ctime.
+ * since coarse kernel timestamps could give a change right after the listing the same ctime. The verdicts
+ * kept are the fixed patterns' (keyed by the ignore file's name, their one input besides the path).
  */
 const listings = new Map<string, { readonly key: string; readonly listing: Listing }>();
 const LISTING_CACHE_LIMIT = 50_000;
 
-function relevantEntries(dir: string, ignoreName: string): Listing | undefined {
+function relevantEntries(
+  dir: string,
+  verdict: (name: string, isDir: boolean) => ProtectedHit | undefined,
+  ignoreName: string,
+): Listing | undefined {
   let key: string | undefined;
   try {
     const st = statSync(dir, { bigint: true });
@@ -181,20 +185,14 @@ function relevantEntries(dir: string, ignoreName: string): Listing | undefined {
   } catch {
     return undefined;
   }
-  const entries: { name: string; isDir: boolean }[] = [];
+  const entries: Listed[] = [];
   for (const e of list) {
     const isDir = e.isDirectory();
-    // Most entries are ordinary files with no protected name.
-    if (
-      !isDir &&
-      e.name.charCodeAt(0) !== 46 /* . */ &&
-      !MAYBE_PROTECTED_FILE.test(e.name) &&
-      e.name.toLowerCase() !== ignoreName
-    )
-      continue;
-    entries.push({ name: e.name, isDir });
+    const h = verdict(e.name, isDir);
+    if (isDir || h !== undefined) entries.push({ name: e.name, isDir, hit: h });
   }
-  const listing = { entries, total: list.length };
+  const gitDir = looksLikeGitDir(kinds(dir, list));
+  const listing = { entries, total: list.length, gitDir };
   if (key !== undefined) {
     if (listings.size >= LISTING_CACHE_LIMIT) listings.clear();
     listings.set(dir, { key, listing });
@@ -202,71 +200,107 @@ function relevantEntries(dir: string, ignoreName: string): Listing | undefined {
   return listing;
 }
 
-export function takeSnapshot(roots: readonly string[], ignoreFileName: string): ProtectedSnapshot {
+/** A git directory's protected parts, and those of the git directories git keeps inside it (modules, worktrees). */
+function addGitDir(gitDir: string, out: Map<string, Entry>, budget: { left: number }, depth = 0): void {
+  for (const n of GIT_DIR_PARTS)
+    addTree(nodePath.join(gitDir, n), out, budget, 0, gitPartWhat(n), gitPartWhat(`${n}/x`));
+  if (depth > 3) return;
+  for (const below of depth === 0 ? ["modules", "worktrees"] : [""]) {
+    const dir = nodePath.join(gitDir, below);
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of list) {
+      if (--budget.left < 0) return;
+      if (!e.isDirectory() || (depth > 0 && (GIT_DIR_PARTS as readonly string[]).includes(e.name))) continue;
+      const sub = nodePath.join(dir, e.name);
+      const isGit = lstatSync(nodePath.join(sub, "HEAD"), { throwIfNoEntry: false }) !== undefined;
+      addGitDir(sub, out, budget, isGit ? 4 : depth + 1);
+    }
+  }
+}
+
+const inRoot = (root: string, index: number, relative: string): ResolvedPath => {
+  const abs = nodePath.join(root, relative);
+  return { input: abs, lexical: abs, real: abs, realRoot: { index, root, relative } };
+};
+
+/**
+ * The protected paths of every root as they are now, found by asking the gate's matcher (`ProtectedPaths`)
+ * about what a bounded walk meets: entries the fixed patterns name (a protected directory as a whole), every
+ * git directory whatever its name (its config, hooks and info), and the hooks directory and included files the
+ * repository's configuration names, wherever they are. Breadth-first, so a walk cut short by
+ * `SNAPSHOT_ENTRY_LIMIT` has covered the shallow levels.
+ */
+export function takeSnapshot(
+  roots: readonly string[],
+  ignoreFileName: string,
+  gitConfig: GitConfigSource = nodeGitConfig,
+): ProtectedSnapshot {
   const entries = new Map<string, Entry>();
   const budget = { left: SNAPSHOT_ENTRY_LIMIT };
   const ignoreName = ignoreFileName.toLowerCase();
-  for (const root of roots) {
-    const walk = (dir: string, level: number): void => {
-      const listed = relevantEntries(dir, ignoreName);
-      if (listed === undefined) return;
+  const guard = new ProtectedPaths(ignoreFileName, roots, gitConfig);
+  guard.beginDecision();
+  roots.forEach((root, index) => {
+    const queue: string[] = [""];
+    for (let i = 0; i < queue.length && budget.left >= 0; i++) {
+      const rel = queue[i]!;
+      const dir = rel === "" ? root : nodePath.join(root, rel);
+      // A directory counts as protected whole when what is inside it is (`.claude/x`, `.github/workflows/x`).
+      const verdict = (name: string, isDir: boolean) => {
+        const child = rel === "" ? name : `${rel}/${name}`;
+        return (
+          guard.patternHit(inRoot(root, index, child)) ??
+          (isDir ? guard.patternHit(inRoot(root, index, `${child}/x`)) : undefined)
+        );
+      };
+      const listed = relevantEntries(dir, verdict, ignoreName);
+      if (listed === undefined) continue;
       budget.left -= listed.total;
-      if (budget.left < 0) return;
-      for (const e of listed.entries) {
-        const isDir = e.isDir;
-        const abs = nodePath.join(dir, e.name);
-        const name = e.name.toLowerCase();
-        if (name === ".git") {
-          const self = fingerprint(abs);
-          if (self) entries.set(abs, self);
-          if (isDir) for (const n of GIT_INSIDE) addTree(nodePath.join(abs, n), entries, budget);
-          continue;
-        }
-        if (PROTECTED_DIR_NAMES.has(name)) {
-          addTree(abs, entries, budget);
-          continue;
-        }
-        if (name === ".github" && isDir) {
-          addTree(nodePath.join(abs, "workflows"), entries, budget);
-          if (level < SNAPSHOT_DEPTH) walk(abs, level + 1);
-          continue;
-        }
-        if (PROTECTED_FILE_NAMES.has(name) || name === ignoreName || name.endsWith(".code-workspace")) {
-          const fp = fingerprint(abs);
-          if (fp) entries.set(abs, fp);
-          continue;
-        }
-        if (isDir && level < SNAPSHOT_DEPTH && !SKIP_DIRS.has(e.name)) walk(abs, level + 1);
+      if (budget.left < 0) break;
+      if (listed.gitDir) {
+        // A git directory whatever its name (a bare repository, a renamed `.git`): its parts, not its objects.
+        const self = rel === "" ? undefined : fingerprint(dir);
+        if (self) entries.set(dir, { ...self, what: "a git directory" });
+        addGitDir(dir, entries, budget);
+        if (rel !== "") continue;
       }
-    };
-    walk(root, 0);
-    // The repository's own hooks directory and included config files (`core.hooksPath`, `include.path`).
-    for (const target of configuredTargets(root)) addTree(target, entries, budget);
-  }
+      for (const e of listed.entries) {
+        const abs = nodePath.join(dir, e.name);
+        if (e.hit !== undefined) {
+          // `.git` (a directory, or a file naming one elsewhere): itself, and its parts when it is a directory.
+          if (e.name.toLowerCase() === ".git") {
+            const self = fingerprint(abs);
+            if (self) entries.set(abs, { ...self, what: "a git directory" });
+            if (e.isDir) addGitDir(abs, entries, budget);
+          } else addTree(abs, entries, budget, 0, e.hit.what);
+          continue;
+        }
+        if (e.isDir && !SKIP_DIRS.has(e.name)) queue.push(rel === "" ? e.name : `${rel}/${e.name}`);
+      }
+    }
+  });
+  // The hooks directory and included config files the configuration names, wherever they are.
+  for (const t of guard.configuredTargets())
+    if (t.kind === "known")
+      for (const target of t.targets)
+        if (!entries.has(target)) addTree(target, entries, budget, 0, ...targetWords(target));
   return { entries, truncated: budget.left < 0 };
 }
 
-/** What a protected path is, in words for the person. */
-export function describeProtected(path: string): string {
-  const parts = path.split("/");
-  const i = parts.lastIndexOf(".git");
-  if (i >= 0) {
-    const inside = parts.slice(i + 1);
-    if (inside.length === 0) return "a git directory";
-    if (inside[0] === "hooks") return inside.length > 1 ? "a git hook" : "the git hooks directory";
-    if (inside[0]?.startsWith("config")) return "the git configuration";
-    return "git metadata";
-  }
-  if (parts.includes(".vscode")) return "editor configuration (.vscode)";
-  if (parts.includes("workflows")) return "a CI workflow";
-  if (parts.includes(".husky")) return "a git hook (husky)";
-  const name = (parts.at(-1) ?? "").toLowerCase();
-  if (name === ".pre-commit-config.yaml" || name.includes("lefthook")) return "git hook configuration";
-  if (parts.includes(".devcontainer") || name === ".devcontainer.json") return "a dev container configuration";
-  if (parts.includes(".circleci") || parts.includes(".buildkite") || /(ci|pipelines)\.yml$|^jenkinsfile$/.test(name))
-    return "a CI configuration";
-  return "a protected file";
+/** What a configured target is: a hooks directory (and the hooks in it), or a configuration file. */
+function targetWords(target: string): [string, string] {
+  return /hook/i.test(nodePath.basename(target))
+    ? ["the git hooks directory", "a git hook"]
+    : ["the git configuration", "the git configuration"];
 }
+
+/** What a protected path is, in words for the person (the matcher's words). */
+export { describeProtected };
 
 /**
  * What appeared, changed or vanished. Below an added directory only the directory itself is listed (removing
@@ -281,13 +315,13 @@ export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnap
     if (was === undefined) {
       if (addedDirs.some((d) => path.startsWith(d + "/"))) continue;
       if (now.fingerprint.startsWith("dir:")) addedDirs.push(path);
-      changes.push({ path, kind: "added", what: describeProtected(path) });
+      changes.push({ path, kind: "added", what: now.what ?? describeProtected(path) });
     } else if (was.fingerprint !== now.fingerprint)
-      changes.push({ path, kind: "changed", what: describeProtected(path) });
+      changes.push({ path, kind: "changed", what: now.what ?? describeProtected(path) });
   }
   for (const path of before.entries.keys())
     if (!after.entries.has(path) && !after.truncated)
-      changes.push({ path, kind: "removed", what: describeProtected(path) });
+      changes.push({ path, kind: "removed", what: before.entries.get(path)?.what ?? describeProtected(path) });
   return changes.sort((a, b) => a.path.localeCompare(b.path));
 }
 

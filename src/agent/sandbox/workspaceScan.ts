@@ -1,7 +1,9 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 import { IgnoreRules } from "../../core/ignoreFile";
-import { ProtectedPaths } from "../../core/protectedPaths";
+import { GIT_DIR_PARTS, looksLikeGitDir, ProtectedPaths } from "../../core/protectedPaths";
+import type { GitConfigSource } from "../../core/gitConfigTargets";
+import { nodeGitConfig } from "../git/gitConfigReader";
 import type { ResolvedPath } from "../../core/paths";
 
 /** Entries the scan visits before it gives up: past it the hidden set cannot be complete, so no sandbox starts. */
@@ -27,9 +29,6 @@ export interface WorkspaceScan {
   readonly entries: number;
 }
 
-/** Of a git directory, what git reads as configuration or runs: read-only, so `git add`/`commit` still work. */
-const GIT_DIR_PROTECTED = ["config", "config.worktree", "hooks", "info"];
-
 const resolved = (abs: string, index: number, root: string, relative: string): ResolvedPath => ({
   input: abs,
   lexical: abs,
@@ -53,26 +52,44 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** The protected parts of one git directory, and of each submodule's git directory below `modules/`. */
+function listing(dir: string): Dirent[] | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Entry kinds of a listing, for `looksLikeGitDir` (a link counts as what it leads to: `git-new-workdir`). */
+export const kinds = (dir: string, list: readonly Dirent[]) => {
+  const by = new Map(list.map((e) => [e.name, e]));
+  return (name: string): "file" | "dir" | undefined => {
+    const e = by.get(name);
+    if (e === undefined) return undefined;
+    if (e.isSymbolicLink()) return isDirectory(nodePath.join(dir, name)) ? "dir" : "file";
+    return e.isDirectory() ? "dir" : "file";
+  };
+};
+
+/**
+ * The protected parts of one git directory (`GIT_DIR_PARTS`: what git reads as configuration or runs; the rest
+ * stays writable so `git add` and `git commit` work), and of the git directories git keeps inside it
+ * (`modules/…` of submodules, `worktrees/…` of linked worktrees: any folder there holding `HEAD`).
+ */
 function gitDirParts(gitDir: string, out: Set<string>, depth = 0): void {
-  for (const name of GIT_DIR_PROTECTED) {
-    const p = nodePath.join(gitDir, name);
-    const real = realOrUndefined(p);
+  for (const name of GIT_DIR_PARTS) {
+    const real = realOrUndefined(nodePath.join(gitDir, name));
     if (real !== undefined) out.add(real);
   }
-  if (depth > 3) return;
-  const modules = nodePath.join(gitDir, depth === 0 ? "modules" : "");
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(modules, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (!e.isDirectory() || (depth > 0 && GIT_DIR_PROTECTED.includes(e.name))) continue;
-    const sub = nodePath.join(modules, e.name);
-    if (existsSync(nodePath.join(sub, "HEAD")) && existsSync(nodePath.join(sub, "config"))) gitDirParts(sub, out, 1);
-    else if (depth < 3) gitDirParts(sub, out, depth + 1);
+  if (depth > 4) return;
+  for (const below of depth === 0 ? ["modules", "worktrees"] : [""]) {
+    const dir = nodePath.join(gitDir, below);
+    for (const e of listing(dir) ?? []) {
+      if (!e.isDirectory() || (depth > 0 && (GIT_DIR_PARTS as readonly string[]).includes(e.name))) continue;
+      const sub = nodePath.join(dir, e.name);
+      if (existsSync(nodePath.join(sub, "HEAD"))) gitDirParts(sub, out, 1);
+      else if (depth < 4) gitDirParts(sub, out, depth + 1);
+    }
   }
 }
 
@@ -89,34 +106,46 @@ function gitFileTarget(file: string): string | undefined {
 }
 
 /**
- * Walks every root once (links are not followed) and sorts what it finds: ignored entries are hidden (a whole
- * directory by one entry, not entered); existing protected paths are read-only (a whole `.vscode`,
- * `.github/workflows` or `.husky` directory by one entry; of a `.git` directory its config, hooks and info).
- * An ignored or protected link is resolved: the mount lands on its target. `roots` are real paths.
+ * Walks every root once (links are not followed) and sorts what it finds, asking the gate's matcher
+ * (`ProtectedPaths`) what is protected: ignored entries are hidden (a whole directory by one entry, not
+ * entered); existing protected paths are read-only — a protected directory by one entry; of a git directory,
+ * whatever its name (a folder holding HEAD, objects/ and refs/), its config, hooks and info; the hooks
+ * directory and included files the repository's configuration names, wherever they are. A root whose git
+ * configuration could not be read is read-only whole (it could hold a hook anywhere). An ignored or protected
+ * link is resolved: the mount lands on its target. `roots` are real paths.
  */
 export function scanWorkspace(
   roots: readonly string[],
   ignoreFileName: string,
   limit = SCAN_ENTRY_LIMIT,
+  gitConfig: GitConfigSource = nodeGitConfig,
 ): WorkspaceScan {
   const ignore = IgnoreRules.load(roots, ignoreFileName);
-  const guard = new ProtectedPaths(ignoreFileName);
+  const guard = new ProtectedPaths(ignoreFileName, roots, gitConfig);
+  guard.beginDecision();
   const readOnly = new Set<string>();
   const hiddenFiles = new Set<string>();
   const hiddenDirs = new Set<string>();
   const hiddenRelative: string[] = [];
   let entries = 0;
+  const configured = guard.configuredTargets();
   roots.forEach((root, index) => {
-    const protects = (relative: string) => guard.match(resolved(nodePath.join(root, relative), index, root, relative));
+    if (configured[index]?.kind === "unknown") {
+      readOnly.add(root);
+      return;
+    }
+    const protects = (relative: string) => guard.hit(resolved(nodePath.join(root, relative), index, root, relative));
     const stack: string[] = [""];
     while (stack.length > 0) {
       const rel = stack.pop()!;
       const dir = rel === "" ? root : nodePath.join(root, rel);
-      let list: Dirent[];
-      try {
-        list = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue; // unreadable here is unreadable inside the sandbox too
+      const list = listing(dir);
+      if (list === undefined) continue; // unreadable here is unreadable inside the sandbox too
+      if (looksLikeGitDir(kinds(dir, list))) {
+        // A git directory (a bare repository, a renamed `.git`): its parts, not its objects. A root that is
+        // one is walked on, so its ignored entries are still hidden.
+        gitDirParts(dir, readOnly);
+        if (rel !== "") continue;
       }
       for (const e of list) {
         if (++entries > limit)
@@ -133,28 +162,38 @@ export function scanWorkspace(
           hiddenRelative.push(child);
           continue;
         }
-        if (e.name === ".git") {
-          const real = link ? realOrUndefined(abs) : abs;
-          if (real === undefined) continue;
-          if (isDirectory(real)) gitDirParts(real, readOnly);
-          else {
+        const real = link ? realOrUndefined(abs) : abs;
+        const isDir = link ? real !== undefined && isDirectory(real) : e.isDirectory();
+        if (e.name.toLowerCase() === ".git" && real !== undefined) {
+          if (isDir) {
+            const inside = listing(real);
+            if (inside && looksLikeGitDir(kinds(real, inside))) {
+              gitDirParts(real, readOnly);
+              continue;
+            }
+          } else {
             readOnly.add(real);
             const target = gitFileTarget(real);
             if (target !== undefined) gitDirParts(target, readOnly);
+            continue;
           }
-          continue;
         }
-        const isDir = link ? isDirectory(abs) : e.isDirectory();
-        const wholeDir = isDir && (e.name === ".vscode" || protects(`${child}/x`) !== undefined);
-        if (wholeDir || protects(child) !== undefined) {
-          const real = link ? realOrUndefined(abs) : abs;
+        if (protects(child) !== undefined || (isDir && protects(`${child}/x`) !== undefined)) {
+          // A protected directory is bound whole: nothing can be created in it either.
           if (real !== undefined) readOnly.add(real);
-          if (wholeDir) continue;
+          continue;
         }
         if (isDir && !link) stack.push(child);
       }
     }
   });
+  // What the configuration names outside the walk (a linked worktree's common directory, an absolute hooksPath).
+  for (const t of configured)
+    if (t.kind === "known")
+      for (const target of t.targets) {
+        const real = realOrUndefined(target);
+        if (real !== undefined && !coveredBy(real, readOnly) && !coveredBy(real, hiddenDirs)) readOnly.add(real);
+      }
   const mounts = readOnly.size + hiddenFiles.size + hiddenDirs.size;
   if (mounts > MOUNT_LIMIT)
     throw new ScanTooLargeError(
@@ -170,12 +209,29 @@ export function scanWorkspace(
   };
 }
 
-/** What decides whether a cached scan is still right: each root's ignore file (size, mtime). */
-export function ignoreStamp(roots: readonly string[], ignoreFileName: string): string {
-  return roots
+/** Whether `p` is one of `set` or below one. */
+function coveredBy(p: string, set: ReadonlySet<string>): boolean {
+  for (let d = p; ; d = nodePath.dirname(d)) {
+    if (set.has(d)) return true;
+    if (nodePath.dirname(d) === d) return false;
+  }
+}
+
+/**
+ * What decides whether a cached scan is still right: each root's ignore file (size, mtime), and what each
+ * root's git configuration names (a new `core.hooksPath` must be bound read-only from the next command on).
+ * The configuration costs a few stats here (the reader's cache), no git run unless it changed.
+ */
+export function ignoreStamp(
+  roots: readonly string[],
+  ignoreFileName: string,
+  gitConfig: GitConfigSource = nodeGitConfig,
+): string {
+  const ignore = roots
     .map((r) => {
       const st = lstatSync(nodePath.join(r, ignoreFileName), { throwIfNoEntry: false });
       return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "-";
     })
     .join("|");
+  return `${ignore}\0${JSON.stringify(gitConfig.targets(roots))}`;
 }

@@ -20,6 +20,9 @@ describe("workspace scan", () => {
   it("re-binds existing protected paths read-only and hides ignored entries, whole directories by one entry", () => {
     const t = tree({
       ".toolgateignore": "secrets/\n*.pem\n!keep.pem\n",
+      // A git directory: HEAD, objects/ and refs/ (a `.git` without them is bound whole).
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".git/refs/heads/main": "",
       ".git/config": "",
       ".git/hooks/pre-commit.sample": "",
       ".git/info/exclude": "",
