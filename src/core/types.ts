@@ -30,6 +30,13 @@ export interface ToolCall {
 
 export interface CallFacts {
   readonly addresses?: readonly string[];
+  /**
+   * The sources of untrusted content the task has read so far (core/taint.ts), given by the task on every
+   * decision; absent or empty: none.
+   */
+  readonly taintedBy?: readonly string[];
+  /** Commands: an auto-approved command would run inside a working OS sandbox now (absent: not known, read as no). */
+  readonly commandSandboxed?: boolean;
 }
 
 export type DecisionKind = "allow" | "ask" | "deny";
