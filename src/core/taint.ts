@@ -129,7 +129,8 @@ export interface CallOutcome {
 
 const MAX_COMMAND_LABEL = 60;
 
-function commandLabel(line: string): string {
+/** The source a command's output is named by (`command: LINE`, shortened). */
+export function commandLabel(line: string): string {
   const one = line.replace(/\s+/g, " ").trim();
   return `command: ${one.length > MAX_COMMAND_LABEL ? one.slice(0, MAX_COMMAND_LABEL - 1) + "…" : one}`;
 }

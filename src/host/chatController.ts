@@ -40,6 +40,7 @@ import {
   type TaskSessionFactory,
 } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
+import type { TaintState } from "../core/taint";
 
 export interface HostServices {
   readonly settings: SettingsBridge;
@@ -310,13 +311,17 @@ export class ChatController {
    * `new_task`: the running task hands over to a new one with `text` as its context. The new task starts
    * once the current one has ended (the handover ends it), in the same panel; returns the new task's id.
    */
-  handOver(text: string): string | undefined {
+  handOver(text: string, taint?: TaintState): string | undefined {
     const factory = this.factory;
     if (!factory) return undefined;
     const id = randomUUID();
     const start = () => {
       this.detach();
-      const session = factory.create({ id, extraRules: () => this.services.rules.extraRules(id) });
+      const session = factory.create({
+        id,
+        extraRules: () => this.services.rules.extraRules(id),
+        ...(taint ? { taint } : {}),
+      });
       this.attach(session);
       session.start(text);
     };

@@ -5,6 +5,7 @@
  */
 import type { AskResponse, MessageDelta, TaskMessage } from "../shared/messages";
 import type { HistoryItemView, McpServerState, McpToolView, TaskState } from "../shared/protocol";
+import type { TaintState } from "../core/taint";
 
 export interface Disposable {
   dispose(): void;
@@ -66,6 +67,8 @@ export interface TaskSessionOptions {
   readonly extraRules: () => ExtraRules;
   /** The id to give the task (a handover names its successor before it exists); default: a new one. */
   readonly id?: string;
+  /** A handover: the untrusted sources the handing task had read, which the new task starts from. */
+  readonly taint?: TaintState;
 }
 
 export interface TaskSessionFactory {

@@ -11,6 +11,7 @@ import type { ModelProvider } from "../providers/types";
 import { Task } from "../task/task";
 import type { TaskSnapshot, TaskState as AgentState } from "../task/snapshot";
 import type { ToolEnv } from "../tools/types";
+import type { TaintState } from "../../core/taint";
 import { PendingAsks } from "./pendingAsks";
 
 export type SessionState = "running" | "waiting" | "done" | "cancelled" | "error";
@@ -71,6 +72,8 @@ export class AgentTaskSession {
     readonly id: string,
     private readonly deps: AgentSessionDeps,
     private readonly restoreFrom?: TaskSnapshot,
+    /** A sub-task: the untrusted sources its parent had read when it handed over. */
+    private readonly inheritedTaint?: TaintState,
   ) {
     // A saved task opened from history shows its own end state until it is resumed or continued.
     this.currentState = restoreFrom ? mapState(restoreFrom.state) : "running";
@@ -122,7 +125,7 @@ export class AgentTaskSession {
     this.booting = true;
     if (how.kind === "reply") this.setState("running");
     try {
-      const config = await this.deps.executor.asToolConfig(this.id);
+      const config = await this.deps.executor.asToolConfig(this.id, undefined, this.inheritedTaint);
       const provider = await this.deps.provider();
       const checkpoints = this.deps.checkpoints?.(this.id, config.roots);
       // The baseline is taken while the model thinks, so the first checkpoint is incremental.
