@@ -1,7 +1,6 @@
 import { CHECKPOINT_SETTING_KEYS } from "./checkpointSettings";
 import type { Mode } from "./types";
 import { SANDBOX_SETTING_KEYS } from "./sandbox/sandboxSettings";
-import type { UntrustedContentSetting } from "./taint";
 
 /**
  * The one typed model of Toolgate's settings, parsed from the flat `toolgate.*` keys of settings.json.
@@ -19,6 +18,9 @@ export const ACTION_KEYS = [
   "useMcp",
   "webFetch",
 ] as const;
+/** `toolgate.untrustedContent` (core/taint.ts): `ask` (the default and the reading of anything malformed) or `off`. */
+export type UntrustedContentSetting = "ask" | "off";
+
 export type ActionKey = (typeof ACTION_KEYS)[number];
 export type AutoApproveActions = Readonly<Record<ActionKey, boolean>>;
 

@@ -16,9 +16,6 @@
 import type { McpServers } from "./settingsModel";
 import type { ResolvedCall } from "./resolvedCall";
 
-/** `toolgate.untrustedContent`: `ask` (the default and the reading of anything malformed) or `off`. */
-export type UntrustedContentSetting = "ask" | "off";
-
 export const UNTRUSTED_CONTENT_RULE = "untrusted-content";
 
 /** The source named when the record of a task's or session's sources could not be read. */

@@ -50,5 +50,5 @@ export function untrustedContentStep(
     return undefined;
   }
   trace.note("3 untrusted content", `tainted by ${from}; ${destination} is a way out`);
-  return ask(untrustedContentReason(sources, destination), UNTRUSTED_CONTENT_RULE);
+  return { ...ask(untrustedContentReason(sources, destination), UNTRUSTED_CONTENT_RULE), taintedBy: sources };
 }

@@ -73,6 +73,8 @@ export interface Decision {
    * so the person sees the call's own risks. Display only: the call is decided by the untrusted answer.
    */
   readonly ifTrusted?: Omit<Decision, "ifTrusted">;
+  /** Untrusted-content asks: the sources behind the ask, which "Trust this source for this task" trusts. */
+  readonly taintedBy?: readonly string[];
 }
 
 export type Mode = "normal" | "plan" | "auto";

@@ -175,7 +175,11 @@ export interface TaskMessage {
 
 /** A person's answer to an ask. Feedback text goes to the model with either answer. */
 export interface AskResponse {
-  readonly kind: "approve" | "reject" | "message" | "resetLimits";
+  /**
+   * `trustSource`: on an untrusted-content ask, the sources the decision names stop counting for the rest of the
+   * task, and the call is decided again.
+   */
+  readonly kind: "approve" | "reject" | "message" | "resetLimits" | "trustSource";
   readonly text?: string;
 }
 

@@ -33,7 +33,7 @@ export const AutoApproveActionSchema = z.enum(ACTION_KEYS);
 
 export const AskResponseSchema = z.readonly(
   z.object({
-    kind: z.enum(["approve", "reject", "message", "resetLimits"]),
+    kind: z.enum(["approve", "reject", "message", "resetLimits", "trustSource"]),
     text: z.optional(Text),
   }),
 );
