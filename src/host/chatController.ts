@@ -404,6 +404,13 @@ export class ChatController {
         // A step recorded after a restore means it can no longer be undone by itself.
         void this.refreshRestoreMarks();
       }),
+      ...(session.onTaintChange
+        ? [
+            session.onTaintChange((sources) =>
+              this.broadcast({ type: "taskTaint", taskId: session.id, sources: [...sources] }),
+            ),
+          ]
+        : []),
     ];
     this.broadcast({ type: "task", task: view });
     this.broadcast({ type: "rules", rules: this.remembered().view }); // "this task" rules are the new task's
@@ -444,6 +451,7 @@ export class ChatController {
   private taskView(): TaskView | null {
     const s = this.session;
     if (!s) return null;
+    const sources = s.untrustedSources?.() ?? [];
     return {
       id: s.id,
       state: s.state,
@@ -451,6 +459,7 @@ export class ChatController {
       ...(s.fromHistory ? { fromHistory: true } : {}),
       ...(s.canContinue === false ? { canContinue: false } : {}),
       ...(Object.keys(this.restoreMarks).length > 0 ? { restoreMarks: this.restoreMarks } : {}),
+      ...(sources.length > 0 ? { untrustedSources: sources } : {}),
     };
   }
 

@@ -60,6 +60,9 @@ export interface TaskSession {
   readonly fromHistory?: boolean;
   /** False when a reply cannot continue it (see TaskView.canContinue); absent means it can. */
   readonly canContinue?: boolean;
+  /** The untrusted sources the task has read and that still count (core/taint.ts). */
+  untrustedSources?(): readonly string[];
+  onTaintChange?(listener: Listener<readonly string[]>): Disposable;
 }
 
 export interface TaskSessionOptions {

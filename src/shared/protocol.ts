@@ -125,6 +125,8 @@ export interface TaskView {
   readonly canContinue?: boolean;
   /** Rows the files were restored to (from the task's checkpoint record); absent: none, or not read yet. */
   readonly restoreMarks?: RestoreMarks;
+  /** The untrusted sources the task has read and still count (the panel's chip); absent: none. */
+  readonly untrustedSources?: readonly string[];
 }
 
 /** One past task in the history list (newest first). */
@@ -201,6 +203,7 @@ export type HostToWebview =
   /** A new task started, a task ended, or it was cleared. */
   | { readonly type: "task"; readonly task: TaskView | null }
   | { readonly type: "taskState"; readonly taskId: string; readonly state: TaskState }
+  | { readonly type: "taskTaint"; readonly taskId: string; readonly sources: readonly string[] }
   | { readonly type: "settings"; readonly settings: SettingsView }
   | { readonly type: "mcp"; readonly mcp: McpView }
   | { readonly type: "rules"; readonly rules: RulesView }

@@ -3,8 +3,11 @@ import "./support/shims";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TaskMessage } from "../../src/shared/messages";
+import type { TaskView } from "../../src/shared/protocol";
 import { AskDock } from "../src/chat/AskDock";
-import { message, setup, tool } from "./support/render";
+import { ChatView } from "../src/chat/ChatView";
+import { Store } from "../src/state/store";
+import { message, settingsView, setup, tool } from "./support/render";
 
 afterEach(cleanup);
 
@@ -43,5 +46,46 @@ describe("the untrusted-content ask", () => {
   it("other asks do not offer it", () => {
     setup().view(<AskDock message={fetchAsk("autoApprove.webFetch")} />);
     expect(screen.queryByText(/Trust this source/)).toBeNull();
+  });
+});
+
+describe("the untrusted-content chip", () => {
+  const view = (task: TaskView) =>
+    setup().view(
+      <ChatView
+        task={task}
+        settings={settingsView()}
+        agentAvailable
+        menuOpen={false}
+        onMenuOpenChange={() => undefined}
+        focusInputSeq={0}
+      />,
+    );
+
+  it("shows the sources the host says the task read, and nothing for a clean task", () => {
+    view({ id: "t", state: "running", messages: [], untrustedSources: ["tracker/fetch_issue"] });
+    expect(screen.getByText(/Read untrusted content from tracker\/fetch_issue/).className).toBe("tg-taint-chip");
+    cleanup();
+    view({ id: "t", state: "running", messages: [] });
+    expect(screen.queryByText(/Read untrusted content/)).toBeNull();
+  });
+
+  it("the store follows the host's taskTaint messages for the open task only", () => {
+    const store = new Store((fn) => fn());
+    store.receive({
+      type: "state",
+      state: {
+        task: { id: "t1", state: "running", messages: [] },
+        settings: settingsView(),
+        mcp: { servers: [], live: true },
+        agentAvailable: true,
+      },
+    });
+    store.receive({ type: "taskTaint", taskId: "other", sources: ["x"] });
+    expect(store.getState().task!.untrustedSources).toBeUndefined();
+    store.receive({ type: "taskTaint", taskId: "t1", sources: ["tracker/fetch_issue"] });
+    expect(store.getState().task!.untrustedSources).toEqual(["tracker/fetch_issue"]);
+    store.receive({ type: "taskTaint", taskId: "t1", sources: [] });
+    expect(store.getState().task!.untrustedSources).toBeUndefined();
   });
 });
