@@ -58,6 +58,8 @@ export interface SettingsView {
   readonly modeCeiling?: Mode;
   /** The OS sandbox around auto-approved commands: what this machine has and what the settings ask for. */
   readonly sandbox?: SandboxView;
+  /** `toolgate.untrustedContent` as the gate reads it (absent: `ask`). */
+  readonly untrustedContent?: "ask" | "off";
 }
 
 export interface SandboxView {
@@ -78,7 +80,8 @@ export type LockedSetting =
   | "autoApprove.all"
   | `autoApprove.action:${AutoApproveAction}`
   | "autoApprove.maxRequests"
-  | "autoApprove.maxCost";
+  | "autoApprove.maxCost"
+  | "untrustedContent";
 
 /** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";

@@ -64,6 +64,7 @@ export const SettingChangeSchema = z.discriminatedUnion("key", [
   obj({ key: z.literal("autoApprove.action"), action: AutoApproveActionSchema, value: z.boolean() }),
   obj({ key: z.literal("autoApprove.maxRequests"), value: z.int().check(z.nonnegative()) }),
   obj({ key: z.literal("autoApprove.maxCost"), value: nonNegative }),
+  obj({ key: z.literal("untrustedContent"), value: z.enum(["ask", "off"]) }),
 ]);
 
 /** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */

@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { TaskMessage } from "../../src/shared/messages";
 import type { TaskView } from "../../src/shared/protocol";
 import { AskDock } from "../src/chat/AskDock";
+import { AutoApproveMenu } from "../src/chat/AutoApproveMenu";
 import { ChatView } from "../src/chat/ChatView";
 import { Store } from "../src/state/store";
-import { message, settingsView, setup, tool } from "./support/render";
+import { isDisabled, message, settingsView, setup, tool } from "./support/render";
 
 afterEach(cleanup);
 
@@ -87,5 +88,39 @@ describe("the untrusted-content chip", () => {
     expect(store.getState().task!.untrustedSources).toEqual(["tracker/fetch_issue"]);
     store.receive({ type: "taskTaint", taskId: "t1", sources: [] });
     expect(store.getState().task!.untrustedSources).toBeUndefined();
+  });
+});
+
+describe("toolgate.untrustedContent in the auto-approve dropdown", () => {
+  const box = () =>
+    screen.getByRole("checkbox", { name: /After reading untrusted content/ }) as HTMLElement & { checked: boolean };
+
+  it("shown on by default beside the switches it overrides; a click writes off, and back to ask", () => {
+    const s = setup();
+    s.view(<AutoApproveMenu settings={settingsView()} open onOpenChange={() => undefined} />);
+    expect(box().checked).toBe(true);
+    fireEvent.click(box());
+    cleanup();
+    const t = setup();
+    t.view(
+      <AutoApproveMenu settings={{ ...settingsView(), untrustedContent: "off" }} open onOpenChange={() => undefined} />,
+    );
+    expect(box().checked).toBe(false);
+    fireEvent.click(box());
+    expect([...s.intents(), ...t.intents()]).toEqual([
+      { type: "setSetting", change: { key: "untrustedContent", value: "off" } },
+      { type: "setSetting", change: { key: "untrustedContent", value: "ask" } },
+    ]);
+  });
+
+  it("disabled when the managed policy fixes it", () => {
+    setup().view(
+      <AutoApproveMenu
+        settings={{ ...settingsView(), locked: ["untrustedContent"] }}
+        open
+        onOpenChange={() => undefined}
+      />,
+    );
+    expect(isDisabled(box())).toBe(true);
   });
 });

@@ -43,3 +43,16 @@ describe("the untrusted-content chip and the trust answer, host side", () => {
     expect(h.logs.some((l) => /TRUSTED THE SOURCES FOR THIS TASK .*tracker\/fetch_issue/.test(l))).toBe(true);
   });
 });
+
+describe("toolgate.untrustedContent from the panel", () => {
+  it("the panel's switch writes the user setting, and the settings view reports it", async () => {
+    const h = makeHost();
+    const a = h.webview("sidebar");
+    await a.send({ type: "ready" });
+    expect(a.fake.ofType("state").at(-1)!.state.settings.untrustedContent).toBe("ask");
+    await a.send({ type: "setSetting", requestId: 1, change: { key: "untrustedContent", value: "off" } });
+    expect(h.config.global.get("untrustedContent")).toBe("off");
+    await a.send({ type: "setSetting", requestId: 2, change: { key: "untrustedContent", value: "never" } as never });
+    expect(h.config.global.get("untrustedContent")).toBe("off");
+  });
+});
