@@ -40,7 +40,7 @@ import {
   type TaskSessionFactory,
 } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
-import type { TaintState } from "../core/taint";
+import { taintLine, type TaintState } from "../core/taint";
 
 export interface HostServices {
   readonly settings: SettingsBridge;
@@ -406,9 +406,11 @@ export class ChatController {
       }),
       ...(session.onTaintChange
         ? [
-            session.onTaintChange((sources) =>
-              this.broadcast({ type: "taskTaint", taskId: session.id, sources: [...sources] }),
-            ),
+            session.onTaintChange((sources) => {
+              // The audit log says when the task's ways out started (or stopped) asking, and because of what.
+              this.services.log("info", `[task ${session.id}] untrusted content: ${taintLine(sources)}`);
+              this.broadcast({ type: "taskTaint", taskId: session.id, sources: [...sources] });
+            }),
           ]
         : []),
     ];

@@ -24,6 +24,7 @@ describe("the untrusted-content chip and the trust answer, host side", () => {
     const s = h.factory.created[0]!;
     s.setTaint(["tracker/fetch_issue"]);
     expect(a.fake.ofType("taskTaint").at(-1)).toMatchObject({ taskId: s.id, sources: ["tracker/fetch_issue"] });
+    expect(h.logs).toContain(`info: [task ${s.id}] untrusted content: read untrusted content from tracker/fetch_issue`);
     const b = h.webview("editor");
     await b.send({ type: "ready" });
     const state = b.fake.ofType("state").at(-1)!;
