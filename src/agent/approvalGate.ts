@@ -7,7 +7,8 @@ import { TaskLimits } from "../core/limits";
 import type { IgnoreRules } from "../core/ignoreFile";
 import type { ToolgateSettings } from "../core/settingsModel";
 import type { ToolCall } from "../core/types";
-import type { Judged } from "../core/resolvedCall";
+import type { Judged, ResolvedCall } from "../core/resolvedCall";
+import type { CallOutcome } from "../core/taint";
 import { nodeGitConfig } from "./git/gitConfigReader";
 
 export interface ApprovalGate {
@@ -18,6 +19,11 @@ export interface ApprovalGate {
   decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged;
   recordCost(usd: number): void;
   resetLimits(): void;
+  /**
+   * The untrusted source a finished call's result brings in (core/taint.ts). Optional for wrappers: without it
+   * the task judges with no MCP server trusted (stricter).
+   */
+  taintSourceOf?(call: ResolvedCall, outcome?: CallOutcome): string | undefined;
   /** Tools refused outright, to hide from the model. */
   deniedTools(): readonly string[];
   /** The ignore rules this gate decides with: listings and searches filter with the same snapshot. */

@@ -4,7 +4,7 @@ import type { CliCommand } from "./command";
 import { decideLines } from "./decideLines";
 import { gateFor, loadPolicy, strictPolicy } from "./loadGate";
 
-const FLAGS = { ...SETTINGS_FLAGS, "--headless": "bool", "--untrusted": "bool" } as const;
+const FLAGS = { ...SETTINGS_FLAGS, "--headless": "bool", "--untrusted": "bool", "--tainted-by": "list" } as const;
 
 function usage(name: "check" | "explain"): string {
   return `usage: toolgate ${name} [options] < calls.jsonl
@@ -13,6 +13,8 @@ function usage(name: "check" | "explain"): string {
 ${SETTINGS_USAGE}
   --headless            no one to ask: every ask becomes a deny with its reason
   --untrusted           as in Restricted Mode: nothing is auto-approved
+  --tainted-by SOURCE   decide as in a task that read untrusted content from SOURCE (repeatable:
+                        \`tracker/fetch_issue\`, \`docs.example.com\`); every way out then asks
 exit codes: 0 done, 2 usage or configuration error (every settings problem is one)`;
 }
 
@@ -31,7 +33,8 @@ function command(name: "check" | "explain", summary: string): CliCommand {
         headless: flags.bools.has("--headless"),
         trusted: !flags.bools.has("--untrusted"),
       });
-      await decideLines(name, gate, io.stdin, io.stdout);
+      const taintedBy = [...new Set((flags.lists["--tainted-by"] ?? []).map((s) => s.trim()).filter((s) => s !== ""))];
+      await decideLines(name, gate, io.stdin, io.stdout, taintedBy.sort());
       return 0;
     },
   };

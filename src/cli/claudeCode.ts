@@ -32,6 +32,10 @@ export interface HookInput {
   readonly cwd: string;
   readonly toolName: string;
   readonly toolInput: Readonly<Record<string, unknown>>;
+  /** The agent session (keys its taint record, hookTaint.ts); absent when not a non-empty string. */
+  readonly sessionId?: string;
+  /** Claude Code's permission mode as sent; only used to answer deny where Claude Code would accept an ask. */
+  readonly permissionMode?: string;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -54,7 +58,9 @@ export function parseHookInput(text: string): { ok: true; input: HookInput } | {
   if (!isRecord(v.tool_input)) return { ok: false, reason: "the hook input's `tool_input` must be an object" };
   if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
     return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
-  return { ok: true, input: { cwd: v.cwd, toolName: v.tool_name, toolInput: v.tool_input } };
+  const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
+  const mode = typeof v.permission_mode === "string" ? { permissionMode: v.permission_mode } : {};
+  return { ok: true, input: { cwd: v.cwd, toolName: v.tool_name, toolInput: v.tool_input, ...sessionId, ...mode } };
 }
 
 export type Mapped =

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Gate } from "../core/gate";
+import { taintLine } from "../core/taint";
 import type { Decision } from "../core/types";
 
 interface InputLine {
@@ -31,9 +32,15 @@ function parseLine(line: string): Parsed {
   return { ok: true, call: { id, tool: o.tool, params: params as Record<string, unknown> } };
 }
 
-function explainText(n: number, call: InputLine | undefined, decision: Decision, trace: readonly string[]): string {
+function explainText(
+  n: number,
+  call: InputLine | undefined,
+  decision: Decision,
+  trace: readonly string[],
+  taintedBy: readonly string[],
+): string {
   const head = call ? `#${n} ${call.tool} ${JSON.stringify(call.params)}` : `#${n} (invalid input)`;
-  const lines = trace.map((t) => `  ${t}`);
+  const lines = [`  taint: ${taintLine(taintedBy)}`, ...trace.map((t) => `  ${t}`)];
   return (
     [head, ...lines, `  => ${decision.decision.toUpperCase()}: ${decision.reason} [${decision.rule}]`, ""].join("\n") +
     "\n"
@@ -46,6 +53,8 @@ export async function decideLines(
   gate: Gate,
   input: Readable,
   output: Writable,
+  /** `--tainted-by`: the calls are decided as in a task that read untrusted content from these sources. */
+  taintedBy: readonly string[] = [],
 ): Promise<void> {
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
@@ -57,15 +66,15 @@ export async function decideLines(
     let trace: readonly string[] = [];
     if (!parsed.ok) {
       decision = { decision: "deny", reason: parsed.reason, rule: "input:invalid" };
-    } else if (command === "explain") {
-      ({ decision, trace } = gate.explain(parsed.call));
     } else {
-      decision = gate.decide(parsed.call);
+      const call = taintedBy.length > 0 ? { ...parsed.call, facts: { taintedBy } } : parsed.call;
+      if (command === "explain") ({ decision, trace } = gate.explain(call));
+      else decision = gate.decide(call);
     }
     const id = parsed.ok ? parsed.call.id : parsed.id;
     output.write(
       command === "explain"
-        ? explainText(n, parsed.ok ? parsed.call : undefined, decision, trace)
+        ? explainText(n, parsed.ok ? parsed.call : undefined, decision, trace, taintedBy)
         : JSON.stringify({ id, decision: decision.decision, reason: decision.reason, rule: decision.rule }) + "\n",
     );
   }

@@ -112,7 +112,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     o.prompt,
   );
   asks.getMessage = (id) => task.store.get(id);
-  const events = new RunEvents(o.emit, o.onRefusal, o.onNotice);
+  const events = new RunEvents(o.emit, o.onRefusal, o.onNotice, () => config.taint.active);
   for (const m of task.store.messages) events.apply({ type: "add", message: m });
   task.store.onDelta((d) => {
     events.apply(d);

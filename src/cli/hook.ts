@@ -8,7 +8,10 @@
  */
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Decision } from "../core/types";
+import type { Gate } from "../core/gate";
+import { activeSources, mcpServerTrusted, UNTRUSTED_CONTENT_RULE } from "../core/taint";
+import type { Decision, ToolCall } from "../core/types";
+import { addSessionTaint, claudeCodeSource, hookStateDir, readSessionTaint } from "./hookTaint";
 import { parseFlags, settingsArgs, type FlagSpec } from "./args";
 import { hookOutput, mapClaudeCodeTool, parseHookInput, type HookDecision, type HookInput } from "./claudeCode";
 import type { CliCommand, CliIo } from "./command";
@@ -16,6 +19,7 @@ import { gateFor, loadPolicy, type Policy } from "./loadGate";
 
 const FLAGS: FlagSpec = { "--settings": "value", "--user-settings": "value", "--managed": "value", "--mcp": "value" };
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+const AGENT = "claude-code";
 
 const USAGE = `usage: toolgate hook claude-code [--settings FILE | --user-settings FILE] [--managed FILE] [--mcp FILE]
   Claude Code's PreToolUse hook: reads the hook JSON on stdin, answers
@@ -80,11 +84,69 @@ export async function decideHook(
       decision: "deny",
       reason: `Toolgate: the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
     };
-  if (mapped.kind === "unknown") return { decision: "ask", reason: `Toolgate: ${mapped.reason}` };
+  if (mapped.kind === "unknown") {
+    // WebSearch has no Toolgate tool: the person decides, and if they approve, its results enter the session.
+    const source = claudeCodeSource(input.toolName, input.toolInput);
+    const refused = source !== undefined ? recordSource(input, source, env) : undefined;
+    return refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` };
+  }
   const server = mapped.call.params.server_name;
   if (mapped.call.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server);
   const gate = await gateFor(policy, { headless: false });
-  return answer(gate.decide(mapped.call));
+  return decideInSession(input, mapped.call, gate, policy, env);
+}
+
+/** Modes in which Claude Code accepts a hook's `ask` without a person (DESIGN, Headless and other agents). */
+const ACCEPTS_ASK: readonly string[] = ["bypassPermissions", "dontAsk", "auto", "acceptEdits"];
+
+/**
+ * The decision with the session's taint (hookTaint.ts): decided as in a task that read what the session read;
+ * a call that will bring someone else's content in marks the session before it is let through (allow, or an
+ * ask the person may approve). If that mark cannot be written the call is refused: its result would enter
+ * unrecorded.
+ */
+function decideInSession(
+  input: HookInput,
+  call: ToolCall,
+  gate: Gate,
+  policy: Policy,
+  env: NodeJS.ProcessEnv,
+): { decision: HookDecision; reason: string } {
+  const dir = hookStateDir(env);
+  const taintedBy = activeSources(readSessionTaint(dir, AGENT, input.sessionId));
+  const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
+  if (d.rule === UNTRUSTED_CONTENT_RULE && d.decision === "ask" && ACCEPTS_ASK.includes(input.permissionMode ?? ""))
+    return answer({ ...d, decision: "deny", reason: `${d.reason} (${input.permissionMode} would accept an ask)` });
+  const source = claudeCodeSource(input.toolName, input.toolInput);
+  const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
+  const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
+  if (d.decision !== "deny" && source !== undefined && !trusted) {
+    const refused = recordSource(input, source, env);
+    if (refused) return refused;
+  }
+  return answer(d);
+}
+
+/** Marks the session as having read `source`; a refusal when that cannot be recorded. */
+function recordSource(
+  input: HookInput,
+  source: string,
+  env: NodeJS.ProcessEnv,
+): { decision: HookDecision; reason: string } | undefined {
+  if (input.sessionId === undefined)
+    return {
+      decision: "deny",
+      reason: "Toolgate: the hook input has no session_id, so what this call reads could not be recorded",
+    };
+  try {
+    addSessionTaint(hookStateDir(env), AGENT, input.sessionId, [source]);
+    return undefined;
+  } catch (e) {
+    return {
+      decision: "deny",
+      reason: `Toolgate: could not record that this session reads content from ${source} (${(e as Error).message}), so the call is refused`,
+    };
+  }
 }
 
 async function hookMain(argv: readonly string[], io: CliIo): Promise<number> {

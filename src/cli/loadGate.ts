@@ -12,7 +12,7 @@ import { parseRules } from "../core/permissionRules";
 import { allowListOf } from "../core/sandbox/sandboxSettings";
 import { loadSettingsFiles, readSettingsFile } from "../core/settingsFiles";
 import type { HostSettings, SettingsLayer } from "../core/settingsLayers";
-import { parseMcpFile, SETTING_KEYS } from "../core/settingsModel";
+import { parseMcpFile, SETTING_KEYS, type McpServers } from "../core/settingsModel";
 import type { SettingsArgs } from "./args";
 
 /** A configuration problem: the CLI exits 2 with this message and never falls back to something looser. */
@@ -36,6 +36,16 @@ export function resolveWorkspaces(dirs: readonly string[], cwd: string = process
     if (!isDir) throw new ConfigError(`workspace ${d} is not a directory`);
     return abs;
   });
+}
+
+/**
+ * An `--mcp` file may be a repository's own (`.mcp.json`): its `trusted` marks are dropped, as `trusted` counts
+ * only from user and managed settings.
+ */
+function withoutTrust(servers: McpServers): McpServers {
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, { trusted: _trusted, ...cfg }]) => [name, cfg]),
+  ) as McpServers;
 }
 
 /** Loads the policy; collects every settings problem in `loaded.errors` instead of throwing. */
@@ -62,7 +72,7 @@ export function loadPolicy(
     if (!parsed.ok) errors.push(...parsed.errors);
     else if (loaded.locked.includes(SETTING_KEYS.mcpServers))
       errors.push(`${args.mcpFile}: the managed policy fixes toolgate.mcpServers, so --mcp cannot replace it`);
-    else loaded = { ...loaded, settings: { ...loaded.settings, mcpServers: parsed.value } };
+    else loaded = { ...loaded, settings: { ...loaded.settings, mcpServers: withoutTrust(parsed.value) } };
   }
   const p = loaded.settings.permissions;
   const rules = parseRules([

@@ -5,7 +5,8 @@
  * Events, one JSON object per line, each with `type`:
  *   {"type":"assistant_text","text"}                         a finished block of the model's prose
  *   {"type":"tool_call","id","tool","params"}                a complete call, before the gate decides
- *   {"type":"decision","id","tool","decision","reason","rule"}  the gate's decision (headless: no "ask")
+ *   {"type":"decision","id","tool","decision","reason","rule","taintedBy"}  the gate's decision (headless: no
+ *                                                            "ask"); taintedBy: the task's untrusted sources then
  *   {"type":"tool_result","id","tool","status","result"}      done, error or denied, with the text shown
  *   {"type":"usage","inputTokens","outputTokens","costUsd"}   after each model request
  *   {"type":"protected_changes","changes"}                  a sandboxed command's protected-path changes, settled
@@ -29,6 +30,8 @@ export class RunEvents {
     private readonly emit: (e: RunEvent) => void,
     private readonly onRefusal: (tool: string, reason: string, rule: string) => void,
     private readonly onNotice?: (text: string) => void,
+    /** The task's untrusted sources now (a decision is reported as it is made, so: the ones it was made with). */
+    private readonly taint: () => readonly string[] = () => [],
   ) {}
 
   apply(d: MessageDelta): void {
@@ -77,7 +80,7 @@ export class RunEvents {
     if (tool.decision && !seen.decision && tool.status !== "pending") {
       seen.decision = true;
       const { decision, reason, rule } = tool.decision;
-      this.emit({ type: "decision", id, tool: tool.name, decision, reason, rule });
+      this.emit({ type: "decision", id, tool: tool.name, decision, reason, rule, taintedBy: [...this.taint()] });
       if (decision === "deny") {
         this.refusals++;
         if (rule.startsWith("limits.")) this.limitReached = true;

@@ -22,6 +22,8 @@ import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
 import { commandGrant } from "./sandbox/commandGrant";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
+import { untrustedContentStep } from "./taintStep";
+import { taintSourceOf, type CallOutcome } from "./taint";
 
 export interface GateOptions {
   /** User settings with workspace/managed tightenings already merged (see `withTightenings`). */
@@ -194,6 +196,11 @@ export class Gate {
     this.limits.addCost(usd);
   }
 
+  /** The untrusted source a call's result brings into the task (core/taint.ts), by this gate's MCP settings. */
+  taintSourceOf(call: ResolvedCall, outcome?: CallOutcome): string | undefined {
+    return taintSourceOf(call, this.opts.settings.mcpServers, outcome);
+  }
+
   resetLimits(): void {
     this.limits.reset();
   }
@@ -350,7 +357,8 @@ export class Gate {
     );
 
     // 3. Hard asks, in every mode (auto and approve-all included).
-    const hard = this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview);
+    const egress = () => untrustedContentStep(this.index, s, subject, resolved, analysis, canonical.call.facts, trace);
+    const hard = this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview, egress);
     if (hard) return withCall(hard);
     trace.note("3 hard asks", "trusted, within limits, no ask rule, no protected path");
 
@@ -383,6 +391,7 @@ export class Gate {
     url: UrlTarget | undefined,
     path: ResolvedPath | undefined,
     preview: boolean,
+    untrustedContent: () => Decision | undefined,
   ): Decision | undefined {
     if (this.opts.trusted === false)
       return ask(
@@ -404,6 +413,8 @@ export class Gate {
     if (effect) return ask(effect.reason, effect.rule, analysis?.suggestion);
     if (analysis?.deletes)
       return ask(`${analysis.reason}, and deleting always waits for you`, "commands:deletes", analysis.suggestion);
+    const tainted = untrustedContent();
+    if (tainted) return tainted;
     if (url) {
       const local =
         privateHostReason(url.href) ?? url.addresses?.map(privateAddressReason).find((r) => r !== undefined);
@@ -450,6 +461,7 @@ export class Gate {
         listed: true,
         ...(info.readOnlyHint !== undefined ? { readOnlyHint: info.readOnlyHint } : {}),
         ...(info.destructiveHint !== undefined ? { destructiveHint: info.destructiveHint } : {}),
+        ...(info.openWorldHint !== undefined ? { openWorldHint: info.openWorldHint } : {}),
       },
     };
   }

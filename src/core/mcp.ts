@@ -12,6 +12,7 @@ export interface McpListedTool {
   readonly name: string;
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
+  readonly openWorldHint?: boolean;
 }
 
 export type McpLookup =

@@ -20,6 +20,8 @@ export interface McpTarget {
   readonly listed: boolean;
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
+  /** `false`: the tool touches nothing outside the server; absent or true: it may reach the world (a way out). */
+  readonly openWorldHint?: boolean;
 }
 
 export interface UrlTarget {

@@ -5,8 +5,8 @@
  * Layers and what each may do:
  * - defaults (package.json's, equal to DEFAULT_SETTINGS);
  * - user: any key;
- * - workspace (`.vscode/settings.json`, every root): tighten only — deny lists, ask rules, deny commands; any
- *   other key is ignored and named in `ignoredWorkspaceKeys`;
+ * - workspace (`.vscode/settings.json`, every root): tighten only — deny lists, ask rules, deny commands, and
+ *   `untrustedContent: "ask"`; any other key or value is ignored and named in `ignoredWorkspaceKeys`;
  * - flags (`toolgate run --allow/--ask/--exclude/--plan/--auto/--max-requests`): rules add to the lists, the
  *   mode replaces the user's, a limit can only be lowered;
  * - managed (the administrator's policy files, system file first): its deny and ask lists add (never
@@ -123,6 +123,8 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
       }
       if (locked.has(k)) continue;
       locked.add(k);
+      // A malformed untrustedContent in the policy is read strictly (`ask`), not as the person's value.
+      if (v === undefined && k === SETTING_KEYS.untrustedContent) values[k] = "ask";
       if (v === undefined) continue; // malformed in the policy: still locked, the layers below keep their value
       if (k === SETTING_KEYS.mode) {
         const ceiling = modeOf(v);
@@ -148,12 +150,17 @@ export function resolveSettings(layers: SettingsLayers): HostSettings {
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
       if (!k.startsWith("toolgate.")) continue;
-      if (TIGHTEN_ONLY_KEYS.includes(k)) kept[k] = v;
+      if (TIGHTEN_ONLY_KEYS.includes(k) || (k === SETTING_KEYS.untrustedContent && v === "ask")) kept[k] = v;
       else if (!ignoredWorkspaceKeys.includes(k)) ignoredWorkspaceKeys.push(k);
     }
     const ws = validLayer(kept, layer.source);
     errors.push(...ws.errors);
-    for (const [k, v] of Object.entries(ws.flat)) values[k] = concat(values[k], v);
+    for (const [k, v] of Object.entries(ws.flat)) {
+      // A workspace may only turn the untrusted-content ask on; a value the policy fixed stays fixed.
+      if (k === SETTING_KEYS.untrustedContent) {
+        if (!locked.has(k)) values[k] = "ask";
+      } else values[k] = concat(values[k], v);
+    }
   }
 
   // Every value above passed validation, so this parse cannot fail; if it ever did, fail closed on defaults

@@ -18,6 +18,9 @@ export const ACTION_KEYS = [
   "useMcp",
   "webFetch",
 ] as const;
+/** `toolgate.untrustedContent` (core/taint.ts): `ask` (the default and the reading of anything malformed) or `off`. */
+export type UntrustedContentSetting = "ask" | "off";
+
 export type ActionKey = (typeof ACTION_KEYS)[number];
 export type AutoApproveActions = Readonly<Record<ActionKey, boolean>>;
 
@@ -29,6 +32,12 @@ export interface McpServerConfig {
   readonly alwaysAllow: readonly string[];
   readonly disabled: boolean;
   readonly disabledTools: readonly string[];
+  /**
+   * Its tool results and resources are not untrusted content (they do not taint a task). Honoured from user
+   * and managed settings only: a workspace cannot set `toolgate.mcpServers`, and `--mcp` files lose it.
+   * Absent: false.
+   */
+  readonly trusted?: boolean;
 }
 
 export type McpServers = Readonly<Record<string, McpServerConfig>>;
@@ -50,6 +59,8 @@ export interface ToolgateSettings {
   };
   readonly ignoreFile: string;
   readonly mcpServers: McpServers;
+  /** `ask`: once a task read untrusted content, every way out asks (DESIGN step 3); `off`: no such ask. */
+  readonly untrustedContent: UntrustedContentSetting;
 }
 
 export const DEFAULT_ACTIONS: AutoApproveActions = {
@@ -70,6 +81,7 @@ export const DEFAULT_SETTINGS: ToolgateSettings = {
   permissions: { allow: [], ask: [], deny: [] },
   ignoreFile: ".toolgateignore",
   mcpServers: {},
+  untrustedContent: "ask",
 };
 
 /** Every flat key Toolgate reads. Keys that can only tighten may also come from a workspace. */
@@ -87,6 +99,7 @@ export const SETTING_KEYS = {
   permissionsDeny: "toolgate.permissions.deny",
   ignoreFile: "toolgate.ignoreFile",
   mcpServers: "toolgate.mcpServers",
+  untrustedContent: "toolgate.untrustedContent",
 } as const;
 
 /** Settings of the agent (which model to talk to), not of the gate: known, so a settings file holding them is not an error. */
@@ -213,6 +226,7 @@ export function parseMcpServers(r: Reader, key: string, v: unknown): McpServers 
       alwaysAllow: r.strings(`${at}.alwaysAllow`, raw.alwaysAllow),
       disabled: r.bool(`${at}.disabled`, raw.disabled, false),
       disabledTools: r.strings(`${at}.disabledTools`, raw.disabledTools),
+      ...(r.bool(`${at}.trusted`, raw.trusted, false) ? { trusted: true } : {}),
     };
   }
   return out;
@@ -241,6 +255,12 @@ export function parseSettings(flat: unknown, source = "settings"): ParseResult<T
       ignoreFile = ignoreRaw.trim();
     else r.fail(SETTING_KEYS.ignoreFile, "a file name", ignoreRaw);
   }
+  const untrustedRaw = flat[SETTING_KEYS.untrustedContent];
+  let untrustedContent: UntrustedContentSetting = "ask";
+  if (untrustedRaw !== undefined) {
+    if (untrustedRaw === "ask" || untrustedRaw === "off") untrustedContent = untrustedRaw;
+    else r.fail(SETTING_KEYS.untrustedContent, '"ask" or "off"', untrustedRaw);
+  }
   const settings: ToolgateSettings = {
     mode,
     autoApprove: {
@@ -261,6 +281,7 @@ export function parseSettings(flat: unknown, source = "settings"): ParseResult<T
     },
     ignoreFile,
     mcpServers: parseMcpServers(r, SETTING_KEYS.mcpServers, flat[SETTING_KEYS.mcpServers]),
+    untrustedContent,
   };
   return r.errors.length > 0 ? { ok: false, errors: r.errors } : { ok: true, value: settings };
 }

@@ -30,6 +30,13 @@ export interface ToolCall {
 
 export interface CallFacts {
   readonly addresses?: readonly string[];
+  /**
+   * The sources of untrusted content the task has read so far (core/taint.ts), given by the task on every
+   * decision; absent or empty: none.
+   */
+  readonly taintedBy?: readonly string[];
+  /** Commands: an auto-approved command would run inside a working OS sandbox now (absent: not known, read as no). */
+  readonly commandSandboxed?: boolean;
 }
 
 export type DecisionKind = "allow" | "ask" | "deny";
@@ -66,6 +73,8 @@ export interface Decision {
    * so the person sees the call's own risks. Display only: the call is decided by the untrusted answer.
    */
   readonly ifTrusted?: Omit<Decision, "ifTrusted">;
+  /** Untrusted-content asks: the sources behind the ask, which "Trust this source for this task" trusts. */
+  readonly taintedBy?: readonly string[];
 }
 
 export type Mode = "normal" | "plan" | "auto";

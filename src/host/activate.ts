@@ -25,6 +25,7 @@ import { StatusBar } from "./statusBar";
 import { sandboxStatusNotice } from "./sandboxStatus";
 import type { ExtraRules, McpStatusSource, TaskSessionFactory } from "./taskSession";
 import { toggleShortcutLabel, VscodeConfigStore } from "./vscodeSettings";
+import type { TaintState } from "../core/taint";
 
 export interface ToolgateHostApi {
   /** Log one gate decision to the "Toolgate" output channel. */
@@ -38,7 +39,7 @@ export interface ToolgateHostApi {
   extraRules(taskId: string): ExtraRules;
   setTaskFactory(factory: TaskSessionFactory | undefined): void;
   /** new_task: start a new task with this context once the running one ends; its id, or undefined without a runtime. */
-  handOver(context: string): string | undefined;
+  handOver(context: string, taint?: TaintState): string | undefined;
   setMcpSource(source: McpStatusSource | undefined): void;
   /** What "Restore files to before this step" and "Show all changes of this task" reach. */
   setCheckpoints(host: CheckpointHost | undefined): void;
@@ -167,7 +168,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,
     extraRules: (taskId) => rules.extraRules(taskId),
     setTaskFactory: (f) => controller.setTaskFactory(f),
-    handOver: (context) => controller.handOver(context),
+    handOver: (context, taint) => controller.handOver(context, taint),
     setMcpSource: (s) => controller.setMcpSource(s),
     setCheckpoints: (c) => controller.setCheckpoints(c),
     setDiffOpener: (fn) => {

@@ -40,6 +40,7 @@ import {
   type TaskSessionFactory,
 } from "./taskSession";
 import type { WebviewChannel } from "./webviewChannel";
+import { taintLine, type TaintState } from "../core/taint";
 
 export interface HostServices {
   readonly settings: SettingsBridge;
@@ -310,13 +311,17 @@ export class ChatController {
    * `new_task`: the running task hands over to a new one with `text` as its context. The new task starts
    * once the current one has ended (the handover ends it), in the same panel; returns the new task's id.
    */
-  handOver(text: string): string | undefined {
+  handOver(text: string, taint?: TaintState): string | undefined {
     const factory = this.factory;
     if (!factory) return undefined;
     const id = randomUUID();
     const start = () => {
       this.detach();
-      const session = factory.create({ id, extraRules: () => this.services.rules.extraRules(id) });
+      const session = factory.create({
+        id,
+        extraRules: () => this.services.rules.extraRules(id),
+        ...(taint ? { taint } : {}),
+      });
       this.attach(session);
       session.start(text);
     };
@@ -399,6 +404,15 @@ export class ChatController {
         // A step recorded after a restore means it can no longer be undone by itself.
         void this.refreshRestoreMarks();
       }),
+      ...(session.onTaintChange
+        ? [
+            session.onTaintChange((sources) => {
+              // The audit log says when the task's ways out started (or stopped) asking, and because of what.
+              this.services.log("info", `[task ${session.id}] untrusted content: ${taintLine(sources)}`);
+              this.broadcast({ type: "taskTaint", taskId: session.id, sources: [...sources] });
+            }),
+          ]
+        : []),
     ];
     this.broadcast({ type: "task", task: view });
     this.broadcast({ type: "rules", rules: this.remembered().view }); // "this task" rules are the new task's
@@ -439,6 +453,7 @@ export class ChatController {
   private taskView(): TaskView | null {
     const s = this.session;
     if (!s) return null;
+    const sources = s.untrustedSources?.() ?? [];
     return {
       id: s.id,
       state: s.state,
@@ -446,6 +461,7 @@ export class ChatController {
       ...(s.fromHistory ? { fromHistory: true } : {}),
       ...(s.canContinue === false ? { canContinue: false } : {}),
       ...(Object.keys(this.restoreMarks).length > 0 ? { restoreMarks: this.restoreMarks } : {}),
+      ...(sources.length > 0 ? { untrustedSources: sources } : {}),
     };
   }
 

@@ -34,6 +34,7 @@ const ANSWER_WORD: Readonly<Record<AskResponse["kind"], string>> = {
   reject: "REJECTED",
   message: "ANSWERED",
   resetLimits: "RESET LIMITS",
+  trustSource: "TRUSTED THE SOURCES FOR THIS TASK",
 };
 
 /**

@@ -148,8 +148,8 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
     diff,
     mcp: hub,
     ignoreRules: (roots) => IgnoreRules.load(roots, gates.readSettings().settings.ignoreFile),
-    newTask: (context) => {
-      const id = api.handOver(context);
+    newTask: (context, taint) => {
+      const id = api.handOver(context, taint);
       return id ? Promise.resolve(id) : Promise.reject(new Error("the agent runtime is not connected"));
     },
   };
@@ -205,7 +205,7 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   let restorable: TaskSnapshot | undefined = unfinished ? await history.load(unfinished.id) : undefined;
 
   const factory: TaskSessionFactory = {
-    create: (o) => new AgentTaskSession(o.id ?? randomUUID(), deps),
+    create: (o) => new AgentTaskSession(o.id ?? randomUUID(), deps, undefined, o.taint),
     restore: () => {
       if (!restorable) return undefined;
       const session = new AgentTaskSession(restorable.id, deps, restorable);

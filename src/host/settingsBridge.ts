@@ -124,6 +124,7 @@ export class SettingsBridge {
       locked: lockedControls(locked),
       ...(modeCeiling ? { modeCeiling } : {}),
       sandbox: sandboxView(values),
+      untrustedContent: settings.untrustedContent,
     };
   }
 
@@ -162,6 +163,9 @@ export class SettingsBridge {
         return this.store.updateGlobal(SettingKey.maxRequests, requireLimit(change.value, true));
       case "autoApprove.maxCost":
         return this.store.updateGlobal(SettingKey.maxCost, requireLimit(change.value, false));
+      case "untrustedContent":
+        if (change.value !== "ask" && change.value !== "off") throw new Error("Expected ask or off");
+        return this.store.updateGlobal(SettingKey.untrustedContent, change.value);
     }
   }
 
@@ -224,6 +228,7 @@ export function lockedControls(keys: readonly string[]): LockedSetting[] {
     [SETTING_KEYS.all]: "autoApprove.all",
     [SETTING_KEYS.maxRequests]: "autoApprove.maxRequests",
     [SETTING_KEYS.maxCost]: "autoApprove.maxCost",
+    [SETTING_KEYS.untrustedContent]: "untrustedContent",
   };
   for (const k of keys) {
     const direct = byKey[k];

@@ -5,6 +5,7 @@
  */
 import type { AskResponse, MessageDelta, TaskMessage } from "../shared/messages";
 import type { HistoryItemView, McpServerState, McpToolView, TaskState } from "../shared/protocol";
+import type { TaintState } from "../core/taint";
 
 export interface Disposable {
   dispose(): void;
@@ -59,6 +60,9 @@ export interface TaskSession {
   readonly fromHistory?: boolean;
   /** False when a reply cannot continue it (see TaskView.canContinue); absent means it can. */
   readonly canContinue?: boolean;
+  /** The untrusted sources the task has read and that still count (core/taint.ts). */
+  untrustedSources?(): readonly string[];
+  onTaintChange?(listener: Listener<readonly string[]>): Disposable;
 }
 
 export interface TaskSessionOptions {
@@ -66,6 +70,8 @@ export interface TaskSessionOptions {
   readonly extraRules: () => ExtraRules;
   /** The id to give the task (a handover names its successor before it exists); default: a new one. */
   readonly id?: string;
+  /** A handover: the untrusted sources the handing task had read, which the new task starts from. */
+  readonly taint?: TaintState;
 }
 
 export interface TaskSessionFactory {

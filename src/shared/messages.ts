@@ -181,8 +181,12 @@ export interface TaskMessage {
 
 /** A person's answer to an ask. Feedback text goes to the model with either answer. */
 export interface AskResponse {
-  /** `approveOutsideSandbox`: approve a command and run it outside the OS sandbox (only where the card offers it). */
-  readonly kind: "approve" | "approveOutsideSandbox" | "reject" | "message" | "resetLimits";
+  /**
+   * `approveOutsideSandbox`: approve a command and run it outside the OS sandbox (only where the card offers it).
+   * `trustSource`: on an untrusted-content ask, the sources the decision names stop counting for the rest of the
+   * task, and the call is decided again.
+   */
+  readonly kind: "approve" | "approveOutsideSandbox" | "reject" | "message" | "resetLimits" | "trustSource";
   readonly text?: string;
 }
 

@@ -58,6 +58,8 @@ export interface SettingsView {
   readonly modeCeiling?: Mode;
   /** The OS sandbox around auto-approved commands: what this machine has and what the settings ask for. */
   readonly sandbox?: SandboxView;
+  /** `toolgate.untrustedContent` as the gate reads it (absent: `ask`). */
+  readonly untrustedContent?: "ask" | "off";
 }
 
 export interface SandboxView {
@@ -78,7 +80,8 @@ export type LockedSetting =
   | "autoApprove.all"
   | `autoApprove.action:${AutoApproveAction}`
   | "autoApprove.maxRequests"
-  | "autoApprove.maxCost";
+  | "autoApprove.maxCost"
+  | "untrustedContent";
 
 /** The MCP hub's server states (src/agent/mcp/types.ts); "error" carries a message. */
 export type McpServerState = "connecting" | "connected" | "disconnected" | "error" | "disabled";
@@ -125,6 +128,8 @@ export interface TaskView {
   readonly canContinue?: boolean;
   /** Rows the files were restored to (from the task's checkpoint record); absent: none, or not read yet. */
   readonly restoreMarks?: RestoreMarks;
+  /** The untrusted sources the task has read and still count (the panel's chip); absent: none. */
+  readonly untrustedSources?: readonly string[];
 }
 
 /** One past task in the history list (newest first). */
@@ -201,6 +206,7 @@ export type HostToWebview =
   /** A new task started, a task ended, or it was cleared. */
   | { readonly type: "task"; readonly task: TaskView | null }
   | { readonly type: "taskState"; readonly taskId: string; readonly state: TaskState }
+  | { readonly type: "taskTaint"; readonly taskId: string; readonly sources: readonly string[] }
   | { readonly type: "settings"; readonly settings: SettingsView }
   | { readonly type: "mcp"; readonly mcp: McpView }
   | { readonly type: "rules"; readonly rules: RulesView }

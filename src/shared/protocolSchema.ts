@@ -33,7 +33,7 @@ export const AutoApproveActionSchema = z.enum(ACTION_KEYS);
 
 export const AskResponseSchema = z.readonly(
   z.object({
-    kind: z.enum(["approve", "approveOutsideSandbox", "reject", "message", "resetLimits"]),
+    kind: z.enum(["approve", "approveOutsideSandbox", "reject", "message", "resetLimits", "trustSource"]),
     text: z.optional(Text),
   }),
 );
@@ -64,6 +64,7 @@ export const SettingChangeSchema = z.discriminatedUnion("key", [
   obj({ key: z.literal("autoApprove.action"), action: AutoApproveActionSchema, value: z.boolean() }),
   obj({ key: z.literal("autoApprove.maxRequests"), value: z.int().check(z.nonnegative()) }),
   obj({ key: z.literal("autoApprove.maxCost"), value: nonNegative }),
+  obj({ key: z.literal("untrustedContent"), value: z.enum(["ask", "off"]) }),
 ]);
 
 /** An MCP toggle: the host rewrites `toolgate.mcpServers` at user scope. */

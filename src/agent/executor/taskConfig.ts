@@ -8,6 +8,7 @@ import type { Decision, ToolCall } from "../../core/types";
 import type { Judged } from "../../core/resolvedCall";
 import type { TaskLimits } from "../../core/limits";
 import type { ApprovalGate } from "../approvalGate";
+import { TaskTaint } from "../../core/taint";
 
 export interface TaskTree {
   /** Shared by a task and its subtasks: requests and cost count across the tree. */
@@ -43,14 +44,28 @@ export class TaskConfig {
     readonly roots: readonly string[],
     readonly tree: TaskTree,
     gate: ApprovalGate,
+    /**
+     * The sources of untrusted content this task has read (core/taint.ts). The task restores it from its
+     * snapshot and a sub-task starts from its parent's; every decision is given its current sources, so a
+     * source read by the call just before counts for the next one.
+     */
+    readonly taint: TaskTaint = new TaskTaint(),
   ) {
     this.currentGate = gate;
     this.callbacks = {
-      decide: (call) => this.currentGate.decide(call),
-      shouldAutoApproveTool: (name, params = {}) => this.currentGate.decide({ tool: name, params }),
+      decide: (call) => this.currentGate.decide(this.withTaint(call)),
+      shouldAutoApproveTool: (name, params = {}) => this.currentGate.decide(this.withTaint({ tool: name, params })),
       shouldAutoApproveToolWithPath: (name, path, partial = {}) =>
-        this.currentGate.decide({ tool: name, params: { ...partial, path } }, { preview: true }),
+        this.currentGate.decide(this.withTaint({ tool: name, params: { ...partial, path } }), { preview: true }),
     };
+  }
+
+  /** The call with the task's sources as a fact: set here and nowhere else, so no caller can leave them out. */
+  private withTaint(call: ToolCall): ToolCall {
+    const taintedBy = this.taint.active;
+    const { taintedBy: _ignored, ...facts } = call.facts ?? {};
+    const next = taintedBy.length > 0 ? { ...facts, taintedBy } : facts;
+    return Object.keys(next).length > 0 ? { ...call, facts: next } : { tool: call.tool, params: call.params };
   }
 
   /** The directory commands run in and relative paths resolve against. */

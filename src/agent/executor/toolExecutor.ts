@@ -5,6 +5,7 @@
  * anything still undecided. Limits are shared by a task tree and survive a settings change.
  */
 import type { CreateGate } from "../approvalGate";
+import { EMPTY_TAINT, TaskTaint, type TaintState } from "../../core/taint";
 import { TaskConfig, type TaskTree } from "./taskConfig";
 
 export interface ToolExecutorOptions {
@@ -27,12 +28,17 @@ export class ToolExecutor {
     return { limits: undefined, costUsd: 0, inputTokens: 0, outputTokens: 0 };
   }
 
-  async asToolConfig(taskId: string, tree: TaskTree = ToolExecutor.newTree()): Promise<TaskConfig> {
+  /** `taint`: what the task starts from (a sub-task: its parent's sources); a restored task adds its own saved ones. */
+  async asToolConfig(
+    taskId: string,
+    tree: TaskTree = ToolExecutor.newTree(),
+    taint: TaintState = EMPTY_TAINT,
+  ): Promise<TaskConfig> {
     await this.rebuilding;
     const roots = [...(await this.opts.roots())];
     const gate = await this.createGate({ roots, taskId, ...(tree.limits ? { limits: tree.limits } : {}) });
     tree.limits = gate.limits ?? tree.limits;
-    const config = new TaskConfig(taskId, roots, tree, gate);
+    const config = new TaskConfig(taskId, roots, tree, gate, new TaskTaint(taint));
     this.live.set(taskId, config);
     return config;
   }

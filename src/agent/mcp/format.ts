@@ -67,7 +67,7 @@ export function annotate(
     name: string;
     description?: string;
     inputSchema?: unknown;
-    annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+    annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
   },
 ): McpToolInfo {
   return {
@@ -77,5 +77,6 @@ export function annotate(
     ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}),
     ...(t.annotations?.readOnlyHint !== undefined ? { readOnlyHint: t.annotations.readOnlyHint } : {}),
     ...(t.annotations?.destructiveHint !== undefined ? { destructiveHint: t.annotations.destructiveHint } : {}),
+    ...(t.annotations?.openWorldHint !== undefined ? { openWorldHint: t.annotations.openWorldHint } : {}),
   };
 }

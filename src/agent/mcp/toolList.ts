@@ -14,6 +14,7 @@ export function mcpToolLister(hub: McpClientHub): (server: string) => readonly M
       name: t.name,
       ...(t.readOnlyHint !== undefined ? { readOnlyHint: t.readOnlyHint } : {}),
       ...(t.destructiveHint !== undefined ? { destructiveHint: t.destructiveHint } : {}),
+      ...(t.openWorldHint !== undefined ? { openWorldHint: t.openWorldHint } : {}),
     }));
   };
 }

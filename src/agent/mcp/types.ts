@@ -7,6 +7,7 @@ export interface McpToolInfo {
   readonly inputSchema?: unknown;
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
+  readonly openWorldHint?: boolean;
 }
 
 export interface McpResourceInfo {

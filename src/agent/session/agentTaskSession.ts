@@ -11,6 +11,8 @@ import type { ModelProvider } from "../providers/types";
 import { Task } from "../task/task";
 import type { TaskSnapshot, TaskState as AgentState } from "../task/snapshot";
 import type { ToolEnv } from "../tools/types";
+import { activeSources, EMPTY_TAINT, parseTaintState, type TaintState } from "../../core/taint";
+import type { TaskConfig } from "../executor/taskConfig";
 import { PendingAsks } from "./pendingAsks";
 
 export type SessionState = "running" | "waiting" | "done" | "cancelled" | "error";
@@ -64,6 +66,8 @@ export class AgentTaskSession {
   private readonly asks = new PendingAsks();
   private readonly deltaListeners = new Set<(d: MessageDelta) => void>();
   private readonly stateListeners = new Set<(s: SessionState) => void>();
+  private readonly taintListeners = new Set<(sources: readonly string[]) => void>();
+  private config: TaskConfig | undefined;
   private readonly early: TaskMessage[] = [];
   private cancelled = false;
 
@@ -71,6 +75,8 @@ export class AgentTaskSession {
     readonly id: string,
     private readonly deps: AgentSessionDeps,
     private readonly restoreFrom?: TaskSnapshot,
+    /** A sub-task: the untrusted sources its parent had read when it handed over. */
+    private readonly inheritedTaint?: TaintState,
   ) {
     // A saved task opened from history shows its own end state until it is resumed or continued.
     this.currentState = restoreFrom ? mapState(restoreFrom.state) : "running";
@@ -122,7 +128,12 @@ export class AgentTaskSession {
     this.booting = true;
     if (how.kind === "reply") this.setState("running");
     try {
-      const config = await this.deps.executor.asToolConfig(this.id);
+      const config = await this.deps.executor.asToolConfig(this.id, undefined, this.inheritedTaint);
+      this.config = config;
+      config.taint.onChange(() => {
+        const sources = config.taint.active;
+        for (const l of [...this.taintListeners]) l(sources);
+      });
       const provider = await this.deps.provider();
       const checkpoints = this.deps.checkpoints?.(this.id, config.roots);
       // The baseline is taken while the model thinks, so the first checkpoint is incremental.
@@ -196,6 +207,18 @@ export class AgentTaskSession {
   onDelta(listener: (d: MessageDelta) => void): Disposable {
     this.deltaListeners.add(listener);
     return { dispose: () => this.deltaListeners.delete(listener) };
+  }
+
+  /** The task's untrusted sources that still count; before it boots, what its snapshot or parent says. */
+  untrustedSources(): readonly string[] {
+    if (this.config) return this.config.taint.active;
+    const saved = this.restoreFrom && "taint" in this.restoreFrom ? parseTaintState(this.restoreFrom.taint) : undefined;
+    return activeSources(saved ?? this.inheritedTaint ?? EMPTY_TAINT);
+  }
+
+  onTaintChange(listener: (sources: readonly string[]) => void): Disposable {
+    this.taintListeners.add(listener);
+    return { dispose: () => this.taintListeners.delete(listener) };
   }
 
   onStateChange(listener: (s: SessionState) => void): Disposable {

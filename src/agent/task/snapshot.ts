@@ -2,6 +2,7 @@
 import type { TaskMessage } from "../../shared/messages";
 import type { ConversationMessage, ToolResultPart } from "../providers/types";
 import type { PendingSandboxAsk } from "../sandbox/pendingSandboxAsk";
+import type { TaintState } from "../../core/taint";
 
 export type TaskState = "running" | "waiting" | "completed" | "cancelled" | "failed" | "interrupted";
 
@@ -43,6 +44,8 @@ export interface TaskSnapshot extends TaskHeader {
   readonly keepFrom: number;
   readonly pending?: PendingTurn;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number };
+  /** The untrusted sources the task has read, and those the person trusted (absent: none; core/taint.ts). */
+  readonly taint?: TaintState;
 }
 
 /** What the task tells its history: something changed (debounced), or write now (asks, the end). */

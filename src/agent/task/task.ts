@@ -88,6 +88,7 @@ export class Task {
     const core = this.core;
     core.store.flush();
     const tree = this.deps.config.tree;
+    const taint = this.deps.config.taint.state();
     return {
       version: 1,
       id: this.id,
@@ -101,6 +102,7 @@ export class Task {
       keepFrom: core.keepFrom,
       ...(core.pending ? { pending: core.pending } : {}),
       usage: { inputTokens: tree.inputTokens, outputTokens: tree.outputTokens, costUsd: tree.costUsd },
+      ...(taint.sources.length > 0 ? { taint } : {}),
     };
   }
 

@@ -11,6 +11,7 @@ import type { AskChannel } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
 import type { ContentPart, ConversationMessage, ModelProvider } from "../providers/types";
 import type { ToolEnv } from "../tools/types";
+import { parseTaintState } from "../../core/taint";
 import { MessageStore, type MessageStoreOptions } from "./messageStore";
 import type { PendingTurn, TaskPersistence, TaskSnapshot, TaskState } from "./snapshot";
 
@@ -72,6 +73,10 @@ export class TaskCore {
     this.state = snapshot.state ?? "running";
     this.persistence = typeof deps.persistence === "function" ? deps.persistence(snapshotOf) : deps.persistence;
     this.store.onChange(() => this.persistence?.changed());
+    // A saved task keeps what it read (a malformed record reads as tainted by `unknown`); the config may
+    // already hold a parent's sources, which add up.
+    if ("taint" in snapshot) deps.config.taint.merge(parseTaintState(snapshot.taint));
+    deps.config.taint.onChange(() => this.persistence?.changed());
   }
 
   get abort(): AbortController {

@@ -366,6 +366,13 @@ export class ToolCallRun {
           ...(outside ? { outsideSandbox: true as const } : {}),
         };
       }
+      if (outcome.kind === "answer" && outcome.response.kind === "trustSource") {
+        // The person vouched for what the task read: those sources stop counting, and the call is decided again
+        // (it may still ask for another reason, or for a source the person did not see on this card).
+        for (const source of d.taintedBy ?? []) this.deps.config.taint.trust(source);
+        d = await this.decideNow();
+        continue;
+      }
       if (outcome.kind === "answer" && outcome.response.kind !== "resetLimits") {
         this.setStatus("rejected");
         return { kind: "rejected", decision: d, ...(outcome.response.text ? { feedback: outcome.response.text } : {}) };

@@ -13,6 +13,7 @@
 import type { SandboxGrant } from "../../core/sandbox/grant";
 import type { ResolvedCall } from "../../core/resolvedCall";
 import type { CallFacts } from "../../core/types";
+import { commandLabel, taintSourceOf } from "../../core/taint";
 import type { RowCheckpoint } from "../../shared/messages";
 import { mayChangeFiles, withCheckpoint } from "../checkpoints/toolStep";
 import type { StepCall } from "../checkpoints/types";
@@ -249,6 +250,7 @@ export class ToolCalls {
     }
     // Cancelled while it ran: the call stays "running" so the cancel path reports it as stopped.
     if (signal.aborted) throw new Cancelled();
+    this.noteTaint(approval.call, result);
     if (approval.feedback && call.name !== "ask_followup_question")
       result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
     run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
@@ -256,6 +258,18 @@ export class ToolCalls {
     if (checkpoint && this.core.store.get(run.messageId)?.tool?.checkpoint === undefined)
       this.patchCheckpoint(run.messageId, checkpoint);
     return result;
+  }
+
+  /**
+   * The result is about to reach the model: if someone else may have written it, its source joins the task's
+   * taint before the next decision. Errors count too (an error page or a tool's error text is content as well).
+   */
+  private noteTaint(call: ResolvedCall, result: ToolResult): void {
+    const config = this.core.deps.config;
+    const outcome = result.sandboxed !== undefined ? { sandboxed: result.sandboxed } : {};
+    const gate = config.gate;
+    const source = gate.taintSourceOf ? gate.taintSourceOf(call, outcome) : taintSourceOf(call, {}, outcome);
+    if (source !== undefined) config.taint.add([source]);
   }
 
   /** A restored command call that was waiting on a sandbox ask: the ask again, then the result as usual. */
@@ -270,6 +284,9 @@ export class ToolCalls {
       result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
     }
     if (signal.aborted) throw new Cancelled();
+    // Restored, the call's judged form is gone: a run that was not sandboxed counts as one that reached out.
+    const line = call.input.command;
+    if (result.sandboxed !== true && typeof line === "string") this.core.deps.config.taint.add([commandLabel(line)]);
     run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
     return result;
   }
@@ -343,8 +360,13 @@ export class ToolCalls {
       onAskSettled: () => {
         if (core.state === "waiting") core.setState("running");
       },
-      facts: (name: string, params: Readonly<Record<string, unknown>>): Promise<CallFacts | undefined> =>
-        hostFacts(name, params, core.deps.env.resolveHost),
+      facts: async (name: string, params: Readonly<Record<string, unknown>>): Promise<CallFacts | undefined> => {
+        const facts = await hostFacts(name, params, core.deps.env.resolveHost);
+        if (name !== "execute_command" && name !== "attempt_completion") return facts;
+        // Whether an approved command would be confined now: a tainted task lets sandboxed lines without hosts run.
+        const sandboxed = core.deps.env.runner.sandboxOutlook?.(true)?.sandboxed === true;
+        return { ...facts, commandSandboxed: sandboxed };
+      },
       ...(core.deps.env.diff ? { openDiff: (path: string) => this.openDiff(path) } : {}),
       sandboxOutlook: (grant?: SandboxGrant) => core.deps.env.runner.sandboxOutlook?.(false, grant),
     };

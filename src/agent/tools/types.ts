@@ -7,6 +7,7 @@
 import type { CallDanger, ToolName } from "../../core/types";
 import type { ResolvedCall } from "../../core/resolvedCall";
 import type { IgnoreRules } from "../../core/ignoreFile";
+import type { TaintState } from "../../core/taint";
 import type { ProtectedChangeView } from "../../shared/messages";
 import type { AgentFs, CommandRunner, DiffReviewer, DiffSession, FoundProtectedChange, Searcher } from "../env";
 import type { TaskConfig } from "../executor/taskConfig";
@@ -45,8 +46,11 @@ export interface ToolEnv {
   /** The ignore file of each root, for callers without a gate snapshot (list/search use the gate's own, `ApprovalGate.ignore`). */
   readonly ignoreRules: (roots: readonly string[]) => IgnoreRules;
   readonly limits?: Partial<ToolLimits>;
-  /** new_task: the host starts the subtask. Without it the tool reports that subtasks are not available. */
-  readonly newTask?: (context: string) => Promise<string>;
+  /**
+   * new_task: the host starts the subtask, which starts from `taint` (the handing task's untrusted sources).
+   * Without it the tool reports that subtasks are not available.
+   */
+  readonly newTask?: (context: string, taint: TaintState) => Promise<string>;
 }
 
 export interface ToolContext {

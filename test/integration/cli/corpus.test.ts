@@ -162,8 +162,11 @@ async function hookDecisions(root: string): Promise<(Verdict | undefined)[]> {
       out.push(undefined);
       continue;
     }
-    const input = { session_id: "s", transcript_path: "/t", cwd: root, hook_event_name: "PreToolUse", ...cc };
-    const r = await decideHook(JSON.stringify(input), [], { ...process.env, ...env() });
+    // One session per call: the corpus compares single decisions, and a session that fetched would taint the rest.
+    const session_id = `corpus-${process.pid}-${out.length}`;
+    const input = { session_id, transcript_path: "/t", cwd: root, hook_event_name: "PreToolUse", ...cc };
+    const state = { XDG_STATE_HOME: path.join(appData, "state") };
+    const r = await decideHook(JSON.stringify(input), [], { ...process.env, ...env(), ...state });
     out.push(r.decision);
   }
   return out;

@@ -29,8 +29,10 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 const ws = () => t.path("ws");
+// Each call its own session (the golden table compares single decisions; hookTaint.test.ts covers sessions).
+let sessions = 0;
 const input = (tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) => ({
-  session_id: "s1",
+  session_id: `s${++sessions}`,
   transcript_path: "/tmp/t.jsonl",
   cwd: ws(),
   hook_event_name: "PreToolUse",
@@ -42,6 +44,7 @@ const input = (tool_name: string, tool_input: unknown, extra: Record<string, unk
 const hermetic: NodeJS.ProcessEnv = {
   ...process.env,
   VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
+  XDG_STATE_HOME: t.path("state"),
 };
 delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 
@@ -57,6 +60,7 @@ async function decide(stdin: unknown, args: string[] = ["--settings", t.path("us
 function hook(stdin: unknown, args: string[] = ["--settings", t.path("user/settings.json")]) {
   const r = toolgate(cli, ["hook", "claude-code", ...args], {
     input: typeof stdin === "string" ? stdin : JSON.stringify(stdin),
+    env: { XDG_STATE_HOME: t.path("state") },
   });
   expect(r.status).toBe(0);
   const out = JSON.parse(r.stdout) as {

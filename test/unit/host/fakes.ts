@@ -79,6 +79,23 @@ export class FakeTaskSession implements TaskSession {
     return this.states.add(l);
   }
 
+  private sources: readonly string[] = [];
+  private readonly taintListeners = listeners<readonly string[]>();
+
+  untrustedSources(): readonly string[] {
+    return this.sources;
+  }
+
+  onTaintChange(l: Listener<readonly string[]>): Disposable {
+    return this.taintListeners.add(l);
+  }
+
+  /** The task read (or the person trusted) something: its counting sources are now `sources`. */
+  setTaint(sources: readonly string[]): void {
+    this.sources = sources;
+    this.taintListeners.emit(sources);
+  }
+
   get listenerCount(): number {
     return this.deltas.size;
   }

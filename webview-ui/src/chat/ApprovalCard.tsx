@@ -158,6 +158,8 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
   const suggestion = tool.decision?.suggestion?.trim();
   const family = toolSummary(tool, toolBody(message)).family;
   const risky = callDangers(tool.decision).length > 0;
+  // An untrusted-content ask names the sources behind it; the person may vouch for them for this task.
+  const sources = tool.decision?.rule === "untrusted-content" ? (tool.decision.taintedBy ?? []) : [];
 
   /** Either answer carries the feedback, when there is any. */
   const answer = (kind: AskResponse["kind"], remember?: RememberRule) => {
@@ -205,6 +207,16 @@ export function ApprovalCard({ message }: { readonly message: TaskMessage }) {
         >
           Approve
         </Button>
+        {sources.length > 0 ? (
+          <Button
+            appearance="secondary"
+            onClick={() => void answer("trustSource")}
+            disabled={busy || streaming}
+            title={`Content from ${sources.join(", ")} stops counting as untrusted for the rest of this task`}
+          >
+            {sources.length === 1 ? "Trust this source for this task" : "Trust these sources for this task"}
+          </Button>
+        ) : null}
         <Button appearance={risky ? "primary" : "secondary"} onClick={() => void answer("reject")} disabled={busy}>
           Reject
         </Button>

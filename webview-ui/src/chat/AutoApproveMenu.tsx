@@ -225,6 +225,18 @@ export function AutoApproveMenu({
             </Checkbox>
             {lockNote("autoApprove.all")}
           </div>
+          <div className="tg-aa-untrusted">
+            {/* Overrides the switches above, approve-all and YOLO included: after untrusted content, data out asks. */}
+            <Checkbox
+              checked={settings.untrustedContent !== "off"}
+              disabled={locked("untrustedContent")}
+              onChange={(on: boolean) => set({ key: "untrustedContent", value: on ? "ask" : "off" })}
+            >
+              After reading untrusted content (web pages, MCP results), ask before sending data out — even with the
+              switches above, approve-all or YOLO
+            </Checkbox>
+            {lockNote("untrustedContent")}
+          </div>
           {settings.sandbox ? <SandboxState sandbox={settings.sandbox} /> : null}
           <RadioGroup label="Mode" value={settings.mode} options={modes} onChange={setMode} />
           {modes.length < MODES.length ? (

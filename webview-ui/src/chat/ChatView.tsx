@@ -79,6 +79,15 @@ export function ChatView({
           <div className="tg-task-state" aria-live="polite">
             {STATE_TEXT[task.state]} · {plural(task.messages.length, "message")}
           </div>
+          {task.untrustedSources && task.untrustedSources.length > 0 ? (
+            <div
+              className="tg-taint-chip"
+              role="status"
+              title="Sending data out (web fetches, MCP tools that reach the world, network commands) asks you for the rest of this task"
+            >
+              <Icon name="warning" /> Read untrusted content from {task.untrustedSources.join(", ")}
+            </div>
+          ) : null}
           <TaskCheckpoints task={task} />
           {task.fromHistory ? <HistoryBanner task={task} /> : null}
           <RestoreMarksContext.Provider value={task.restoreMarks ?? NO_MARKS}>

@@ -139,6 +139,12 @@ export class Store {
         case "taskState":
           if (s.task && s.task.id === m.taskId) s = { ...s, task: { ...s.task, state: m.state } };
           break;
+        case "taskTaint":
+          if (s.task && s.task.id === m.taskId) {
+            const { untrustedSources: _old, ...rest } = s.task;
+            s = { ...s, task: m.sources.length > 0 ? { ...rest, untrustedSources: m.sources } : rest };
+          }
+          break;
         case "deltas":
           if (!s.task || s.task.id !== m.taskId) break;
           messages ??= s.task.messages.slice();

@@ -5,7 +5,8 @@ export const newTaskHandler: ToolHandler = {
   async execute(call, ctx) {
     const params = call.params;
     if (!ctx.env.newTask) return errorResult("Starting a new task is not available here; continue in this task.");
-    const id = await ctx.env.newTask(str(params, "context"));
+    // The new task reads what this one read: it starts with this task's taint (and the sources trusted here).
+    const id = await ctx.env.newTask(str(params, "context"), ctx.config.taint.state());
     return { content: `A new task (${id}) was started with your context; this task ends here.`, outcome: "handover" };
   },
 };
