@@ -26,6 +26,7 @@ import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
+import { resolveTildes } from "./expand";
 import type { SourceSpan } from "../types";
 import { joinSpans } from "./spans";
 
@@ -327,8 +328,10 @@ class Run {
     for (const c of s.commands) if (c.repeated && !this.deny) this.command(c, depth);
   }
 
-  private command(c: SimpleCommand, depth: number): void {
-    this.at = this.lock ?? c.span;
+  private command(parsed: SimpleCommand, depth: number): void {
+    this.at = this.lock ?? parsed.span;
+    // Before anything judges a word: the tildes bash replaces, from the directory the command runs in.
+    const c = this.withTildes(parsed);
     const prefix = c.words.length > 0;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
     let stdin: Word | undefined;
@@ -341,6 +344,28 @@ class Run {
       }
     }
     if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
+  }
+
+  /** The command with its known tildes replaced (`~` from the home directory, `~+` from the one cwd). */
+  private withTildes(c: SimpleCommand): SimpleCommand {
+    const has = (w: Word): boolean => w.tildes !== undefined;
+    if (
+      !c.words.some(has) &&
+      !c.assignments.some((a) => has(a.value)) &&
+      !c.redirects.some((r) => has(r.target))
+    )
+      return c;
+    const r = (w: Word): Word => this.tildes(w);
+    return {
+      ...c,
+      words: c.words.map(r),
+      assignments: c.assignments.map((a) => ({ ...a, value: r(a.value) })),
+      redirects: c.redirects.map((x) => ({ ...x, target: r(x.target) })),
+    };
+  }
+
+  private tildes(w: Word): Word {
+    return resolveTildes(w, this.home, this.cwds?.length === 1 ? this.cwds[0] : undefined);
   }
 
   /**
@@ -599,11 +624,12 @@ class Run {
   private loopValuesOf(word: Word): readonly Word[] | undefined {
     const values = word.loopValues;
     if (!values || values.length === 0 || !word.variable || !this.stableLoops.has(word.variable)) return undefined;
-    for (const v of values) {
+    const resolved = values.some((v) => v.tildes) ? values.map((v) => this.tildes(v)) : values;
+    for (const v of resolved) {
       if (v.value === "" || v.value.includes(UNKNOWN) || v.value.startsWith("-") || v.pipe) return undefined;
       if (word.splits && (!v.literal || /[\s*?[\]{}]/.test(v.value))) return undefined;
     }
-    return values;
+    return resolved;
   }
 
   chdir(target: Word | "home" | "unknown"): void {

@@ -23,6 +23,8 @@ import {
   type Word,
 } from "./model";
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
+import { BraceCap } from "./expand";
+import { MAX_BRACE_WORDS } from "./substitutionScan";
 
 export const MAX_NODES = 20_000;
 /**
@@ -262,8 +264,15 @@ function spanOf(nodes: readonly TNode[]): SourceSpan | undefined {
   return end < 0 ? undefined : { start, end };
 }
 
+/** `${x}`, `${1}`, `${@}`: no operator, so no text bash's brace scan could read. */
+const SIMPLE_EXPANSION = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])\}$/;
+
 class Walker {
   private depth = 0;
+  /** Words brace expansion added to the line so far (capped like one word's). */
+  private braceWords = 0;
+  /** The word being read has a backquote substitution holding `"` inside double quotes (see `expanded`). */
+  private quotedBackquote = false;
   private repeated = false;
   /** The `for` loops whose body is being read, outermost first. */
   private readonly loopScopes: LoopScope[] = [];
@@ -448,10 +457,10 @@ class Walker {
     const nextOf = (c: TNode): TNode | undefined => named[(position.get(c) ?? named.length) + 1] ?? outerRedirects[0];
     // `at` is the command's own child holding the word (the `command_name` around a program word).
     const argument = (c: TNode, at = c): void => {
-      const w = this.word(c);
+      const ws = this.words(c);
       const fdv = this.fdVariable(at, nextOf(at));
       if (fdv) fdVariables.push(fdv);
-      else words.push(w);
+      else words.push(...ws);
     };
     for (const c of n.children) {
       if (!c.named) {
@@ -510,7 +519,11 @@ class Walker {
     if (n.type === "herestring_redirect") {
       const target = n.children.filter((c) => c.named && c.type !== "file_descriptor");
       if (target.length !== 1) this.fail("unexpected here-string");
-      out.push({ op: "<<<", fd: this.fd(n), target: target[0] ? this.word(target[0]) : literalWord("") });
+      out.push({
+        op: "<<<",
+        fd: this.fd(n),
+        target: target[0] ? this.word(target[0], "herestring") : literalWord(""),
+      });
       return;
     }
     if (n.type === "heredoc_redirect") {
@@ -546,7 +559,7 @@ class Walker {
           this.nested(c);
         } else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
         else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
-        else if (WORDS.has(c.type) && words) words.push(this.word(c));
+        else if (WORDS.has(c.type) && words) words.push(...this.words(c));
         else if (STATEMENTS.has(c.type)) after.push(c);
         else {
           this.fail(`unexpected \`${c.type}\` in a here-document`);
@@ -574,7 +587,7 @@ class Walker {
       out.push({ op: op === ">&-" ? ">&" : "<&", fd: this.fd(n), target: literalWord("-") });
       // Words after `2>&-` are arguments of the command (tree-sitter hangs them on the redirect).
       if (targets.length > 0 && !words) this.fail("unexpected redirect");
-      for (const t of targets) words?.push(this.word(t));
+      for (const t of targets) words?.push(...this.words(t));
       return;
     }
     if (op === undefined || !REDIRECT_OPS.has(op) || targets.length === 0 || (targets.length > 1 && !words)) {
@@ -582,9 +595,12 @@ class Walker {
       for (const t of targets) this.word(t);
       return;
     }
-    out.push({ op: op as RedirectOp, fd: this.fd(n), target: this.word(targets[0]!) });
+    // bash brace-expands a target and refuses one that becomes several words ("ambiguous redirect").
+    const target = this.words(targets[0]!);
+    if (target.length !== 1) this.fail("a redirect target brace-expands to several words");
+    out.push({ op: op as RedirectOp, fd: this.fd(n), target: target[0] ?? literalWord("") });
     // tree-sitter hangs the words after `> f` on the redirect; in bash they are arguments of the command.
-    for (const t of targets.slice(1)) words!.push(this.word(t));
+    for (const t of targets.slice(1)) words!.push(...this.words(t));
   }
 
   /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
@@ -634,7 +650,7 @@ class Walker {
         const b = new WordBuilder();
         b.expansion(false);
         value = b.build();
-      } else if (WORDS.has(valueNode.type)) value = this.word(valueNode);
+      } else if (WORDS.has(valueNode.type)) value = this.word(valueNode, "assignment");
       else {
         this.fail(`unexpected \`${valueNode.type}\` in an assignment`);
         this.salvage(valueNode);
@@ -687,6 +703,19 @@ class Walker {
     for (const c of n.children) {
       if (!c.named) continue;
       if (c.type === "variable_assignment") {
+        const parts = c.children.filter((x) => x.named);
+        const valueNode = parts[1];
+        if (parts.length === 2 && parts[0]!.type === "variable_name" && valueNode && WORDS.has(valueNode.type)) {
+          // An argument like any other to bash: `export A={a,b}` exports `A=a` then `A=b`.
+          const b = new WordBuilder();
+          b.unquoted(this.text.slice(c.start, valueNode.start));
+          this.part(valueNode, b, false);
+          for (const w of this.expanded(b, this.src(c))) {
+            this.compoundFromValue(name, flags, { ...w, value: w.value.slice(w.value.indexOf("=") + 1) });
+            words.push(w);
+          }
+          continue;
+        }
         const a = this.assignment(c, flags.includes("A"));
         if (c.children.filter((x) => x.named)[1]?.type !== "array") this.compoundFromValue(name, flags, a.value);
         const eq = this.text.slice(c.start, c.end).indexOf("=");
@@ -802,8 +831,8 @@ class Walker {
             span: spanOf([c]),
           });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
-          const w = this.word(c);
-          loopValues?.push(w);
+          const ws = this.words(c);
+          loopValues?.push(...ws);
         } else {
           // The body sees the loop variable as one of the words read above.
           if (loopValues && !scoped) scoped = this.loopScopes.push({ name: loopName, values: loopValues }) > 0;
@@ -947,10 +976,39 @@ class Walker {
     this.nested(n);
   }
 
-  word(n: TNode): Word {
+  /** One word, not brace-expanded (assignment values, here-strings, words the model does not keep). */
+  word(n: TNode, mode: "assignment" | "herestring" = "herestring"): Word {
     const b = new WordBuilder();
     this.part(n, b, false);
-    return b.build();
+    return b.build(mode);
+  }
+
+  /** The words bash makes of an argv word (brace expansion), within the per-line cap. */
+  words(n: TNode): Word[] {
+    const b = new WordBuilder();
+    const outer = this.quotedBackquote;
+    this.quotedBackquote = false;
+    this.part(n, b, false);
+    const ws = this.expanded(b, this.src(n));
+    this.quotedBackquote = outer;
+    return ws;
+  }
+
+  private expanded(b: WordBuilder, raw: string): Word[] {
+    // bash's brace scan ends a double-quoted string at a `"` inside backquotes: its braces are not ours to see.
+    if (this.quotedBackquote && raw.includes("{")) b.opaqueBraces();
+    this.quotedBackquote = false;
+    let ws: Word[];
+    try {
+      ws = b.expand();
+    } catch (e) {
+      if (e instanceof BraceCap) throw new CapError(`the brace expansion makes more than ${MAX_BRACE_WORDS} words`);
+      throw e;
+    }
+    this.braceWords += ws.length - 1;
+    if (this.braceWords > MAX_BRACE_WORDS)
+      throw new CapError(`the brace expansion makes more than ${MAX_BRACE_WORDS} words`);
+    return ws;
   }
 
   private part(n: TNode, b: WordBuilder, quoted: boolean): void {
@@ -985,15 +1043,18 @@ class Walker {
         return this.concatenation(n, b);
       case "simple_expansion": {
         const name = this.src(n).slice(1);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return b.expansion(quoted);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return b.expansion(quoted, /^([0-9]|[@*#?$!0-])$/.test(name));
         return b.variable(name, quoted, innermostLoop(this.loopScopes, name));
       }
       case "expansion":
         this.expansion(n);
-        return b.expansion(quoted);
-      case "command_substitution":
+        return b.expansion(quoted, SIMPLE_EXPANSION.test(this.src(n)));
+      case "command_substitution": {
+        const text = this.src(n);
         this.substitution(n);
+        if (quoted && text.startsWith("`") && text.includes('"')) this.quotedBackquote = true;
         return b.expansion(quoted);
+      }
       case "process_substitution":
         this.substitution(n);
         return b.processSubstitution();
