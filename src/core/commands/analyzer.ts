@@ -349,11 +349,7 @@ class Run {
   /** The command with its known tildes replaced (`~` from the home directory, `~+` from the one cwd). */
   private withTildes(c: SimpleCommand): SimpleCommand {
     const has = (w: Word): boolean => w.tildes !== undefined;
-    if (
-      !c.words.some(has) &&
-      !c.assignments.some((a) => has(a.value)) &&
-      !c.redirects.some((r) => has(r.target))
-    )
+    if (!c.words.some(has) && !c.assignments.some((a) => has(a.value)) && !c.redirects.some((r) => has(r.target)))
       return c;
     const r = (w: Word): Word => this.tildes(w);
     return {

@@ -186,7 +186,7 @@ function ambleHasComma(atoms: Atoms, amble: readonly number[]): boolean {
 
 function expandAmble(atoms: Atoms, amble: number[]): number[][] {
   const out: number[][] = [];
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     const i = gobble(atoms, amble, start, ",");
     const part = braceExpand(atoms, amble.slice(start, i));
     if (out.length + part.length > MAX_BRACE_WORDS) throw new BraceCap();
@@ -259,7 +259,7 @@ function sequence(atoms: Atoms, amble: readonly number[]): number[][] | undefine
   const count = span / (incr < 0n ? -incr : incr) + 1n;
   if (count > BigInt(MAX_BRACE_WORDS)) throw new BraceCap();
   const out: number[][] = [];
-  for (let n = from; ; ) {
+  for (let n = from; ;) {
     let word: string;
     if (chars) {
       // bash makes a bare backslash of 92, which quote removal then eats: not modelled.
@@ -399,7 +399,12 @@ function assemble(atoms: Atoms, ids: readonly number[], assignment: "yes" | "no"
     literal: !unknown && !glob && spots.length === 0,
     splits: unquotedExpansion || glob,
     glob,
-    tilde: spots.length === 0 ? undefined : spots.length === 1 && spots[0]!.at === 0 && spots[0]!.kind === "home" ? "home" : "other",
+    tilde:
+      spots.length === 0
+        ? undefined
+        : spots.length === 1 && spots[0]!.at === 0 && spots[0]!.kind === "home"
+          ? "home"
+          : "other",
     pipe: only?.pipe === true,
     ...(only?.variable !== undefined
       ? { variable: only.variable, ...(only.loopValues ? { loopValues: only.loopValues } : {}) }

@@ -209,7 +209,8 @@ export class WordBuilder {
    * then tildes located. Throws `BraceCap` past `MAX_BRACE_WORDS`.
    */
   expand(): Word[] {
-    if (this.opaque) return [{ value: UNKNOWN, literal: false, splits: true, glob: false, tilde: undefined, pipe: false }];
+    if (this.opaque)
+      return [{ value: UNKNOWN, literal: false, splits: true, glob: false, tilde: undefined, pipe: false }];
     if (!this.expands()) return [this.plain()];
     return expandPieces(this.value, this.segments, "argument");
   }
