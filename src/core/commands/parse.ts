@@ -462,26 +462,53 @@ class Walker {
       if (fdv) fdVariables.push(fdv);
       else words.push(...ws);
     };
+    // tree-sitter splits some words in two (`{,}\{x`, `a=$X/b`) or keeps a piece outside any word (`=~x`):
+    // nodes with no blank between them are one word to bash.
+    let group: TNode[] = [];
+    let groupAt: TNode | undefined;
+    const flush = (): void => {
+      if (group.length === 1) argument(group[0]!, groupAt);
+      else if (group.length > 1) words.push(...this.joined(group));
+      group = [];
+    };
+    const piece = (c: TNode, at: TNode): void => {
+      const prev = group[group.length - 1];
+      if (prev && prev.end !== c.start) flush();
+      if (group.length === 0) groupAt = at;
+      group.push(c);
+    };
+    let assignmentEnd = -1;
     for (const c of n.children) {
+      // An assignment's value runs to the next blank: a node right after it is part of it to bash.
+      if (c.start === assignmentEnd && c.end > c.start) this.fail("the parser split one word in two");
       if (!c.named) {
         if (c.missing) this.fail("the command is incomplete");
+        else if (c.end > c.start) piece(c, c);
         continue;
       }
-      if (c.type === "variable_assignment") assignments.push(this.assignment(c));
-      else if (c.type === "command_name") {
+      if (c.type === "variable_assignment") {
+        flush();
+        assignmentEnd = c.end;
+        assignments.push(this.assignment(c));
+      } else if (c.type === "command_name") {
+        flush();
         const parts = c.children.filter((x) => x.named);
         if (parts.length !== 1) this.fail("unexpected program name");
         // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
         if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0])))
           this.fail("the parser misread a reserved word as a program");
-        for (const p of parts) argument(p, c);
-      } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
-      else if (WORDS.has(c.type)) argument(c);
+        for (const p of parts) piece(p, c);
+      } else if (REDIRECTS.has(c.type)) {
+        flush();
+        this.redirect(c, redirects, words, after);
+      } else if (WORDS.has(c.type)) piece(c, c);
       else {
+        flush();
         this.fail(c.type === "ERROR" ? "the command has a syntax error" : `unexpected \`${c.type}\` in a command`);
         this.salvage(c);
       }
     }
+    flush();
     for (const r of outerRedirects) this.redirect(r, redirects, words, after);
     if (fdVariables.length > 0)
       this.emit({ assignments: fdVariables, words: [], redirects: [], repeated: this.repeated, span: spanOf([n]) });
@@ -596,11 +623,13 @@ class Walker {
       return;
     }
     // bash brace-expands a target and refuses one that becomes several words ("ambiguous redirect").
-    const target = this.words(targets[0]!);
+    const [first, ...rest] = this.adjacent(targets);
+    const target = this.joined(first!);
     if (target.length !== 1) this.fail("a redirect target brace-expands to several words");
     out.push({ op: op as RedirectOp, fd: this.fd(n), target: target[0] ?? literalWord("") });
     // tree-sitter hangs the words after `> f` on the redirect; in bash they are arguments of the command.
-    for (const t of targets.slice(1)) words!.push(...this.words(t));
+    if (rest.length > 0 && !words) this.fail("unexpected redirect");
+    for (const t of rest) words?.push(...this.joined(t));
   }
 
   /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
@@ -809,6 +838,7 @@ class Walker {
     let loopValues: Word[] | undefined;
     let loopName = "";
     let scoped = false;
+    let lastValueEnd = -1;
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named) {
@@ -831,6 +861,9 @@ class Walker {
             span: spanOf([c]),
           });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
+          // Two nodes with no blank between them are one word to bash (tree-sitter splits some).
+          if (lastValueEnd === c.start) this.fail("the parser split one word in two");
+          lastValueEnd = c.end;
           const ws = this.words(c);
           loopValues?.push(...ws);
         } else {
@@ -990,6 +1023,34 @@ class Walker {
     this.quotedBackquote = false;
     this.part(n, b, false);
     const ws = this.expanded(b, this.src(n));
+    this.quotedBackquote = outer;
+    return ws;
+  }
+
+  /** Runs of nodes with no blank between them (one word each to bash). */
+  private adjacent(nodes: readonly TNode[]): TNode[][] {
+    const runs: TNode[][] = [];
+    for (const c of nodes) {
+      const run = runs[runs.length - 1];
+      if (run && run[run.length - 1]!.end === c.start) run.push(c);
+      else runs.push([c]);
+    }
+    return runs;
+  }
+
+  /** The words bash makes of adjacent nodes read as one word (unnamed ones are unquoted text). */
+  private joined(nodes: readonly TNode[]): Word[] {
+    if (nodes.length === 1 && nodes[0]!.named) return this.words(nodes[0]!);
+    // A `$` ending one piece starts an expansion with the next to bash (`a=$X/b` split after `$`).
+    for (const c of nodes.slice(0, -1)) if (this.text[c.end - 1] === "$") this.fail("the parser split an expansion");
+    const b = new WordBuilder();
+    const outer = this.quotedBackquote;
+    this.quotedBackquote = false;
+    for (const c of nodes) {
+      if (c.named) this.part(c, b, false);
+      else this.unquoted(this.src(c), b);
+    }
+    const ws = this.expanded(b, this.text.slice(nodes[0]!.start, nodes[nodes.length - 1]!.end));
     this.quotedBackquote = outer;
     return ws;
   }
