@@ -26,7 +26,7 @@ import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
-import { resolveTildes } from "./expand";
+import { resolveTildes } from "./tildes";
 import type { SourceSpan } from "../types";
 import { joinSpans } from "./spans";
 

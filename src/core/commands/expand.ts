@@ -8,38 +8,17 @@
  * starting a word and followed by `}` is left alone; sequences `{a..e}`, `{1..10..2}`, `{01..10}`), so the
  * words come out as bash's do. Tildes are only located here (a `~` at the start, and in words bash reads as
  * assignments after the first `=` and each unquoted `:`): the analyzer replaces them with the known home or
- * working directory (`resolveTildes`), since the directory depends on the `cd`s before the word runs.
+ * working directory (tildes.ts `resolveTildes`), since the directory depends on the `cd`s before the word runs.
  *
  * Fail closed: where the pieces cannot tell what bash's raw-text scan would do (an expansion whose text is
  * not seen here, next to a brace that expands; a quoted comma deciding between a list and a sequence; a
  * letter range crossing the backslash) the word becomes one word known only at run time, which may split.
  * More than `MAX_BRACE_WORDS` words is a cap: the caller makes the line unparseable.
  */
-import { UNKNOWN, type TildeSpot, type Word } from "./model";
+import { UNKNOWN, type Word } from "./model";
 import { MAX_BRACE_WORDS } from "./substitutionScan";
-
-/** Piece kinds: unquoted, quoted (single, double, `$'…'`), backslash-escaped, simple expansion, other expansion. */
-export const U = 0;
-export const Q = 1;
-export const E = 2;
-/** `$x`, `${x}`, `$1`, `$@`…: its raw text has no quote, comma, brace (other than its own pair) or slash. */
-export const X = 3;
-/** `$(…)`, backquotes, `${x…}` with an operator, arithmetic, `<(…)`: its raw text is not known here. */
-export const C = 4;
-
-export interface ExpansionMeta {
-  readonly quoted: boolean;
-  readonly variable?: string;
-  readonly loopValues?: readonly Word[];
-  readonly pipe?: boolean;
-}
-
-/** A run of one kind in the word's value (after quote removal); an expansion is one `UNKNOWN` character. */
-export interface Segment {
-  readonly kind: number;
-  readonly end: number;
-  readonly meta?: ExpansionMeta;
-}
+import { atomsOf, C, E, Q, U, X, type Atoms, type Segment } from "./atoms";
+import { assignmentLike, tildes } from "./tildes";
 
 /** Thrown past `MAX_BRACE_WORDS`. */
 export class BraceCap extends Error {}
@@ -48,36 +27,6 @@ class Ambiguous extends Error {}
 
 /** Which expansions a word position gets: argv words (brace, tilde), assignment values and here-strings. */
 export type ExpandMode = "argument" | "assignment" | "herestring";
-
-/** One atom per character (an empty quoted piece is an atom with no character). */
-class Atoms {
-  readonly ch: string[] = [];
-  readonly kind: number[] = [];
-  readonly meta: (ExpansionMeta | undefined)[] = [];
-
-  add(ch: string, kind: number, meta?: ExpansionMeta): number {
-    this.ch.push(ch);
-    this.kind.push(kind);
-    this.meta.push(meta);
-    return this.ch.length - 1;
-  }
-
-  is(id: number | undefined, kind: number, ch: string): boolean {
-    return id !== undefined && this.kind[id] === kind && this.ch[id] === ch;
-  }
-}
-
-function atomsOf(value: string, segments: readonly Segment[]): { atoms: Atoms; ids: number[] } {
-  const atoms = new Atoms();
-  const ids: number[] = [];
-  let from = 0;
-  for (const s of segments) {
-    if (s.end === from && s.kind === Q) ids.push(atoms.add("", Q));
-    for (let i = from; i < s.end; i++) ids.push(atoms.add(value[i]!, s.kind, s.meta));
-    from = s.end;
-  }
-  return { atoms, ids };
-}
 
 /**
  * The words bash makes of one word: `argument` brace-expands; all modes locate tildes. Unquoted empty
@@ -280,89 +229,6 @@ function sequence(atoms: Atoms, amble: readonly number[]): number[][] | undefine
   return out;
 }
 
-/**
- * Whether bash's parser marks the word as an assignment (`NAME=`, `NAME+=`, `NAME[…]=`): then it expands
- * tildes after the first `=` and each unquoted `:`, even as an argument (`dd of=~/x`). "maybe" when a
- * subscript holds something whose text is not seen here.
- */
-function assignmentLike(atoms: Atoms, ids: readonly number[]): "yes" | "no" | "maybe" {
-  const u = (i: number): string | undefined => (atoms.kind[ids[i]!] === U ? atoms.ch[ids[i]!] : undefined);
-  if (!/^[A-Za-z_]$/.test(u(0) ?? "")) return "no";
-  let i = 1;
-  while (i < ids.length && /^[A-Za-z0-9_]$/.test(u(i) ?? "")) i++;
-  let maybe = false;
-  if (u(i) === "[") {
-    let depth = 0;
-    for (; i < ids.length; i++) {
-      const c = u(i);
-      if (c === "[") depth++;
-      else if (c === "]" && --depth === 0) break;
-      else if (c === undefined && atoms.kind[ids[i]!] !== X) maybe = true;
-      else if (c === "=") maybe = true;
-    }
-    if (i >= ids.length) return "no";
-    i++;
-  }
-  if (u(i) === "+") i++;
-  if (u(i) !== "=") return "no";
-  return maybe ? "maybe" : "yes";
-}
-
-/**
- * The tilde at `ids[at]` (an unquoted `~`): bash reads the prefix up to an unquoted `/` (and `:` where
- * `colon`); any quote or backslash before that end leaves the `~` as it is, and so does a prefix that is no
- * user name (an expansion). Returns the spot, or undefined when the `~` stays literal.
- */
-function tildeAt(atoms: Atoms, ids: readonly number[], at: number, colon: boolean): TildeSpot | undefined {
-  let user = "";
-  let userEnd = -1;
-  let unclear = false;
-  for (let k = at + 1; k < ids.length; k++) {
-    const id = ids[k]!;
-    const kind = atoms.kind[id]!;
-    const c = atoms.ch[id]!;
-    if (kind === U && c === "/") break;
-    if (userEnd < 0 && kind === U && c === ":") {
-      userEnd = k;
-      if (colon) break;
-      continue;
-    }
-    if (kind === Q || kind === E) return undefined;
-    if (userEnd < 0) {
-      // `~$x`: the user name would be the expansion's text, which names no user: `~` stays.
-      if (kind !== U) return undefined;
-      user += c;
-    } else if (kind === C) unclear = true;
-  }
-  const kind = unclear ? "other" : user === "" ? "home" : user === "+" ? "pwd" : "other";
-  return { at, end: at + 1 + user.length, kind };
-}
-
-/** Tilde spots in `ids` (indices into `ids`): leading, and after `=`/`:` in assignments. */
-function tildes(atoms: Atoms, ids: readonly number[], assignment: "yes" | "no" | "maybe" | "value"): TildeSpot[] {
-  const spots: TildeSpot[] = [];
-  const isTilde = (k: number): boolean => atoms.is(ids[k], U, "~");
-  if (assignment === "value") {
-    if (isTilde(0)) push(tildeAt(atoms, ids, 0, true));
-  } else if (isTilde(0)) push(tildeAt(atoms, ids, 0, false));
-  if (assignment === "no") return spots;
-  let seenEquals = assignment === "value";
-  for (let k = 0; k + 1 < ids.length; k++) {
-    if (atoms.kind[ids[k]!] !== U) continue;
-    const c = atoms.ch[ids[k]!];
-    const first = c === "=" && !seenEquals && k > 0;
-    if (c === "=") seenEquals = true;
-    if ((first || c === ":") && isTilde(k + 1)) {
-      if (assignment === "maybe") spots.push({ at: k + 1, end: k + 2, kind: "other" });
-      else push(tildeAt(atoms, ids, k + 1, true));
-    }
-  }
-  return spots;
-  function push(s: TildeSpot | undefined): void {
-    if (s) spots.push(s);
-  }
-}
-
 /** Unquoted `*` or `?`, or `[` … `]`: a pattern (braces are expanded by now). */
 function isPattern(atoms: Atoms, ids: readonly number[]): boolean {
   let open = false;
@@ -411,25 +277,4 @@ function assemble(atoms: Atoms, ids: readonly number[], assignment: "yes" | "no"
       : {}),
     ...(spots.length > 0 ? { tildes: spots } : {}),
   };
-}
-
-/**
- * The word with its tildes replaced: `~` by `home`, `~+` by `pwd` (undefined when the working directory is
- * not one known directory). Any other tilde (`~-`, `~user`) is known only at run time: the word stays as it
- * is, not literal. Tilde results are never split or globbed.
- */
-export function resolveTildes(w: Word, home: string, pwd: string | undefined): Word {
-  const spots = w.tildes;
-  if (!spots) return w;
-  let value = "";
-  let from = 0;
-  for (const s of spots) {
-    const dir = s.kind === "home" ? home : s.kind === "pwd" ? pwd : undefined;
-    if (dir === undefined) return w.tilde === "other" ? w : { ...w, tilde: "other" };
-    value += w.value.slice(from, s.at) + dir;
-    from = s.end;
-  }
-  value += w.value.slice(from);
-  const { tildes: _resolved, ...rest } = w;
-  return { ...rest, value, tilde: undefined, literal: !w.glob && !value.includes(UNKNOWN) };
 }

@@ -15,7 +15,7 @@ export const UNKNOWN = "\u0000";
 /**
  * A tilde prefix bash expands in a word (`~`, `~/x`; after `=` and `:` in assignments): `value` holds its text
  * from `at` to `end` (`~`, `~+`, `~user`). `home` is `~`, `pwd` is `~+`; `other` (`~-`, `~user`, `~1`) is known
- * only at run time. The analyzer replaces the first two (expand.ts `resolveTildes`).
+ * only at run time. The analyzer replaces the first two (tildes.ts `resolveTildes`).
  */
 export interface TildeSpot {
   readonly at: number;

@@ -3,7 +3,8 @@
  * build words through `WordBuilder`, so a word means the same thing whichever parser saw it.
  */
 import { UNKNOWN, type Word } from "./model";
-import { C, E, expandPieces, Q, U, X, type ExpansionMeta, type Segment } from "./expand";
+import { C, E, Q, U, X, type ExpansionMeta, type Segment } from "./atoms";
+import { expandPieces } from "./expand";
 
 /** Longest command line analysed; longer lines are unparseable (the gate asks). */
 export const MAX_LINE_LENGTH = 16 * 1024;

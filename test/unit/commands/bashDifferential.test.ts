@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import { UNKNOWN, type Script, type Word } from "../../../src/core/commands/model";
-import { resolveTildes } from "../../../src/core/commands/expand";
+import { resolveTildes } from "../../../src/core/commands/tildes";
 import { loadedAnalyzer } from "./helpers";
 
 /** bash's absolute path: the runs below get a PATH with only the stubs. */
