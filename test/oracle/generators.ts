@@ -489,6 +489,40 @@ const EVERYDAY = [
   "sed -n 2p README.md",
 ];
 
+/**
+ * Brace words in option and path positions (bash expands them before the program sees them): one word that
+ * becomes a code-running option, a deletion, a write to a protected path, a read of an ignored or outside
+ * file; and the everyday forms that must still run unasked.
+ */
+const BRACES = [
+  "{touch,PWNED}",
+  "{rm,-f,CHANGES.md}",
+  "r{m,} -f CHANGES.md",
+  "env {touch,PWNED}",
+  "timeout 5 {touch,PWNED}",
+  "xargs {touch,PWNED} < /dev/null",
+  "find src {-exec,touch,PWNED,;}",
+  "find . {-delete,-name,CHANGES.md}",
+  "find src {-fprint,PWNED}",
+  "sort {-o,CHANGES.md} README.md",
+  "cat {README.md,.env}",
+  "head -1 {README.md,secrets/key.txt}",
+  "cat {src/a.ts,../outside/notes.txt}",
+  "wc -l {src,../outside}/notes.txt",
+  "echo x | tee {x.txt,.toolgateignore}",
+  "echo x | tee {x.txt,.git/hooks/pre-commit}",
+  "echo x | tee .vscode/{x,settings}.json",
+  'for f in {README.md,.env}; do cat "$f"; done',
+  'for f in src/{a,b}.ts; do wc -l "$f"; done',
+  "cat src/{a,b}.ts",
+  "wc -l {README,CHANGES}.md",
+  "ls {src,docs}",
+  "head -n {1,2} README.md",
+  "echo {1..3} {a..c}",
+  "cat ~+/README.md",
+  "cd src && cat ../README.md",
+];
+
 const fill = (template: string, probe: string) => template.replaceAll("%P", probe).replaceAll("%C", probe);
 const spelled = fc
   .tuple(fc.constantFrom(...SPELLINGS), fc.constantFrom(...SPELLED))
@@ -509,6 +543,7 @@ export const FAMILIES = {
   "directory-reads": fc.constantFrom(...DIRECTORY_READS),
   redirects: fc.constantFrom(...REDIRECTS),
   "option-files": fc.constantFrom(...OPTION_FILES),
+  braces: fc.constantFrom(...BRACES),
 } as const;
 
 export type Family = keyof typeof FAMILIES | "everyday";

@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildTemplate, SENTINELS, type Layout } from "./workspace";
+import { bashArgv, commandEnvironment } from "../../src/agent/node/commandEnv";
 
 const SHIM_DIRS = ["usr/bin", "usr/sbin", "usr/local/bin"];
 /** Programs missing on this machine that the generators use: a shim that runs a harmless stand-in. */
@@ -26,13 +27,24 @@ const STAND_INS: Record<string, string> = {
 };
 
 /**
- * Pid 2 of the sandbox: runs the line as the executor does, then waits (up to 3 s) until every process the
- * line left behind (`<(...)`, `&`, a trap) has ended, so that what they do is seen on every run, not only when
- * they win a race against the end of the namespace. It sleeps with the real `sleep`, which logs nothing.
+ * Pid 2 of the sandbox: runs the executor's own argv (its arguments), then waits (up to 3 s) until every
+ * process the line left behind (`<(...)`, `&`, a trap) has ended, so that what they do is seen on every run,
+ * not only when they win a race against the end of the namespace. It sleeps with the real `sleep`, which logs
+ * nothing.
  */
 const WAIT_FOR_ALL =
-  '/.real/usr/bin/bash --noprofile --norc -c "$1"; rc=$?; for _ in {1..300}; do n=0; ' +
+  '"$@"; rc=$?; for _ in {1..300}; do n=0; ' +
   "for p in /proc/[0-9]*; do n=$((n + 1)); done; [ $n -le 2 ] && break; /.real/usr/bin/sleep 0.01; done; exit $rc";
+
+/**
+ * The executor's own bash argv for `line` (`bashArgv`), with its program resolved to the real bash: inside the
+ * sandbox `bash` on PATH is a logging shim. A runner that stops running `bash` must be modelled here first.
+ */
+export function executorArgv(line: string): string[] {
+  const { file, args } = bashArgv(line);
+  if (file !== "bash") throw new Error(`the executor runs \`${file}\`, which the oracle does not model`);
+  return ["/.real/usr/bin/bash", ...args];
+}
 
 export interface RunResult {
   readonly stdout: string;
@@ -101,23 +113,21 @@ export class Sandbox {
     a.push("--ro-bind", "/etc", "/etc", "--bind", ws, ws, "--bind", outside, outside, "--bind", home, home);
     a.push("--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent", "--new-session");
     a.push("--cap-drop", "ALL", "--chdir", ws, "--clearenv");
-    // The executor's environment: no rc files, scrubbed shell variables, git refuses implicit bare repositories.
-    const env: Record<string, string> = {
+    // The executor's environment, made by the executor's own function from a host environment (a change to what
+    // it strips or adds reaches the oracle's runs too).
+    const env = commandEnvironment({
       PATH: "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
       HOME: home,
       USER: "root",
       LANG: "C.UTF-8",
       TERM: "dumb",
       PWD: ws,
-      GIT_CONFIG_COUNT: "1",
-      GIT_CONFIG_KEY_0: "safe.bareRepository",
-      GIT_CONFIG_VALUE_0: "explicit",
       npm_config_update_notifier: "false",
       npm_config_audit: "false",
       npm_config_fund: "false",
       npm_config_logs_max: "0",
-    };
-    for (const [k, v] of Object.entries(env)) a.push("--setenv", k, v);
+    });
+    for (const [k, v] of Object.entries(env)) if (v !== undefined) a.push("--setenv", k, v);
     return a;
   }
 
@@ -128,7 +138,16 @@ export class Sandbox {
     return new Promise((resolve, reject) => {
       const child = spawn(
         "bwrap",
-        [...this.bwrapArgs, "/.real/usr/bin/bash", "--noprofile", "--norc", "-c", WAIT_FOR_ALL, "oracle", line],
+        [
+          ...this.bwrapArgs,
+          "/.real/usr/bin/bash",
+          "--noprofile",
+          "--norc",
+          "-c",
+          WAIT_FOR_ALL,
+          "oracle",
+          ...executorArgv(line),
+        ],
         {
           stdio: ["ignore", "pipe", "pipe"],
         },

@@ -26,6 +26,7 @@ import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
 import { lexicalDeny } from "./lexicalDeny";
 import { scanSubstitutions, type SubstitutionScan } from "./substitutionScan";
+import { resolveTildes } from "./tildes";
 import type { SourceSpan } from "../types";
 import { joinSpans } from "./spans";
 
@@ -205,6 +206,7 @@ export class BashAnalyzer implements CommandAnalyzer {
       ask: this.rules(ctx.ask, true),
     };
     const run = new Run(this, ctx, rules, this.home);
+    run.line = command;
     const history = historyRisk(command);
     if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
@@ -239,6 +241,12 @@ class Run {
   deletes = false;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
+  /** The top-level line's text (spans index it), for following `cd DIR && …`. */
+  line: string | undefined;
+  /** The command being checked is a top-level `cd` whose success the next command depends on (see `sureCd`). */
+  private sureCd = false;
+  /** Inside the `&&` chain after such a `cd`: where the line may be once it ends, and the last command's span. */
+  private afterCd: { either: string[]; last: SourceSpan } | undefined;
   /** `for` variables of the script being read that nothing else in it can change (see `stableLoopVariables`). */
   private stableLoops: ReadonlySet<string> = new Set();
   /** Guessed command starts followed so far (see `MAX_GUESSES`); shared with the runs that guess payloads. */
@@ -323,12 +331,35 @@ class Run {
       this.cwds = undefined;
     // Loop and function bodies may run after everything else: check them last, against every directory seen.
     // A deny is final: once found, the rest cannot change the answer.
-    for (const c of s.commands) if (!c.repeated && !this.deny) this.command(c, depth);
+    const once = s.commands.filter((c) => !c.repeated);
+    for (let i = 0; i < once.length && !this.deny; i++) {
+      const c = once[i]!;
+      const line = depth === 0 && this.lock === undefined ? this.line : undefined;
+      if (line !== undefined && this.afterCd && !linked(line, this.afterCd.last, c.span)) this.leaveCd();
+      this.sureCd = line !== undefined && sureCd(line, c, once[i - 1]?.span, once[i + 1]?.span);
+      this.command(c, depth);
+      this.sureCd = false;
+      if (this.afterCd && c.span) this.afterCd.last = c.span;
+    }
+    this.leaveCd();
     for (const c of s.commands) if (c.repeated && !this.deny) this.command(c, depth);
   }
 
-  private command(c: SimpleCommand, depth: number): void {
-    this.at = this.lock ?? c.span;
+  /** The `&&` chain after a `cd` that must have succeeded has ended: the line may be in either directory. */
+  private leaveCd(): void {
+    const after = this.afterCd;
+    if (!after) return;
+    this.afterCd = undefined;
+    if (!this.cwds) return;
+    const all = [...after.either];
+    for (const d of this.cwds) if (!all.includes(d)) all.push(d);
+    this.cwds = all.length > MAX_CWDS ? undefined : all;
+  }
+
+  private command(parsed: SimpleCommand, depth: number): void {
+    this.at = this.lock ?? parsed.span;
+    // Before anything judges a word: the tildes bash replaces, from the directory the command runs in.
+    const c = this.withTildes(parsed);
     const prefix = c.words.length > 0;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
     let stdin: Word | undefined;
@@ -341,6 +372,24 @@ class Run {
       }
     }
     if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
+  }
+
+  /** The command with its known tildes replaced (`~` from the home directory, `~+` from the one cwd). */
+  private withTildes(c: SimpleCommand): SimpleCommand {
+    const has = (w: Word): boolean => w.tildes !== undefined;
+    if (!c.words.some(has) && !c.assignments.some((a) => has(a.value)) && !c.redirects.some((r) => has(r.target)))
+      return c;
+    const r = (w: Word): Word => this.tildes(w);
+    return {
+      ...c,
+      words: c.words.map(r),
+      assignments: c.assignments.map((a) => ({ ...a, value: r(a.value) })),
+      redirects: c.redirects.map((x) => ({ ...x, target: r(x.target) })),
+    };
+  }
+
+  private tildes(w: Word): Word {
+    return resolveTildes(w, this.home, this.cwds?.length === 1 ? this.cwds[0] : undefined);
   }
 
   /**
@@ -599,11 +648,12 @@ class Run {
   private loopValuesOf(word: Word): readonly Word[] | undefined {
     const values = word.loopValues;
     if (!values || values.length === 0 || !word.variable || !this.stableLoops.has(word.variable)) return undefined;
-    for (const v of values) {
+    const resolved = values.some((v) => v.tildes) ? values.map((v) => this.tildes(v)) : values;
+    for (const v of resolved) {
       if (v.value === "" || v.value.includes(UNKNOWN) || v.value.startsWith("-") || v.pipe) return undefined;
       if (word.splits && (!v.literal || /[\s*?[\]{}]/.test(v.value))) return undefined;
     }
-    return values;
+    return resolved;
   }
 
   chdir(target: Word | "home" | "unknown"): void {
@@ -621,11 +671,30 @@ class Run {
       this.cwds = undefined;
       return;
     } else {
+      if (this.sureCd) return this.enterCd(current.map((c) => posix.resolve(c, target.value)));
       // A relative `cd` from each directory the line may be in; the old ones stay (the cd may fail).
       for (const c of [...current]) this.addCwd(posix.resolve(c, target.value));
       return;
     }
+    if (this.sureCd) return this.enterCd([next]);
     this.addCwd(next);
+  }
+
+  /**
+   * `cd DIR && …`: what the chain runs, runs in DIR only (the cd succeeded); once the chain ends (`||`, `;`,
+   * a newline) the line may be in DIR or where it was before.
+   */
+  private enterCd(dirs: readonly string[]): void {
+    const either = [...(this.afterCd?.either ?? []), ...(this.cwds ?? [])];
+    for (const d of dirs) if (!either.includes(d)) either.push(d);
+    const unique = [...new Set(dirs)];
+    if (either.length > MAX_CWDS || unique.length > MAX_CWDS) {
+      this.cwds = undefined;
+      this.afterCd = undefined;
+      return;
+    }
+    this.cwds = unique;
+    this.afterCd = { either: [...new Set(either)], last: this.at ?? { start: 0, end: 0 } };
   }
 
   private addCwd(dir: string): void {
@@ -944,6 +1013,32 @@ function show(w: Word): string {
 
 function display(argv: readonly Word[]): string {
   return argv.map(show).join(" ");
+}
+
+/** The text between two spans without blanks, newlines and line continuations ("" when out of order). */
+function between(line: string, from: SourceSpan | undefined, to: SourceSpan | undefined): string | undefined {
+  const start = from?.end ?? 0;
+  if (!to || to.start < start) return undefined;
+  return line.slice(start, to.start).replace(/\\\n|\s/g, "");
+}
+
+/** The command at `to` runs only if the one ending at `from` ran and (for `&&`) succeeded, in the same shell. */
+function linked(line: string, from: SourceSpan, to: SourceSpan | undefined): boolean {
+  const t = between(line, from, to);
+  return t === "&&" || t === "|" || t === "|&";
+}
+
+/**
+ * A `cd` whose success the next command depends on: followed by `&&`, and itself not in a pipeline (a
+ * subshell), not negated, not the right side of `||` — what precedes it starts a list or is `&&`.
+ */
+function sureCd(line: string, c: SimpleCommand, prev: SourceSpan | undefined, next: SourceSpan | undefined): boolean {
+  const program = c.words[0];
+  if (!program?.literal || program.value !== "cd" || !c.span) return false;
+  if (between(line, c.span, next) !== "&&") return false;
+  const before = between(line, prev, c.span);
+  if (before === undefined) return false;
+  return before === "" || /(;|&&|\(|\{|(^|[^|&<>])&)$/.test(before);
 }
 
 /** The first verdict that failed, if any. */

@@ -491,7 +491,7 @@ class FastParser {
           const name = text.endsWith("+=") ? text.slice(0, -2) : text.slice(0, -1);
           this.i += text.length;
           if (assignments === NO_ASSIGNMENTS) assignments = [];
-          assignments.push({ name, value: this.word() });
+          assignments.push({ name, value: this.word("assignment") });
           continue;
         }
       }
@@ -571,14 +571,17 @@ class FastParser {
     }
     // tree-sitter: a here-string after another redirect is a syntax error to it.
     if (op === "<<<" && out.some((r) => r.op !== "<<<")) fallback();
-    out.push({ op, fd, target: this.word() });
+    out.push({ op, fd, target: this.word(op === "<<<" ? "herestring" : "argument") });
   }
 
   /** Whether the last word read was made of plain characters only (so a digit run can be a descriptor). */
   private plain = false;
 
-  /** Reads one word. */
-  private word(): Word {
+  /**
+   * Reads one word. Brace words go to tree-sitter (only a lone `{}` is read here, which bash leaves as it
+   * is), so an argv word is always one word after expansion.
+   */
+  private word(mode: "argument" | "assignment" | "herestring" = "argument"): Word {
     const s = this.s;
     const start = this.i;
     // Fast case: a word of plain characters is itself.
@@ -616,7 +619,7 @@ class FastParser {
         this.processSubstitution(b);
         const n = this.code();
         if (this.i < s.length && !(n < 128 && ENDS_WORD[n] === 1)) fallback();
-        return b.build();
+        return this.finish(b, mode);
       }
       if (code < 128 && ENDS_WORD[code] === 1) break;
       switch (c) {
@@ -668,7 +671,14 @@ class FastParser {
     }
     flush();
     if (b.isEmpty) fallback();
-    return b.build();
+    return this.finish(b, mode);
+  }
+
+  private finish(b: WordBuilder, mode: "argument" | "assignment" | "herestring"): Word {
+    if (mode !== "argument") return b.build(mode);
+    const words = b.expand();
+    if (words.length !== 1) fallback();
+    return words[0]!;
   }
 
   private doubleQuoted(b: WordBuilder): void {
@@ -728,7 +738,7 @@ class FastParser {
       const m = BRACED.exec(s);
       if (!m) fallback();
       this.i += m[0].length;
-      return b.expansion(quoted);
+      return b.expansion(quoted, true);
     }
     const code = next.charCodeAt(0);
     if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95) {
@@ -746,11 +756,11 @@ class FastParser {
       const d = s.charCodeAt(this.i + 2);
       if (d >= 48 && d <= 57) fallback();
       this.i += 2;
-      return b.expansion(quoted);
+      return b.expansion(quoted, true);
     }
     if ("@*#?-$!0".includes(next)) {
       this.i += 2;
-      return b.expansion(quoted);
+      return b.expansion(quoted, true);
     }
     fallback();
   }

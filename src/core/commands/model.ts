@@ -12,7 +12,18 @@ import type { SourceSpan } from "../types";
 /** Stands for the unknown text of an expansion inside `Word.value`; a C string can never contain it. */
 export const UNKNOWN = "\u0000";
 
-/** One shell word after quote removal. */
+/**
+ * A tilde prefix bash expands in a word (`~`, `~/x`; after `=` and `:` in assignments): `value` holds its text
+ * from `at` to `end` (`~`, `~+`, `~user`). `home` is `~`, `pwd` is `~+`; `other` (`~-`, `~user`, `~1`) is known
+ * only at run time. The analyzer replaces the first two (tildes.ts `resolveTildes`).
+ */
+export interface TildeSpot {
+  readonly at: number;
+  readonly end: number;
+  readonly kind: "home" | "pwd" | "other";
+}
+
+/** One shell word after brace expansion and quote removal (tildes located, not yet replaced). */
 export interface Word {
   /** Text after quote removal; unknown parts (expansions, substitutions) are `UNKNOWN`. */
   readonly value: string;
@@ -22,8 +33,13 @@ export interface Word {
   readonly splits: boolean;
   /** Unquoted glob (`*`, `?`, `[...]`) or brace (`{a,b}`, `{1..3}`) characters: `value` is a pattern. */
   readonly glob: boolean;
-  /** Leading unquoted tilde: `home` for `~` and `~/...`, `other` for `~user`, `~+`, `~-`. */
+  /**
+   * Tilde expansion pending: `home` when the only one is a leading `~` or `~/...`, `other` for any other (and
+   * for one known only at run time once the analyzer has replaced what it can).
+   */
   readonly tilde: "home" | "other" | undefined;
+  /** Where the pending tilde expansions are (absent when there are none). */
+  readonly tildes?: readonly TildeSpot[];
   /** The whole word is a process substitution (`<(...)`/`>(...)`): a pipe whose commands are in the model. */
   readonly pipe: boolean;
   /** The whole word is one expansion of this variable (`$f` or `"$f"`); `value` is then `UNKNOWN`. */

@@ -23,6 +23,8 @@ import {
   type Word,
 } from "./model";
 import { addUnquotedText, decodeAnsiC, heredocWord, unescapeDouble, WordBuilder } from "./words";
+import { BraceCap } from "./expand";
+import { MAX_BRACE_WORDS } from "./substitutionScan";
 
 export const MAX_NODES = 20_000;
 /**
@@ -262,8 +264,15 @@ function spanOf(nodes: readonly TNode[]): SourceSpan | undefined {
   return end < 0 ? undefined : { start, end };
 }
 
+/** `${x}`, `${1}`, `${@}`: no operator, so no text bash's brace scan could read. */
+const SIMPLE_EXPANSION = /^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])\}$/;
+
 class Walker {
   private depth = 0;
+  /** Words brace expansion added to the line so far (capped like one word's). */
+  private braceWords = 0;
+  /** The word being read has a backquote substitution holding `"` inside double quotes (see `expanded`). */
+  private quotedBackquote = false;
   private repeated = false;
   /** The `for` loops whose body is being read, outermost first. */
   private readonly loopScopes: LoopScope[] = [];
@@ -448,31 +457,58 @@ class Walker {
     const nextOf = (c: TNode): TNode | undefined => named[(position.get(c) ?? named.length) + 1] ?? outerRedirects[0];
     // `at` is the command's own child holding the word (the `command_name` around a program word).
     const argument = (c: TNode, at = c): void => {
-      const w = this.word(c);
+      const ws = this.words(c);
       const fdv = this.fdVariable(at, nextOf(at));
       if (fdv) fdVariables.push(fdv);
-      else words.push(w);
+      else words.push(...ws);
     };
+    // tree-sitter splits some words in two (`{,}\{x`, `a=$X/b`) or keeps a piece outside any word (`=~x`):
+    // nodes with no blank between them are one word to bash.
+    let group: TNode[] = [];
+    let groupAt: TNode | undefined;
+    const flush = (): void => {
+      if (group.length === 1) argument(group[0]!, groupAt);
+      else if (group.length > 1) words.push(...this.joined(group));
+      group = [];
+    };
+    const piece = (c: TNode, at: TNode): void => {
+      const prev = group[group.length - 1];
+      if (prev && prev.end !== c.start) flush();
+      if (group.length === 0) groupAt = at;
+      group.push(c);
+    };
+    let assignmentEnd = -1;
     for (const c of n.children) {
+      // An assignment's value runs to the next blank: a node right after it is part of it to bash.
+      if (c.start === assignmentEnd && c.end > c.start) this.fail("the parser split one word in two");
       if (!c.named) {
         if (c.missing) this.fail("the command is incomplete");
+        else if (c.end > c.start) piece(c, c);
         continue;
       }
-      if (c.type === "variable_assignment") assignments.push(this.assignment(c));
-      else if (c.type === "command_name") {
+      if (c.type === "variable_assignment") {
+        flush();
+        assignmentEnd = c.end;
+        assignments.push(this.assignment(c));
+      } else if (c.type === "command_name") {
+        flush();
         const parts = c.children.filter((x) => x.named);
         if (parts.length !== 1) this.fail("unexpected program name");
         // An unquoted reserved word is never a program to bash: tree-sitter misread the line (`! { ...; }`).
         if (parts[0]?.type === "word" && RESERVED_WORDS.has(this.src(parts[0])))
           this.fail("the parser misread a reserved word as a program");
-        for (const p of parts) argument(p, c);
-      } else if (REDIRECTS.has(c.type)) this.redirect(c, redirects, words, after);
-      else if (WORDS.has(c.type)) argument(c);
+        for (const p of parts) piece(p, c);
+      } else if (REDIRECTS.has(c.type)) {
+        flush();
+        this.redirect(c, redirects, words, after);
+      } else if (WORDS.has(c.type)) piece(c, c);
       else {
+        flush();
         this.fail(c.type === "ERROR" ? "the command has a syntax error" : `unexpected \`${c.type}\` in a command`);
         this.salvage(c);
       }
     }
+    flush();
     for (const r of outerRedirects) this.redirect(r, redirects, words, after);
     if (fdVariables.length > 0)
       this.emit({ assignments: fdVariables, words: [], redirects: [], repeated: this.repeated, span: spanOf([n]) });
@@ -510,7 +546,11 @@ class Walker {
     if (n.type === "herestring_redirect") {
       const target = n.children.filter((c) => c.named && c.type !== "file_descriptor");
       if (target.length !== 1) this.fail("unexpected here-string");
-      out.push({ op: "<<<", fd: this.fd(n), target: target[0] ? this.word(target[0]) : literalWord("") });
+      out.push({
+        op: "<<<",
+        fd: this.fd(n),
+        target: target[0] ? this.word(target[0], "herestring") : literalWord(""),
+      });
       return;
     }
     if (n.type === "heredoc_redirect") {
@@ -546,7 +586,7 @@ class Walker {
           this.nested(c);
         } else if (c.type === "heredoc_start" || c.type === "heredoc_end" || c.type === "file_descriptor") continue;
         else if (REDIRECTS.has(c.type)) this.redirect(c, out, words, after);
-        else if (WORDS.has(c.type) && words) words.push(this.word(c));
+        else if (WORDS.has(c.type) && words) words.push(...this.words(c));
         else if (STATEMENTS.has(c.type)) after.push(c);
         else {
           this.fail(`unexpected \`${c.type}\` in a here-document`);
@@ -574,7 +614,7 @@ class Walker {
       out.push({ op: op === ">&-" ? ">&" : "<&", fd: this.fd(n), target: literalWord("-") });
       // Words after `2>&-` are arguments of the command (tree-sitter hangs them on the redirect).
       if (targets.length > 0 && !words) this.fail("unexpected redirect");
-      for (const t of targets) words?.push(this.word(t));
+      for (const t of targets) words?.push(...this.words(t));
       return;
     }
     if (op === undefined || !REDIRECT_OPS.has(op) || targets.length === 0 || (targets.length > 1 && !words)) {
@@ -582,9 +622,14 @@ class Walker {
       for (const t of targets) this.word(t);
       return;
     }
-    out.push({ op: op as RedirectOp, fd: this.fd(n), target: this.word(targets[0]!) });
+    // bash brace-expands a target and refuses one that becomes several words ("ambiguous redirect").
+    const [first, ...rest] = this.adjacent(targets);
+    const target = this.joined(first!);
+    if (target.length !== 1) this.fail("a redirect target brace-expands to several words");
+    out.push({ op: op as RedirectOp, fd: this.fd(n), target: target[0] ?? literalWord("") });
     // tree-sitter hangs the words after `> f` on the redirect; in bash they are arguments of the command.
-    for (const t of targets.slice(1)) words!.push(this.word(t));
+    if (rest.length > 0 && !words) this.fail("unexpected redirect");
+    for (const t of rest) words?.push(...this.joined(t));
   }
 
   /** tree-sitter does not see backquotes (and some other expansions) in here-document bodies: refuse them. */
@@ -634,7 +679,7 @@ class Walker {
         const b = new WordBuilder();
         b.expansion(false);
         value = b.build();
-      } else if (WORDS.has(valueNode.type)) value = this.word(valueNode);
+      } else if (WORDS.has(valueNode.type)) value = this.word(valueNode, "assignment");
       else {
         this.fail(`unexpected \`${valueNode.type}\` in an assignment`);
         this.salvage(valueNode);
@@ -687,6 +732,19 @@ class Walker {
     for (const c of n.children) {
       if (!c.named) continue;
       if (c.type === "variable_assignment") {
+        const parts = c.children.filter((x) => x.named);
+        const valueNode = parts[1];
+        if (parts.length === 2 && parts[0]!.type === "variable_name" && valueNode && WORDS.has(valueNode.type)) {
+          // An argument like any other to bash: `export A={a,b}` exports `A=a` then `A=b`.
+          const b = new WordBuilder();
+          b.unquoted(this.text.slice(c.start, valueNode.start));
+          this.part(valueNode, b, false);
+          for (const w of this.expanded(b, this.src(c))) {
+            this.compoundFromValue(name, flags, { ...w, value: w.value.slice(w.value.indexOf("=") + 1) });
+            words.push(w);
+          }
+          continue;
+        }
         const a = this.assignment(c, flags.includes("A"));
         if (c.children.filter((x) => x.named)[1]?.type !== "array") this.compoundFromValue(name, flags, a.value);
         const eq = this.text.slice(c.start, c.end).indexOf("=");
@@ -780,6 +838,7 @@ class Walker {
     let loopValues: Word[] | undefined;
     let loopName = "";
     let scoped = false;
+    let lastValueEnd = -1;
     this.withRepeated(() => {
       for (const c of n.children) {
         if (!c.named) {
@@ -802,8 +861,11 @@ class Walker {
             span: spanOf([c]),
           });
         } else if (n.type === "for_statement" && WORDS.has(c.type)) {
-          const w = this.word(c);
-          loopValues?.push(w);
+          // Two nodes with no blank between them are one word to bash (tree-sitter splits some).
+          if (lastValueEnd === c.start) this.fail("the parser split one word in two");
+          lastValueEnd = c.end;
+          const ws = this.words(c);
+          loopValues?.push(...ws);
         } else {
           // The body sees the loop variable as one of the words read above.
           if (loopValues && !scoped) scoped = this.loopScopes.push({ name: loopName, values: loopValues }) > 0;
@@ -947,10 +1009,67 @@ class Walker {
     this.nested(n);
   }
 
-  word(n: TNode): Word {
+  /** One word, not brace-expanded (assignment values, here-strings, words the model does not keep). */
+  word(n: TNode, mode: "assignment" | "herestring" = "herestring"): Word {
     const b = new WordBuilder();
     this.part(n, b, false);
-    return b.build();
+    return b.build(mode);
+  }
+
+  /** The words bash makes of an argv word (brace expansion), within the per-line cap. */
+  words(n: TNode): Word[] {
+    const b = new WordBuilder();
+    const outer = this.quotedBackquote;
+    this.quotedBackquote = false;
+    this.part(n, b, false);
+    const ws = this.expanded(b, this.src(n));
+    this.quotedBackquote = outer;
+    return ws;
+  }
+
+  /** Runs of nodes with no blank between them (one word each to bash). */
+  private adjacent(nodes: readonly TNode[]): TNode[][] {
+    const runs: TNode[][] = [];
+    for (const c of nodes) {
+      const run = runs[runs.length - 1];
+      if (run && run[run.length - 1]!.end === c.start) run.push(c);
+      else runs.push([c]);
+    }
+    return runs;
+  }
+
+  /** The words bash makes of adjacent nodes read as one word (unnamed ones are unquoted text). */
+  private joined(nodes: readonly TNode[]): Word[] {
+    if (nodes.length === 1 && nodes[0]!.named) return this.words(nodes[0]!);
+    // A `$` ending one piece starts an expansion with the next to bash (`a=$X/b` split after `$`).
+    for (const c of nodes.slice(0, -1)) if (this.text[c.end - 1] === "$") this.fail("the parser split an expansion");
+    const b = new WordBuilder();
+    const outer = this.quotedBackquote;
+    this.quotedBackquote = false;
+    for (const c of nodes) {
+      if (c.named) this.part(c, b, false);
+      else this.unquoted(this.src(c), b);
+    }
+    const ws = this.expanded(b, this.text.slice(nodes[0]!.start, nodes[nodes.length - 1]!.end));
+    this.quotedBackquote = outer;
+    return ws;
+  }
+
+  private expanded(b: WordBuilder, raw: string): Word[] {
+    // bash's brace scan ends a double-quoted string at a `"` inside backquotes: its braces are not ours to see.
+    if (this.quotedBackquote && raw.includes("{")) b.opaqueBraces();
+    this.quotedBackquote = false;
+    let ws: Word[];
+    try {
+      ws = b.expand();
+    } catch (e) {
+      if (e instanceof BraceCap) throw new CapError(`the brace expansion makes more than ${MAX_BRACE_WORDS} words`);
+      throw e;
+    }
+    this.braceWords += ws.length - 1;
+    if (this.braceWords > MAX_BRACE_WORDS)
+      throw new CapError(`the brace expansion makes more than ${MAX_BRACE_WORDS} words`);
+    return ws;
   }
 
   private part(n: TNode, b: WordBuilder, quoted: boolean): void {
@@ -985,15 +1104,18 @@ class Walker {
         return this.concatenation(n, b);
       case "simple_expansion": {
         const name = this.src(n).slice(1);
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return b.expansion(quoted);
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return b.expansion(quoted, /^([0-9]|[@*#?$!0-])$/.test(name));
         return b.variable(name, quoted, innermostLoop(this.loopScopes, name));
       }
       case "expansion":
         this.expansion(n);
-        return b.expansion(quoted);
-      case "command_substitution":
+        return b.expansion(quoted, SIMPLE_EXPANSION.test(this.src(n)));
+      case "command_substitution": {
+        const text = this.src(n);
         this.substitution(n);
+        if (quoted && text.startsWith("`") && text.includes('"')) this.quotedBackquote = true;
         return b.expansion(quoted);
+      }
       case "process_substitution":
         this.substitution(n);
         return b.processSubstitution();

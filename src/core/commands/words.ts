@@ -3,6 +3,8 @@
  * build words through `WordBuilder`, so a word means the same thing whichever parser saw it.
  */
 import { UNKNOWN, type Word } from "./model";
+import { C, E, Q, U, X, type ExpansionMeta, type Segment } from "./atoms";
+import { expandPieces } from "./expand";
 
 /** Longest command line analysed; longer lines are unparseable (the gate asks). */
 export const MAX_LINE_LENGTH = 16 * 1024;
@@ -101,42 +103,65 @@ const NAME_START = /[A-Za-z_]/;
 const SPECIAL = new Uint8Array(128);
 for (const c of "*?[]{},~") SPECIAL[c.charCodeAt(0)] = 1;
 
-/** Accumulates one word from literal, quoted and unknown pieces. */
+/**
+ * Accumulates one word from literal, quoted and unknown pieces, and makes of it the words bash makes
+ * (expand.ts): `expand()` for argv positions (brace expansion), `build()` for one word (tildes only).
+ */
 export class WordBuilder {
   private value = "";
   private parts = 0;
   /** Positions in `value` of unquoted special characters (rare: most words have none). */
   private specials: number[] | undefined;
-  /** `value[1]` is an unquoted slash (for `~/...`). */
-  private slashAt1 = false;
   private unquotedExpansion = false;
   private unknown = false;
   private pipe = false;
   private variableName: string | undefined;
   private loopValues: readonly Word[] | undefined;
+  /** The pieces, for the words whose expansion is worked out piece by piece (a `{` or `~` in them). */
+  private readonly segments: Segment[] = [];
+  /** The word's text may brace-expand in a way its pieces do not show (see `opaqueBraces`). */
+  private opaque = false;
+
+  private segment(kind: number, meta?: ExpansionMeta): void {
+    const last = this.segments[this.segments.length - 1];
+    if (kind === U && last?.kind === U) this.segments[this.segments.length - 1] = { kind, end: this.value.length };
+    else this.segments.push(meta ? { kind, end: this.value.length, meta } : { kind, end: this.value.length });
+  }
 
   unquoted(text: string): void {
     const base = this.value.length;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c < 128 && SPECIAL[c] === 1) (this.specials ??= []).push(base + i);
-      else if (c === 47 && base + i === 1) this.slashAt1 = true;
     }
     this.value += text;
     this.parts++;
+    this.segment(U);
   }
 
   quoted(text: string): void {
     this.value += text;
     this.parts++;
+    this.segment(Q);
   }
 
-  /** An expansion or substitution whose value is not known here. */
-  expansion(quoted: boolean): void {
+  /** A character after a backslash outside quotes. */
+  escaped(ch: string): void {
+    this.value += ch;
+    this.parts++;
+    this.segment(E);
+  }
+
+  /**
+   * An expansion or substitution whose value is not known here. `simple`: `$x`, `${x}`, `$1`, `$@`... (no
+   * operator), whose text holds no quote, comma or brace for bash's brace scan to see.
+   */
+  expansion(quoted: boolean, simple = false): void {
     this.value += UNKNOWN;
     this.parts++;
     this.unknown = true;
     if (!quoted) this.unquotedExpansion = true;
+    this.segment(simple ? X : C, { quoted });
   }
 
   /** `$NAME`: an expansion whose variable is known by name (and, in a `for` body, the words it takes). */
@@ -145,32 +170,68 @@ export class WordBuilder {
       this.variableName = name;
       this.loopValues = loopValues;
     }
-    this.expansion(quoted);
+    this.value += UNKNOWN;
+    this.parts++;
+    this.unknown = true;
+    if (!quoted) this.unquotedExpansion = true;
+    this.segment(X, { quoted, variable: name, ...(loopValues ? { loopValues } : {}) });
   }
 
   processSubstitution(): void {
-    this.expansion(true);
+    this.value += UNKNOWN;
+    this.parts++;
+    this.unknown = true;
     this.pipe = true;
+    this.segment(C, { quoted: true, pipe: true });
+  }
+
+  /**
+   * The parser saw text bash's brace scan reads differently from the shell's quoting (a backquote inside
+   * double quotes next to a `{`): `expand()` then gives one word known only at run time.
+   */
+  opaqueBraces(): void {
+    this.opaque = true;
   }
 
   get isEmpty(): boolean {
     return this.parts === 0;
   }
 
-  build(): Word {
+  /** Whether an unquoted `{` or `~` makes the piece-by-piece expansion necessary. */
+  private expands(): boolean {
+    const { specials, value } = this;
+    if (!specials) return false;
+    for (const i of specials) if (value[i] === "{" || value[i] === "~") return true;
+    return false;
+  }
+
+  /**
+   * The words of an argv position (a program's arguments, `for` lists, redirect targets): brace expansion,
+   * then tildes located. Throws `BraceCap` past `MAX_BRACE_WORDS`.
+   */
+  expand(): Word[] {
+    if (this.opaque)
+      return [{ value: UNKNOWN, literal: false, splits: true, glob: false, tilde: undefined, pipe: false }];
+    if (!this.expands()) return [this.plain()];
+    return expandPieces(this.value, this.segments, "argument");
+  }
+
+  /** One word, not brace-expanded: an assignment's value (tildes after `:` too) or a here-string. */
+  build(mode: "assignment" | "herestring" = "herestring"): Word {
+    if (!this.expands()) return this.plain();
+    return expandPieces(this.value, this.segments, mode)[0]!;
+  }
+
+  /** The common case: nothing to expand. */
+  private plain(): Word {
     const { value, specials } = this;
-    let glob = false;
-    let tilde: Word["tilde"];
-    if (specials) {
-      glob = hasGlob(value, specials);
-      if (specials[0] === 0 && value[0] === "~") tilde = value.length === 1 || this.slashAt1 ? "home" : "other";
-    }
+    const glob = specials !== undefined && hasGlob(value, specials);
     return {
       value,
-      literal: !this.unknown && !glob && tilde === undefined,
+      literal: !this.unknown && !glob,
       splits: this.unquotedExpansion || glob,
       glob,
-      tilde,
+      tilde: undefined,
       pipe: this.pipe && this.parts === 1,
       ...(this.variableName !== undefined && this.parts === 1
         ? { variable: this.variableName, ...(this.loopValues ? { loopValues: this.loopValues } : {}) }
@@ -179,24 +240,14 @@ export class WordBuilder {
   }
 }
 
-/**
- * Unquoted `*` or `?`, `[` ... `]`, or `{` ... (`,` or `..`) ... `}`. Over-approximates on purpose (a quoted
- * `..` inside unquoted braces counts): a glob only makes the analysis stricter.
- */
+/** Unquoted `*` or `?`, or `[` ... `]` (a word with a `{` goes through expand.ts instead). */
 function hasGlob(value: string, specials: readonly number[]): boolean {
   let open = false;
-  let brace = -1;
-  let braceSep = false;
   for (const i of specials) {
     const ch = value[i];
     if (ch === "*" || ch === "?") return true;
     if (ch === "[") open = true;
     else if (ch === "]" && open) return true;
-    else if (ch === "{") {
-      brace = i;
-      braceSep = false;
-    } else if (ch === "," && brace >= 0) braceSep = true;
-    else if (ch === "}" && brace >= 0 && (braceSep || value.slice(brace, i).includes(".."))) return true;
   }
   return false;
 }
@@ -219,7 +270,7 @@ export function addUnquotedText(text: string, b: WordBuilder): string | undefine
         b.unquoted(run);
         run = "";
       }
-      b.quoted(next);
+      b.escaped(next);
       continue;
     }
     if (

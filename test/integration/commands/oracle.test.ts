@@ -43,6 +43,11 @@ const KNOWN_VIOLATIONS: readonly { readonly profile: string; readonly line: stri
   { profile: "auto", line: 'find src -exec touch {} \\;; echo "$HOME"' },
   { profile: "typical+all", line: "env | grep -c PATH; find src -exec touch {} \\;" },
   { profile: "auto", line: "env | grep -c PATH; find src -exec touch {} \\;" },
+  // `GIT_DIR=DIR git status` with a planted bare repository: git runs its `core.fsmonitor` (an env prefix the
+  // analysis calls unsafe; "run all commands" and auto mode let it run). Decided the same before the expansion
+  // work; it surfaced when the generator gained its brace family and the seed's sample shifted.
+  { profile: "typical+all", line: "GIT_DIR=vendor/lib git status" },
+  { profile: "auto", line: "GIT_DIR=vendor/lib git status" },
   // KNOWN-END
 ];
 

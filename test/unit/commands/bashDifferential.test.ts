@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import { UNKNOWN, type Script, type Word } from "../../../src/core/commands/model";
+import { resolveTildes } from "../../../src/core/commands/tildes";
 import { loadedAnalyzer } from "./helpers";
 
 /** bash's absolute path: the runs below get a PATH with only the stubs. */
@@ -250,4 +251,134 @@ describe.skipIf(!bash)("against bash", () => {
       { numRuns: Number(process.env.BASH_RUNS ?? 200) },
     );
   }, 600_000);
+});
+
+/**
+ * Brace and tilde expansion of one word, ours against bash's own (`set -f`, so globs print as written; fixed
+ * HOME, PWD and OLDPWD; an empty folder). Words are made of pieces that stress bash's brace scanner: lists,
+ * nesting, sequences, quoted and escaped braces and commas, `${`, tildes in every position, assignment shapes.
+ * A word we call known only at run time (an unresolved tilde, an expansion we cannot place) is not compared,
+ * but enough words must be compared for the test to mean something.
+ */
+const PIECES = [
+  "{",
+  "}",
+  ",",
+  ",",
+  "..",
+  "a",
+  "b",
+  "x",
+  "1",
+  "3",
+  "01",
+  "-2",
+  "Z",
+  "/",
+  ":",
+  "=",
+  "~",
+  "~",
+  "~+",
+  "~-",
+  "'x,y'",
+  "','",
+  '"a b"',
+  "'{'",
+  "'}'",
+  "\\,",
+  "\\{",
+  "\\}",
+  "\\ x",
+  "''",
+  "$X/",
+  "${X}",
+  '"$X"',
+  "$'\\x2c'",
+  "{a,b}",
+  "{1..3}",
+  "{a..c..2}",
+  "{01..3}",
+  "{,}",
+  "{x}",
+  "{}",
+  "a=",
+  "v[1]=",
+  "x+=",
+  "-o=",
+];
+const expansionWord = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 7 }).map((p) => p.join(""));
+const EXPAND_HOME = "/h/u";
+
+describe.skipIf(!bash)("brace and tilde expansion against bash", () => {
+  let slow: BashAnalyzer;
+  beforeAll(async () => {
+    const { BashAnalyzer: Analyzer } = await import("../../../src/core/commands/analyzer");
+    const { GRAMMAR } = await import("./helpers");
+    slow = new Analyzer({ grammarFiles: GRAMMAR, homeDir: EXPAND_HOME, fastPath: false });
+    await slow.ready();
+  });
+
+  /** bash's words for each line of `set -- WORD` (argument) or `A=WORD` (assignment value). */
+  function bashWords(lines: readonly string[], cwd: string): string[][] {
+    // `$#` first: printf with no arguments would still print one empty field.
+    const script = lines.map((l) => `${l}; printf '%s\\0' "$#" "$@"; printf '\\1\\0'`).join("\n");
+    const r = spawnSync(bashPath, ["--noprofile", "--norc", "-c", `set -f\n${script}`], {
+      cwd,
+      env: { PATH: "/usr/bin:/bin", HOME: EXPAND_HOME, PWD: cwd, OLDPWD: "/o", X: "v" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const out: string[][] = [[]];
+    for (const field of r.stdout.split("\0").slice(0, -1)) {
+      if (field === "\x01") out.push([]);
+      else out[out.length - 1]!.push(field);
+    }
+    out.pop();
+    for (const words of out) expect(words.shift()).toBe(String(words.length));
+    return out;
+  }
+
+  /** Ours, with `$X` standing for `v` and tildes replaced; undefined when a word is known only at run time. */
+  function ourWords(words: readonly Word[], cwd: string): string[] | undefined {
+    const out: string[] = [];
+    for (const w of words) {
+      const r = resolveTildes(w, EXPAND_HOME, cwd);
+      if (r.tilde !== undefined || r.value === UNKNOWN) return undefined;
+      out.push(r.value.replaceAll(UNKNOWN, "v"));
+    }
+    return out;
+  }
+
+  it("our words are bash's words (both parsers)", () => {
+    const cwd = mkdtempSync(join(tmpdir(), "toolgate-expand-"));
+    try {
+      const words = fc.sample(expansionWord, { numRuns: 600, seed: Number(process.env.EXPAND_SEED ?? 20) });
+      const lines = [...words.map((w) => `set -- ${w}`), ...words.map((w) => `A=${w}; set -- "$A"`)];
+      const theirs = bashWords(lines, cwd);
+      expect(theirs).toHaveLength(lines.length);
+      let compared = 0;
+      const mismatches: string[] = [];
+      lines.forEach((line, i) => {
+        for (const analyzer of [a, slow]) {
+          const script = analyzer.parse(line.replace(/; set -- "\$A"$/, ""));
+          // A line the parser refuses asks anyway; it just cannot be compared.
+          if (script.unparseable) continue;
+          const c = script.commands[0]!;
+          const mine = i < words.length ? c.words.slice(2) : [c.assignments[0]!.value];
+          const ours = ourWords(mine, cwd);
+          if (!ours) continue;
+          compared++;
+          if (JSON.stringify(ours) !== JSON.stringify(theirs[i]))
+            mismatches.push(`${line}: ours ${JSON.stringify(ours)}, bash ${JSON.stringify(theirs[i])}`);
+        }
+      });
+      if (process.env.EXPAND_SEED) console.log(`compared ${compared} of ${2 * lines.length}`);
+      expect(mismatches.slice(0, 10)).toEqual([]);
+      // Most generated words reach the comparison (the rest are known only at run time, e.g. `~-`).
+      expect(compared).toBeGreaterThan(0.7 * 2 * lines.length);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -30,9 +30,9 @@ describe("path effects", () => {
     expect(gateCalls("cat <<EOF > /dev/stderr\nhi\nEOF")).toEqual([]);
   });
 
-  it("follows cd, keeping the old directory too (a cd may fail)", () => {
-    const calls = gateCalls("cd packages/a && cat b.txt");
-    expect(calls).toEqual([
+  it("follows cd: after `&&` only the new directory, after `;` the old one too (a cd may fail)", () => {
+    expect(gateCalls("cd packages/a && cat b.txt")).toEqual([{ path: "b.txt", cwd: "/ws/packages/a", access: "read" }]);
+    expect(gateCalls("cd packages/a; cat b.txt")).toEqual([
       { path: "b.txt", cwd: "/ws", access: "read" },
       { path: "b.txt", cwd: "/ws/packages/a", access: "read" },
     ]);
