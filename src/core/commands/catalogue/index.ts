@@ -4,6 +4,7 @@
  */
 import { awk } from "./awk";
 import { BASIC } from "./basic";
+import { COMPRESS } from "./compress";
 import type { ProgramCheck } from "./effects";
 import { find } from "./find";
 import { git } from "./git";
@@ -17,6 +18,7 @@ import { RUNNERS, runner, WRAPPERS } from "./wrappers";
 
 const entries: [string, ProgramCheck][] = [
   ...Object.entries(BASIC),
+  ...Object.entries(COMPRESS),
   ...Object.entries(SHELL),
   ...Object.entries(WRAPPERS),
   ["grep", grep("grep")],

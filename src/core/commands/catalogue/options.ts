@@ -52,6 +52,11 @@ export interface OptionSpec {
    * (`tar cvfb x.tar 20`: `-c -v -f x.tar -b 20`).
    */
   readonly bundle?: boolean;
+  /**
+   * Long options are read by exact name only (the program's own parser, not getopt_long: bzip2, zstd). A
+   * prefix of a dangerous or deleting option still counts as it (fail closed); any other prefix is unknown.
+   */
+  readonly exact?: boolean;
   /** `-NUM` is an option (`head -5`). */
   readonly numeric?: boolean;
   /** Options end at the first positional (POSIX getopt); otherwise GNU permutes them. */
@@ -292,8 +297,9 @@ function resolveLong(name: string, spec: OptionSpec): Resolved {
   // option even when it is ambiguous (the reading that does harm wins).
   const candidates = [...new Set(longNames(spec).filter((full) => full.startsWith(name)))];
   const harmful = candidates.find((c) => spec.dangerous?.[`--${c}`] ?? spec.deletes?.[`--${c}`]);
+  // (A deleting option is always in `long`, `longArgs` or `longOptional` too, so it is among the candidates.)
   if (harmful) return lookup(harmful, spec)!;
-  if (candidates.length === 1) return lookup(candidates[0]!, spec)!;
+  if (candidates.length === 1 && !spec.exact) return lookup(candidates[0]!, spec)!;
   return { kind: "unknown", name };
 }
 
