@@ -769,7 +769,7 @@ class Run {
 
     const allowRule = this.rules.allow.match(ruleArgv, ruleProgram);
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
-    const check = systemPath ? catalogueEntry(base) : undefined;
+    const check = systemPath ? catalogueEntry(base, argv) : undefined;
     if (!check) {
       this.uncataloguedArguments(argv);
       this.uncataloguedCommandWords(argv, opts.stdin);
