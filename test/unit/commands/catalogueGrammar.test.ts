@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
+import type { OptionSpec } from "../../../src/core/commands/catalogue/options";
+import { SED } from "../../../src/core/commands/catalogue/sed";
 import { TAR } from "../../../src/core/commands/catalogue/tar";
 import { context, loadedAnalyzer } from "./helpers";
 
@@ -81,6 +83,65 @@ describe.skipIf(!has("tar"))("tar's grammar is the real tar's", () => {
     const err = stderrOf("tar", ["-tf", "a.tar", `-${c}`]);
     expect(err).not.toContain(NEEDS);
     expect(err).not.toContain("invalid option");
+  });
+});
+
+/** The grammar's long options with how each takes a value. */
+function longTable(spec: OptionSpec): (readonly [string, "none" | "required" | "optional"])[] {
+  return [
+    ...(spec.long ?? []).map((n) => [n, "none"] as const),
+    ...Object.keys(spec.longArgs ?? {}).map((n) => [n, "required"] as const),
+    ...Object.keys(spec.longOptional ?? {}).map((n) => [n, "optional"] as const),
+  ];
+}
+
+describe.skipIf(!has("sed"))("sed's grammar is the real sed's", () => {
+  beforeAll(() => writeFileSync(join(dir, "m"), "x\n"));
+  // `sed -n p m --OPT`: getopt complains before any script runs.
+  const run = (option: string) => stderrOf("sed", ["-n", "p", "m", option]);
+  it.each(longTable(SED))("--%s takes %s value", (name, value) => {
+    if (value === "none") expect(run(`--${name}=1`)).toContain("doesn't allow an argument");
+    if (value === "required") expect(run(`--${name}`)).toContain("requires an argument");
+    if (value === "optional") expect(run(`--${name}=1`)).not.toContain("doesn't allow an argument");
+  });
+  it.each(Object.keys(SED.shortArgs ?? {}))("-%s takes a value", (c) => {
+    expect(run(`-${c}`)).toContain(`option requires an argument -- '${c}'`);
+  });
+  it.each([...(SED.flags ?? "")])("-%s takes none", (c) => {
+    expect(run(`-${c}`)).not.toMatch(/requires an argument|invalid option/);
+  });
+});
+
+describe("sed spellings", () => {
+  it.each([
+    ["sed -n p f", "safe"],
+    ["sed --expr=p f", "safe"],
+    ["sed --quiet --expression p f", "safe"],
+    ["sed -ne p f", "safe"],
+    ["sed -nep f", "safe"],
+    ["sed -n -e p -- -f", "safe"],
+    ["sed -i.bak s/a/b/ f", "unsafe"],
+    ["sed --in-pl=.bak s/a/b/ f", "unsafe"],
+    ["sed --in s/a/b/ f", "unsafe"],
+    ["sed --expression='e id' f", "unparseable"],
+    ["sed --ex='w /tmp/x' f", "unparseable"],
+    ["sed -ne 'e id' f", "unparseable"],
+    ["sed -n -es/a/b/e f", "unparseable"],
+    ["sed -f x.sed f", "unparseable"],
+    ["sed -fx.sed f", "unparseable"],
+    ["sed --fi=x.sed f", "unparseable"],
+    // Real sed: `--f` is ambiguous (`--file`, `--follow-symlinks`): the harmful reading wins.
+    ["sed --f x.sed f", "unparseable"],
+    ["sed --frobnicate p f", "unsafe"],
+    ["sed -n p -- .env", "unsafe"],
+  ])("%j → %s", (line, verdict) => {
+    const r = analyze(line);
+    expect(r.verdict, `${r.reason} [${r.rule}]`).toBe(verdict);
+  });
+  it("`sed -f .env` still reads the script file (an ignored file is refused, not merely asked)", () => {
+    const ctx = context();
+    a.analyze("sed -f .env f", ctx);
+    expect(ctx.paths).toMatchObject({ calls: expect.arrayContaining([expect.objectContaining({ path: ".env" })]) });
   });
 });
 

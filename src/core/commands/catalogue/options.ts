@@ -151,7 +151,7 @@ export function parseArgs(
     else if (kind === "content-list")
       for (const part of value.value.split(":")) if (part !== "") fx.read(literalWord(part), "content");
   };
-  /** What an option does besides its value; false when it is dangerous (its value is still consumed). */
+  /** What an option does besides its value; false when it is dangerous. */
   const effect = (option: string): boolean => {
     const why = spec.dangerous?.[option];
     if (why) {
@@ -181,14 +181,14 @@ export function parseArgs(
       fx.dangerous(`\`${option}\` is not an option Toolgate knows for \`${program}\``);
       return "word";
     }
-    const keep = effect(option);
+    // A dangerous option's value keeps its own effect too (`sed -f .env` still reads `.env`).
+    effect(option);
     if (arg !== undefined) {
-      const value = rest ?? next();
-      if (keep) takeValue(option, arg, value);
+      takeValue(option, arg, rest ?? next());
       return rest ? "word" : "next";
     }
     if (optional !== undefined) {
-      if (keep && rest) takeValue(option, optional, rest);
+      if (rest) takeValue(option, optional, rest);
       return "word";
     }
     return "cluster";
@@ -241,12 +241,8 @@ export function parseArgs(
       const keep = effect(option);
       if (resolved.kind === "flag") {
         if (inline && keep) fx.dangerous(`\`--${name}\` takes no value`);
-      } else if (resolved.kind === "optional") {
-        if (keep) takeValue(option, resolved.arg, inline);
-      } else {
-        const value = inline ?? argv[++i];
-        if (keep) takeValue(option, resolved.arg, value);
-      }
+      } else if (resolved.kind === "optional") takeValue(option, resolved.arg, inline);
+      else takeValue(option, resolved.arg, inline ?? argv[++i]);
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(v)) {
