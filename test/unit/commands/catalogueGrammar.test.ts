@@ -145,6 +145,33 @@ describe("sed spellings", () => {
   });
 });
 
+describe("jq spellings", () => {
+  it.each([
+    ["jq . f.json", "safe"],
+    ["jq -rc .a f.json", "safe"],
+    ["jq -n --arg x y '$x'", "safe"],
+    ["jq -n --arg x .env '$x'", "safe"],
+    ["jq -n '$ARGS' --args a .env", "safe"],
+    ["jq -n '$ARGS' --jsonargs 1 2", "safe"],
+    ["jq . -- -f", "safe"],
+    ["jq -n '$x' --rawfile x .env", "unsafe"],
+    ["jq -n '$x' --args --rawfile x .env", "unsafe"],
+    ["jq -n '$x' --slurpfile x /etc/passwd", "unsafe"],
+    ["jq -f prog.jq f.json", "unsafe"],
+    ["jq -fprog.jq f.json", "unsafe"],
+    ["jq -nf prog.jq", "unsafe"],
+    ["jq -Lmods . f.json", "unsafe"],
+    ["jq --library-path=mods . f.json", "unsafe"],
+    // jq reads long options by exact name: `--ta` is not `--tab`.
+    ["jq --ta . f.json", "unsafe"],
+    ["jq . .env", "unsafe"],
+    ["jq env f.json", "unsafe"],
+  ])("%j → %s", (line, verdict) => {
+    const r = analyze(line);
+    expect(r.verdict, `${r.reason} [${r.rule}]`).toBe(verdict);
+  });
+});
+
 describe("tar spellings", () => {
   it.each([
     ["tar -tvf x.tar", "safe"],

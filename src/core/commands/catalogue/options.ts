@@ -28,6 +28,11 @@ export interface OptionSpec {
   readonly long?: readonly string[];
   /** Long options with a required argument (`--name=value` or `--name value`). */
   readonly longArgs?: Readonly<Record<string, ArgKind>>;
+  /**
+   * Long options that take two words, a name then a value of this kind (`jq --arg NAME VALUE`, `jq --rawfile
+   * NAME FILE`). `Seen` records the second as the option's value.
+   */
+  readonly longPairs?: Readonly<Record<string, ArgKind>>;
   /** Long options with an optional `=value`. */
   readonly longOptional?: Readonly<Record<string, ArgKind>>;
   /** Short options whose value is optional and, when given, attached (`sed -i.bak`, `grep --color`). */
@@ -74,9 +79,17 @@ export interface OptionSpec {
  */
 export class Seen {
   private list: string[] | undefined;
+  private at: number[] | undefined;
   private values: Map<string, Word[]> | undefined;
-  add(option: string): void {
+  /** `index`: where in argv the option was written. */
+  add(option: string, index = -1): void {
     (this.list ??= []).push(option);
+    (this.at ??= []).push(index);
+  }
+  /** The argv index where `option` was first written, or -1. */
+  indexOf(option: string): number {
+    const i = this.list?.indexOf(option) ?? -1;
+    return i < 0 ? -1 : this.at![i]!;
   }
   has(option: string): boolean {
     return this.list !== undefined && this.list.includes(option);
@@ -104,6 +117,8 @@ export class Seen {
 
 export interface ParsedArgs {
   readonly positionals: Word[];
+  /** The argv index of each positional. */
+  readonly positionalIndexes: number[];
   readonly seen: Seen;
   /** Index in argv of the first positional (for `posix` grammars: where the options ended), if any. */
   readonly firstPositional: number | undefined;
@@ -138,7 +153,14 @@ export function parseArgs(
   program: string,
 ): ParsedArgs {
   const positionals: Word[] = [];
+  const positionalIndexes: number[] = [];
   const seen = new Seen();
+  let at = start;
+  const positional = (w: Word, i: number): void => {
+    positionals.push(w);
+    positionalIndexes.push(i);
+    firstPositional ??= i;
+  };
   let firstPositional: number | undefined;
   let optionsDone = false;
   const canonical = (option: string): string => spec.same?.[option] ?? option;
@@ -160,7 +182,7 @@ export function parseArgs(
     }
     const loses = spec.deletes?.[option];
     if (loses) fx.deletes(`\`${program} ${option}\` ${loses}`);
-    seen.add(canonical(option));
+    seen.add(canonical(option), at);
     return true;
   };
   /**
@@ -203,19 +225,13 @@ export function parseArgs(
   }
   for (; i < argv.length; i++) {
     const w = argv[i]!;
-    if (optionsDone || !mayBeOption(w)) {
-      positionals.push(w);
-      firstPositional ??= i;
+    at = i;
+    if (optionsDone || !mayBeOption(w) || (w.literal && w.value === "-")) {
+      positional(w, i);
       if (spec.posix) optionsDone = true;
       continue;
     }
     const v = w.value;
-    if (v === "-") {
-      positionals.push(w);
-      firstPositional ??= i;
-      if (spec.posix) optionsDone = true;
-      continue;
-    }
     if (v === "--") {
       optionsDone = true;
       continue;
@@ -224,8 +240,7 @@ export function parseArgs(
       // What option this is (if any) is decided at run time.
       if (!spec.optionsHarmless)
         fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
-      positionals.push(w);
-      firstPositional ??= i;
+      positional(w, i);
       continue;
     }
     if (v.startsWith("--")) {
@@ -242,7 +257,12 @@ export function parseArgs(
       if (resolved.kind === "flag") {
         if (inline && keep) fx.dangerous(`\`--${name}\` takes no value`);
       } else if (resolved.kind === "optional") takeValue(option, resolved.arg, inline);
-      else takeValue(option, resolved.arg, inline ?? argv[++i]);
+      else if (resolved.kind === "pair") {
+        // `--arg NAME VALUE`: `=` would glue the name on (`--arg=NAME VALUE`), as jq does not allow.
+        if (inline && keep) fx.dangerous(`\`--${name}\` takes two words, not \`=\``);
+        i++;
+        takeValue(option, resolved.arg, argv[++i]);
+      } else takeValue(option, resolved.arg, inline ?? argv[++i]);
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(v)) {
@@ -255,7 +275,7 @@ export function parseArgs(
       if (used !== "cluster") break;
     }
   }
-  return { positionals, seen, firstPositional };
+  return { positionals, positionalIndexes, seen, firstPositional };
 }
 
 /** The option-name part of a non-literal word (before `=`, or the first letter) is not plain text. */
@@ -269,7 +289,7 @@ function computedName(w: Word): boolean {
 type Resolved =
   | { kind: "flag"; name: string }
   | { kind: "unknown"; name: string }
-  | { kind: "arg" | "optional"; name: string; arg: ArgKind };
+  | { kind: "arg" | "optional" | "pair"; name: string; arg: ArgKind };
 
 /** Every long name the grammar knows (without `--`). */
 function longNames(spec: OptionSpec): string[] {
@@ -281,6 +301,7 @@ function longNames(spec: OptionSpec): string[] {
     ...(spec.long ?? []),
     ...Object.keys(spec.longArgs ?? {}),
     ...Object.keys(spec.longOptional ?? {}),
+    ...Object.keys(spec.longPairs ?? {}),
     ...named(spec.dangerous),
   ];
 }
@@ -305,6 +326,8 @@ function lookup(name: string, spec: OptionSpec): Resolved | undefined {
   if (arg !== undefined) return { kind: "arg", name, arg };
   const opt = spec.longOptional?.[name];
   if (opt !== undefined) return { kind: "optional", name, arg: opt };
+  const pair = spec.longPairs?.[name];
+  if (pair !== undefined) return { kind: "pair", name, arg: pair };
   if (spec.long?.includes(name) || spec.dangerous?.[`--${name}`]) return { kind: "flag", name };
   return undefined;
 }
