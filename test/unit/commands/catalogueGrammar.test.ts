@@ -172,6 +172,31 @@ describe("jq spellings", () => {
   });
 });
 
+describe("awk spellings", () => {
+  it.each([
+    ["awk '{print $1}' f", "safe"],
+    ["awk -F, '{print $1}' f", "safe"],
+    ["awk -F: -vx=1 '{print x}' f", "safe"],
+    ["awk --field-sep=: '{print}' f", "safe"],
+    ["awk -- '{print}' f", "safe"],
+    // After the program text, words are operands: `-f` here is an input file.
+    ["awk '{print}' -f", "safe"],
+    ["awk -f x.awk f", "unparseable"],
+    ["awk -nf x.awk f", "unparseable"],
+    ["awk -fx.awk f", "unparseable"],
+    ["awk --fi=x.awk f", "unparseable"],
+    ["awk --so='BEGIN{system(\"id\")}'", "unparseable"],
+    ["awk -e 'BEGIN{system(\"id\")}'", "unparseable"],
+    ["awk -v 'x=1' -- 'BEGIN{system(\"id\")}'", "unparseable"],
+    ["awk -o out.awk '{print}' f", "unsafe"],
+    ["awk --frob '{print}' f", "unsafe"],
+    ["awk '{print}' .env", "unsafe"],
+  ])("%j → %s", (line, verdict) => {
+    const r = analyze(line);
+    expect(r.verdict, `${r.reason} [${r.rule}]`).toBe(verdict);
+  });
+});
+
 describe("tar spellings", () => {
   it.each([
     ["tar -tvf x.tar", "safe"],
