@@ -197,6 +197,35 @@ describe("awk spellings", () => {
   });
 });
 
+describe("xargs spellings (options end at the command it runs)", () => {
+  it.each([
+    ["xargs echo", "safe"],
+    ["xargs -n1 -P4 echo", "safe"],
+    ["xargs -0tr echo", "safe"],
+    ["xargs --max-ar=2 echo", "safe"],
+    ["xargs -I{} echo {}", "safe"],
+    ["xargs -i echo {}", "safe"],
+    ["xargs -a list.txt echo", "safe"],
+    ["xargs -alist.txt echo", "safe"],
+    ["xargs --arg=list.txt echo", "safe"],
+    ["xargs -a .env echo", "unsafe"],
+    ["xargs --frob echo", "unparseable"],
+    ["xargs -Q echo", "unparseable"],
+  ])("%j → %s", (line, verdict) => {
+    const r = analyze(line);
+    expect(r.verdict, `${r.reason} [${r.rule}]`).toBe(verdict);
+  });
+  // The word after an option whose value is optional or attached-only is the command (real xargs runs it).
+  it.each([
+    "xargs --max-lines rm",
+    "xargs -l rm",
+    "xargs --eof rm",
+    "xargs --replace rm",
+    "xargs -s 100 rm",
+    "xargs -- rm",
+  ])("%s runs rm", (line) => expect(analyze(line)).toMatchObject({ verdict: "unsafe", deletes: true }));
+});
+
 describe("tar spellings", () => {
   it.each([
     ["tar -tvf x.tar", "safe"],

@@ -62,6 +62,12 @@ export interface OptionSpec {
    * prefix of a dangerous or deleting option still counts as it (fail closed); any other prefix is unknown.
    */
   readonly exact?: boolean;
+  /**
+   * What an option the grammar does not know (or one computed at run time) makes the command: "dangerous"
+   * (the default), or "unknown" — a hard ask — for wrappers, where it could take a value and so move where
+   * the command they run starts.
+   */
+  readonly unknownOptions?: "dangerous" | "unknown";
   /** `-NUM` is an option (`head -5`). */
   readonly numeric?: boolean;
   /** Options end at the first positional (POSIX getopt); otherwise GNU permutes them. */
@@ -164,6 +170,8 @@ export function parseArgs(
   let firstPositional: number | undefined;
   let optionsDone = false;
   const canonical = (option: string): string => spec.same?.[option] ?? option;
+  const notKnown = (reason: string): void =>
+    spec.unknownOptions === "unknown" ? fx.unknown(reason) : fx.dangerous(reason);
   const takeValue = (option: string, kind: ArgKind, value: Word | undefined): void => {
     if (!value) return;
     seen.setValue(canonical(option), value);
@@ -196,11 +204,11 @@ export function parseArgs(
     const optional = spec.shortOptional?.[c];
     const flag = spec.flags?.includes(c) === true && c !== UNKNOWN;
     if (c === UNKNOWN) {
-      if (!spec.optionsHarmless) fx.dangerous(`\`${program}\` gets an option computed at run time`);
+      if (!spec.optionsHarmless) notKnown(`\`${program}\` gets an option computed at run time`);
       return "word";
     }
     if (arg === undefined && optional === undefined && !flag && !spec.dangerous?.[option]) {
-      fx.dangerous(`\`${option}\` is not an option Toolgate knows for \`${program}\``);
+      notKnown(`\`${option}\` is not an option Toolgate knows for \`${program}\``);
       return "word";
     }
     // A dangerous option's value keeps its own effect too (`sed -f .env` still reads `.env`).
@@ -239,7 +247,7 @@ export function parseArgs(
     if (!w.literal && computedName(w)) {
       // What option this is (if any) is decided at run time.
       if (!spec.optionsHarmless)
-        fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+        notKnown(`\`${program}\` gets an argument computed at run time that could be any option`);
       positional(w, i);
       continue;
     }
@@ -249,13 +257,13 @@ export function parseArgs(
       const inline = eq >= 0 ? sliceWord(w, eq + 1) : undefined;
       const resolved = resolveLong(name, spec);
       if (resolved.kind === "unknown") {
-        fx.dangerous(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
+        notKnown(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
         continue;
       }
       const option = `--${resolved.name}`;
       const keep = effect(option);
       if (resolved.kind === "flag") {
-        if (inline && keep) fx.dangerous(`\`--${name}\` takes no value`);
+        if (inline && keep) notKnown(`\`--${name}\` takes no value`);
       } else if (resolved.kind === "optional") takeValue(option, resolved.arg, inline);
       else if (resolved.kind === "pair") {
         // `--arg NAME VALUE`: `=` would glue the name on (`--arg=NAME VALUE`), as jq does not allow.
