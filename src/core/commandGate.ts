@@ -93,6 +93,12 @@ export class CommandPathGate implements PathGate {
     return this.paths.roots.some((_, i) => this.validator.ignore.hasRules(i));
   }
 
+  inWorkspace(path: string, cwd: string): boolean {
+    const v = this.validator.checkPath("write_to_file", path, cwd);
+    // A path the validator refuses (NUL, a URL) is not known to be inside.
+    return v.ok && v.path?.realRoot !== undefined;
+  }
+
   check(
     path: string,
     cwd: string,

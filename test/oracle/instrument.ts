@@ -74,6 +74,7 @@ function recordingEffects(program: string, fx: Effects): Effects {
     },
     read: (p, kind, base) => fx.read(p, kind, base),
     write: (p, base) => fx.write(p, base),
+    movesTo: (p, base) => fx.movesTo(p, base),
     mayTouch: (p, base, writes) => fx.mayTouch(p, base, writes),
     nested: (argv, opts) => {
       if (muted) return;

@@ -471,6 +471,28 @@ class Run {
   }
 
   /** See `Effects.mayTouch`: the path gate records what binds in every mode; its verdicts are not used. */
+  /**
+   * Files moved to `dest` leave the workspace when it lies outside: a deletion. A destination known only at
+   * run time is already a hard ask (its write goes through `path`), so only known paths are judged here.
+   */
+  movesTo(dest: Word, base: Word | undefined, program: string): void {
+    if (dest.pipe || (base && !base.literal)) return;
+    let path: string;
+    if (dest.tilde === "home" && !dest.value.includes(UNKNOWN) && !dest.glob) path = this.home + dest.value.slice(1);
+    else if (dest.literal) path = dest.value;
+    else return;
+    if (base && !path.startsWith("/")) path = posix.join(base.value, path);
+    const root = this.ctx.cwd;
+    const inside = (cwd: string): boolean => {
+      if (this.ctx.paths.inWorkspace) return this.ctx.paths.inWorkspace(path || ".", cwd);
+      const rel = posix.relative(root, posix.resolve(cwd, path));
+      return !(rel === ".." || rel.startsWith("../") || posix.isAbsolute(rel));
+    };
+    const cwds = path.startsWith("/") ? [this.ctx.cwd] : (this.cwds ?? []);
+    if (cwds.some((cwd) => !inside(cwd)))
+      this.noteDeletion(`\`${program}\` moves files out of the workspace (to \`${path}\`)`, "commands:deletes");
+  }
+
   touchArgument(v: string, writes: boolean): void {
     if (v.length > 4096 || v.includes("\n")) return;
     for (const cwd of this.cwds ?? [this.ctx.cwd]) {
@@ -816,7 +838,7 @@ class Run {
 
     const allowRule = this.rules.allow.match(ruleArgv, ruleProgram);
     const allowed = opts.outerAllowed === true || allowRule.match === "yes";
-    const check = systemPath ? catalogueEntry(base) : undefined;
+    const check = systemPath ? catalogueEntry(base, argv) : undefined;
     if (!check) {
       this.uncataloguedArguments(argv);
       this.uncataloguedCommandWords(argv, opts.stdin);
@@ -962,6 +984,9 @@ class CommandEffects implements Effects {
   }
   write(path: Word, base?: Word): void {
     if (!this.guess) this.run.path(path, "write", "content", base);
+  }
+  movesTo(dest: Word, base?: Word): void {
+    if (!this.guess) this.run.movesTo(dest, base, baseName(this.ruleArgv[0]?.value ?? "?"));
   }
   mayTouch(path: Word, base: Word | undefined, writes: boolean): void {
     if (this.guess || !path.literal || (base && !base.literal)) return;

@@ -33,6 +33,11 @@ export interface PathGate {
   checkPattern?(pattern: string, cwd: string): PathVerdict;
   /** A file effect whose path is known only when the command runs (a variable, a pattern, an unknown `cd`). */
   unresolved?(access: PathAccess, shown: string): void;
+  /**
+   * Whether `path` (resolved against `cwd`, links followed) lies inside a workspace root. Optional: without
+   * it, the analysis compares the path with the first root (`CommandContext.cwd`) by its spelling.
+   */
+  inWorkspace?(path: string, cwd: string): boolean;
 }
 
 export interface CommandContext {

@@ -270,7 +270,8 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["flag", "awk 'BEGIN{\"id\" | getline}'", "unparseable"],
   ["flag", "awk 'BEGIN{getline x < \"/etc/passwd\"}'", "unparseable"],
   ["flag", "awk -f x.awk f", "unparseable"],
-  ["flag", 'awk "$p" f', "unsafe"],
+  // The program text is computed at run time (as for `sed "$s" f`): before, `"$p"` was read as an option and `f` as the program.
+  ["flag", 'awk "$p" f', "unparseable"],
   ["flag", "awk 'BEGIN { i++ / 2; system(\"id\") }'", "unparseable"],
   ["flag", "xargs -I{} sh -c '{}'", "unparseable"],
   ["flag", "date -s 2020-01-01", "unsafe"],

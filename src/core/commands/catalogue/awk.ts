@@ -9,7 +9,7 @@
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { runsCode } from "./effects";
-import { mayBeOption, sliceWord } from "./options";
+import { parseArgs, type OptionSpec } from "./options";
 
 /** Names that run commands, read files or the environment, change the input files, or load code. */
 const DANGEROUS_NAMES: readonly [string, string][] = [
@@ -53,84 +53,72 @@ function assignmentProblem(text: string): string | undefined {
   return undefined;
 }
 
-const AWK_FLAGS = new Set(["b", "c", "C", "P", "r", "n", "N", "M", "O", "s", "t", "S", "V", "h", "g"]);
-const AWK_LONG = new Set([
-  "sandbox",
-  "characters-as-bytes",
-  "traditional",
-  "posix",
-  "re-interval",
-  "non-decimal-data",
-  "use-lc-numeric",
-  "bignum",
-  "optimize",
-  "no-optimize",
-  "version",
-  "help",
-  "csv",
-]);
+const RUNS_FILE = "runs an awk program Toolgate cannot check";
+/**
+ * The union of gawk's, mawk's and the one-true-awk's options (gawk reads them with getopt_long: clusters,
+ * abbreviations). Options end at the program text (POSIX). Files of awk code (`-f`, `-i`, `-l`, `-E`) are
+ * read and cannot be checked: a hard ask. gawk's options that write a file (`-d`, `-D`, `-o`, `-p`) are not
+ * in the table, so they are not vouched for.
+ */
+const AWK: OptionSpec = {
+  posix: true,
+  flags: "bcCPrnNMOstSVhg",
+  shortArgs: { F: "data", v: "data", e: "data", f: "content", i: "content", l: "content", E: "content" },
+  long: [
+    "sandbox",
+    "characters-as-bytes",
+    "traditional",
+    "posix",
+    "re-interval",
+    "non-decimal-data",
+    "use-lc-numeric",
+    "bignum",
+    "optimize",
+    "no-optimize",
+    "version",
+    "help",
+    "csv",
+  ],
+  longArgs: {
+    source: "data",
+    "field-separator": "data",
+    assign: "data",
+    file: "content",
+    include: "content",
+    load: "content",
+    exec: "content",
+  },
+  dangerous: {
+    "-f": RUNS_FILE,
+    "-i": RUNS_FILE,
+    "-l": RUNS_FILE,
+    "-E": RUNS_FILE,
+    "--file": RUNS_FILE,
+    "--include": RUNS_FILE,
+    "--load": RUNS_FILE,
+    "--exec": RUNS_FILE,
+  },
+  same: { "-e": "--source", "-v": "--assign" },
+};
 
 export const awk =
   (program: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(program);
-    const programs: Word[] = [];
-    let fromFile = false;
-    const unknown = (v: string): void => fx.dangerous(`\`${v}\` is not an \`${program}\` option Toolgate knows`);
     const assign = (w: Word | undefined): void => {
       if (!w) return;
       const problem = assignmentProblem(w.value);
       if (problem || !w.literal) fx.dangerous(problem ?? "an awk assignment is computed at run time");
     };
-    let i = 1;
-    for (; i < argv.length; i++) {
-      const w = argv[i]!;
-      const v = w.value;
-      if (!mayBeOption(w) || v === "-") break;
-      if (!w.literal) {
-        fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
-        continue;
-      }
-      if (v === "--") {
-        i++;
-        break;
-      }
-      if (v.startsWith("--")) {
-        const eq = v.indexOf("=");
-        const name = v.slice(2, eq >= 0 ? eq : undefined);
-        const value = (): Word | undefined => (eq >= 0 ? sliceWord(w, eq + 1) : argv[++i]);
-        // Exact names only: getopt accepts abbreviations, and an unknown one is dangerous below.
-        if (name === "source") {
-          const p = value();
-          if (p) programs.push(p);
-        } else if (name === "field-separator") value();
-        else if (name === "assign") assign(value());
-        else if (name === "file" || name === "include" || name === "load" || name === "exec") {
-          const f = value();
-          if (f) fx.read(f, "content");
-          fromFile = true;
-          runsCode(fx, `\`${program} --${name}\` runs awk code Toolgate cannot check`);
-        } else if (!AWK_LONG.has(name) || eq >= 0) unknown(`--${name}`);
-        continue;
-      }
-      const c = v[1]!;
-      if (c === "F" || c === "v" || c === "e" || c === "f" || c === "i" || c === "l" || c === "E") {
-        const p = v.length > 2 ? sliceWord(w, 2) : argv[++i];
-        if (c === "e") {
-          if (p) programs.push(p);
-        } else if (c === "v") assign(p);
-        else if (c !== "F") {
-          if (p) fx.read(p, "content");
-          fromFile = true;
-          runsCode(fx, `\`${program} -${c}\` runs awk code Toolgate cannot check`);
-        }
-        continue;
-      }
-      if (v.length === 2 && AWK_FLAGS.has(c)) continue;
-      unknown(v);
-    }
+    const { positionals, seen } = parseArgs(argv, 1, AWK, fx, program);
+    for (const v of seen.valuesOf("--assign")) assign(v);
+    const programs: Word[] = [...seen.valuesOf("--source")];
+    const fromFile = ["-f", "-i", "-l", "-E", "--file", "--include", "--load", "--exec"].some(
+      (o) => seen.valuesOf(o).length > 0,
+    );
+    const operands = [...positionals];
     if (programs.length === 0 && !fromFile) {
-      const p = argv[i++];
+      const p = operands.shift();
       if (p) programs.push(p);
     }
     for (const p of programs) {
@@ -141,8 +129,7 @@ export const awk =
       const problem = awkProgramProblem(p.value);
       if (problem) runsCode(fx, problem);
     }
-    for (; i < argv.length; i++) {
-      const f = argv[i]!;
+    for (const f of operands) {
       // `name=value` operands assign variables; anything else is an input file.
       if (f.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(f.value)) {
         assign(f);

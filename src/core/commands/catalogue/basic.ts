@@ -661,6 +661,9 @@ function writer(
       else fx.write(p);
     });
     if (program === "cp" || program === "mv") landing(program, positionals, seen, fx);
+    // A move out of the workspace takes the files away from it: a deletion (an overwrite inside is not).
+    const dest = seen.valueOf("-t") ?? seen.valueOf("--target-directory") ?? positionals[positionals.length - 1];
+    if (program === "mv" && dest && (targetDir || positionals.length > 1)) fx.movesTo(dest);
   };
 }
 
@@ -825,6 +828,15 @@ function deleter(program: string, spec: OptionSpec): ProgramCheck {
     for (const p of positionals) fx.write(p);
   };
 }
+
+/**
+ * `rename` is two programs: util-linux's (`rename FROM TO FILES`) and Perl's (`rename EXPR FILES`, which
+ * evaluates EXPR as Perl). Either way the new names are computed when it runs, and may leave the workspace.
+ */
+const rename: ProgramCheck = (_argv, fx) => {
+  fx.label("rename");
+  unknown(fx, "`rename` computes new names when it runs (Perl's `rename` evaluates its first argument as code)");
+};
 
 export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   ls: reader("ls", LS, "names", true),
@@ -1011,11 +1023,13 @@ export const BASIC: Readonly<Record<string, ProgramCheck>> = {
   chmod: writer("chmod", CHMOD, "mode-then-write"),
   chown: writer("chown", CHMOD, "mode-then-write"),
   chgrp: writer("chgrp", CHMOD, "mode-then-write"),
+  rename,
   rm: deleter("rm", RM),
   rmdir: deleter("rmdir", { flags: "pv", long: [...HELP, "ignore-fail-on-non-empty", "parents", "verbose"] }),
   unlink: deleter("unlink", SIMPLE_TEXT),
+  // `shred` overwrites its files' data in place: data loss even without `-u`.
   shred: deleter("shred", {
-    flags: "fnuvxz",
+    flags: "fuvxz",
     shortArgs: { n: "data", s: "data" },
     long: [...HELP, "force", "verbose", "exact", "zero"],
     longArgs: { iterations: "data", "random-source": "content", size: "data" },

@@ -54,6 +54,11 @@ export interface Effects {
   /** A path the command writes (created, truncated or changed). */
   write(path: Word, base?: Word): void;
   /**
+   * Files are moved to `dest` (`mv SRC DEST`): where `dest` lies outside the workspace, they are gone from it,
+   * which is a deletion (a hard ask in every mode). A move inside the workspace is not.
+   */
+  movesTo(dest: Word, base?: Word): void;
+  /**
    * An argument the command may read or write although its use is not modelled (a program the catalogue
    * does not know, a state-changing git subcommand): only what binds in every mode counts — an ignored or
    * read-denied file is refused, a protected path (when `writes`) or an ask rule asks. Nothing else changes

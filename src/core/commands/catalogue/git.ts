@@ -202,6 +202,8 @@ export const git: ProgramCheck = (argv, fx) => {
   // Contents that come out of git's objects (commits, the index) include files the ignore file excludes
   // when the repository tracks them; the path gate asks then.
   const readsHistory = (): void => fx.read(literalWord("."), "git-history", base);
+  const lost = discardsWork(name, args);
+  if (lost) fx.deletes(`\`git ${name}\` ${lost}`);
   switch (name) {
     case "branch":
       return listingOnly(args, fx, BRANCH_LIST, "git branch", ["-l", "--list"]);
@@ -319,7 +321,6 @@ export const git: ProgramCheck = (argv, fx) => {
       }
       return fx.notReadOnly("`git reflog` changes the reflog");
     case "clean":
-      fx.deletes("`git clean` deletes untracked files");
       return fx.notReadOnly("`git clean` deletes files");
     case "rm":
       if (!args.some((a) => a.value === "--cached")) fx.deletes("`git rm` deletes files");
@@ -493,6 +494,72 @@ function hasFlag(args: readonly Word[], short: string, long: string): boolean {
     if (a.value === `--${long}` || (/^-[A-Za-z]+$/.test(a.value) && a.value.includes(short))) return true;
   }
   return false;
+}
+
+/**
+ * Whether the subcommand can throw away work that exists nowhere else (uncommitted changes, untracked files,
+ * a stash, an unmerged branch): why, or undefined. A deletion, the hard ask of every mode, as `rm` is.
+ * Conservative where the words cannot tell: `git checkout X` restores the file X when X is a tracked file
+ * rather than a branch, so a lone word is taken for a path unless it is plainly a revision; a word computed
+ * at run time could be any option or path.
+ */
+function discardsWork(name: string, args: readonly Word[]): string | undefined {
+  const computed = args.some((a) => !a.literal);
+  const dashdash = args.findIndex((a) => a.literal && a.value === "--");
+  const options = (dashdash < 0 ? args : args.slice(0, dashdash)).filter((a) => a.value.startsWith("-"));
+  // git reads a unique prefix of a long option as it (`git reset --har`); a cluster of letters as each.
+  const long = (...names: string[]) =>
+    options.some((a) => {
+      const v = a.value.split("=")[0]!;
+      return v.length >= 4 && v.startsWith("--") && names.some((n) => `--${n}`.startsWith(v));
+    });
+  const short = (...letters: string[]) =>
+    options.some((a) => /^-[A-Za-z]+$/.test(a.value) && letters.some((c) => a.value.includes(c)));
+  switch (name) {
+    case "checkout": {
+      if (computed) return "may discard uncommitted changes (an argument is known only when it runs)";
+      if (short("f") || long("force")) return "with `-f` discards uncommitted changes";
+      if (short("p") || long("patch", "ours", "theirs", "pathspec-from-file", "merge", "conflict"))
+        return "overwrites files in the working tree, discarding their changes";
+      if (dashdash >= 0 && args.length > dashdash + 1) return "overwrites the files it names, discarding their changes";
+      const creates = short("b", "B") || long("orphan");
+      const words = positionalsOf(args, [...VALUE_OPTIONS, "-b", "-B", "--orphan", "--conflict"]);
+      if (words.length > 1 || (!creates && words.length === 1 && !plainRevision(words[0]!.value)))
+        return "restores the files it names (a word that is not plainly a branch may be a file), discarding their changes";
+      return undefined;
+    }
+    case "switch":
+      if (computed) return "may discard uncommitted changes (an argument is known only when it runs)";
+      if (short("f") || long("force", "discard-changes")) return "discards uncommitted changes";
+      return undefined;
+    case "restore":
+      // Only `--staged` without `--worktree` leaves the working tree alone.
+      if (!computed && (short("S") || long("staged")) && !(short("W") || long("worktree"))) return undefined;
+      return "overwrites files in the working tree, discarding their changes";
+    case "reset":
+      if (computed || long("hard", "merge")) return "discards uncommitted changes";
+      return undefined;
+    case "clean":
+      if (!computed && (short("n") || long("dry-run"))) return undefined;
+      return "deletes untracked files";
+    case "stash":
+      if (args[0]?.value === "drop" || args[0]?.value === "clear" || (args[0] && !args[0].literal))
+        return "deletes stashed changes";
+      return undefined;
+    case "branch":
+      if (computed) return "may delete a branch (an argument is known only when it runs)";
+      if (short("D", "M", "C")) return "force-deletes or overwrites a branch, which may hold unmerged commits";
+      if ((short("d", "m", "c") || long("delete", "move", "copy")) && (short("f") || long("force")))
+        return "force-deletes or overwrites a branch, which may hold unmerged commits";
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A revision no file is named like: `-`, `@{-1}`, `HEAD~2`, and the usual names of a main branch. */
+function plainRevision(v: string): boolean {
+  return /^(-|@(\{-?\d+\})?|(HEAD|FETCH_HEAD|ORIG_HEAD|main|master|develop|trunk)([~^]\d*)*)$/.test(v);
 }
 
 /** Subcommands that never write the files their arguments name (they record, send or name things). */

@@ -4,6 +4,9 @@
  */
 import { awk } from "./awk";
 import { BASIC } from "./basic";
+import { COMPRESS } from "./compress";
+import { INSPECT } from "./inspect";
+import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { find } from "./find";
 import { git } from "./git";
@@ -17,6 +20,8 @@ import { RUNNERS, runner, WRAPPERS } from "./wrappers";
 
 const entries: [string, ProgramCheck][] = [
   ...Object.entries(BASIC),
+  ...Object.entries(COMPRESS),
+  ...Object.entries(INSPECT),
   ...Object.entries(SHELL),
   ...Object.entries(WRAPPERS),
   ["grep", grep("grep")],
@@ -39,7 +44,48 @@ const entries: [string, ProgramCheck][] = [
 
 const CATALOGUE = new Map<string, ProgramCheck>(entries);
 
-export function catalogueEntry(program: string): ProgramCheck | undefined {
+/**
+ * Version queries: the program with one word that makes it print its version and exit before it reads any
+ * project file or runs anything (`node --version`, `java -version`). Left out on purpose: `cargo`/`rustc`
+ * and `go` (a `rust-toolchain.toml` or go.mod `toolchain` line makes the toolchain proxy download and run
+ * another toolchain), `yarn`/`pnpm` (the project's `yarnPath`/`packageManager` picks the program that runs),
+ * `ruby -v` (prints, then runs a script read from its input).
+ */
+const VERSION_WORDS = new Map<string, readonly string[]>([
+  ["node", ["--version", "-v"]],
+  ["npm", ["--version", "-v"]],
+  ["python", ["--version", "-V"]],
+  ["python3", ["--version", "-V"]],
+  ["pip", ["--version", "-V"]],
+  ["pip3", ["--version", "-V"]],
+  ["java", ["-version", "--version"]],
+  ["javac", ["-version", "--version"]],
+  ["ruby", ["--version"]],
+  ["perl", ["--version", "-v"]],
+  ["gcc", ["--version"]],
+  ["g++", ["--version"]],
+  ["cc", ["--version"]],
+  ["clang", ["--version"]],
+  ["make", ["--version", "-v"]],
+  ["cmake", ["--version"]],
+  ["deno", ["--version", "-V"]],
+  ["bun", ["--version", "-v"]],
+  ["bash", ["--version"]],
+]);
+
+const versionQuery =
+  (program: string): ProgramCheck =>
+  (_argv, fx) =>
+    fx.label(`${program} --version`);
+
+/**
+ * The check for `program`; `argv`, when given, lets a version query (nothing on the line but the program and
+ * its version word) be vouched for even where the program itself is not.
+ */
+export function catalogueEntry(program: string, argv?: readonly Word[]): ProgramCheck | undefined {
+  const words = VERSION_WORDS.get(program);
+  const only = argv?.length === 2 ? argv[1] : undefined;
+  if (words && only?.literal && words.includes(only.value)) return versionQuery(program);
   return CATALOGUE.get(program);
 }
 

@@ -9,32 +9,48 @@
  * jq matches long options exactly (no abbreviations); any option the table does not know is dangerous.
  */
 import type { ProgramCheck } from "./effects";
-import { mayBeOption } from "./options";
+import { parseArgs, type OptionSpec } from "./options";
 
-const FLAGS = new Set(["c", "n", "r", "j", "a", "s", "S", "C", "M", "e", "h", "V", "0", "R", "b"]);
-const LONG = new Set([
-  "compact-output",
-  "null-input",
-  "raw-input",
-  "raw-output",
-  "raw-output0",
-  "join-output",
-  "ascii-output",
-  "slurp",
-  "sort-keys",
-  "color-output",
-  "monochrome-output",
-  "exit-status",
-  "tab",
-  "seq",
-  "stream",
-  "stream-errors",
-  "help",
-  "version",
-  "build-configuration",
-  "unbuffered",
-  "binary",
-]);
+/** jq's own option parser: exact long names, clusters of short flags; `--arg NAME VALUE` takes two words. */
+const JQ: OptionSpec = {
+  exact: true,
+  flags: "cnrjasSCMehV0Rb",
+  shortArgs: { f: "content", L: "data" },
+  long: [
+    "compact-output",
+    "null-input",
+    "raw-input",
+    "raw-output",
+    "raw-output0",
+    "join-output",
+    "ascii-output",
+    "slurp",
+    "sort-keys",
+    "color-output",
+    "monochrome-output",
+    "exit-status",
+    "tab",
+    "seq",
+    "stream",
+    "stream-errors",
+    "help",
+    "version",
+    "build-configuration",
+    "unbuffered",
+    "binary",
+    "args",
+    "jsonargs",
+  ],
+  longArgs: { indent: "data", "from-file": "content", "library-path": "data" },
+  longPairs: { arg: "data", argjson: "data", slurpfile: "content", rawfile: "content" },
+  dangerous: {
+    "-f": "takes its filter from a file Toolgate cannot check",
+    "--from-file": "takes its filter from a file Toolgate cannot check",
+    "-L": "changes where jq loads modules from",
+    "--library-path": "changes where jq loads modules from",
+  },
+  same: { "-f": "--from-file", "--jsonargs": "--args" },
+};
 
 const DANGEROUS_NAMES: readonly [string, string][] = [
   ["import", "imports a module, which reads files"],
@@ -57,61 +73,21 @@ export function jqFilterProblem(filter: string): string | undefined {
 
 export const jq: ProgramCheck = (argv, fx) => {
   fx.label("jq");
-  let filterSeen = false;
-  let valuesMode = false;
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (mayBeOption(w) && v !== "-") {
-      if (!w.literal) {
-        fx.dangerous("`jq` gets an argument computed at run time that could be any option");
-        continue;
-      }
-      if (v === "--args" || v === "--jsonargs") {
-        valuesMode = true;
-        continue;
-      }
-      if (v === "--arg" || v === "--argjson") {
-        i += 2;
-        continue;
-      }
-      if (v === "--slurpfile" || v === "--rawfile") {
-        const f = argv[i + 2];
-        if (f) fx.read(f, "content");
-        i += 2;
-        continue;
-      }
-      if (v === "--indent") {
-        i++;
-        continue;
-      }
-      if (v === "-f" || v === "--from-file") {
-        const f = argv[++i];
-        if (f) fx.read(f, "content");
-        filterSeen = true;
-        fx.dangerous("`jq -f` runs a filter from a file Toolgate cannot check");
-        continue;
-      }
-      if (v.startsWith("-L") || v === "--library-path" || v.startsWith("--library-path=")) {
-        if (v === "-L" || v === "--library-path") i++;
-        fx.dangerous("`jq -L` changes where jq loads modules from");
-        continue;
-      }
-      if (v.startsWith("--") ? LONG.has(v.slice(2)) : [...v.slice(1)].every((c) => FLAGS.has(c))) continue;
-      fx.dangerous(`\`${v}\` is not a \`jq\` option Toolgate knows`);
-      continue;
-    }
-    if (!filterSeen) {
-      filterSeen = true;
+  const { positionals, positionalIndexes, seen } = parseArgs(argv, 1, JQ, fx, "jq");
+  // After `--args`/`--jsonargs`, positionals are values (words that look like options are still options).
+  const valuesFrom = seen.indexOf("--args");
+  const fromFile = seen.valuesOf("--from-file").length > 0;
+  positionals.forEach((w, k) => {
+    if (k === 0 && !fromFile) {
       if (w.splits) fx.notReadOnly("the `jq` filter may expand into several words");
       if (!w.literal) fx.dangerous("the `jq` filter is computed at run time");
       else {
-        const problem = jqFilterProblem(v);
+        const problem = jqFilterProblem(w.value);
         if (problem) fx.dangerous(problem);
       }
-      continue;
+      return;
     }
-    if (valuesMode) continue;
-    if (!(w.literal && v === "-")) fx.read(w, "content");
-  }
+    if (valuesFrom >= 0 && positionalIndexes[k]! > valuesFrom) return;
+    if (!(w.literal && w.value === "-")) fx.read(w, "content");
+  });
 };

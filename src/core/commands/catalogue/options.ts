@@ -1,8 +1,15 @@
 /**
- * A getopt-style reader of argv against a per-program option table. Options are whitelisted: an option the
- * table does not know is dangerous (it could run, write or read anything, so no allow rule licenses it), and
- * a long option that GNU getopt would accept as an abbreviation of a dangerous one (`--outp` for `--output`)
- * is dangerous.
+ * The one option interpreter of the catalogue: a getopt-style reader of argv against a declarative
+ * per-program grammar (`OptionSpec`). Every spelling getopt_long accepts is read the same way for every
+ * program: short options and clusters (`-xvf`), attached and separate values (`-fx`, `-f x`), optional values
+ * (attached only: `-i.bak`, `--color=auto`), long options with `=` or a separate value, GNU's unambiguous
+ * abbreviations (`--out=x` for `--output`), `-NUM`, old-style bundles (`tar xvf x.tar`) and `--`.
+ *
+ * Options are whitelisted: an option the grammar does not know is dangerous (it could run, write or read
+ * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous or deleting one
+ * (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless one. The
+ * effects of values (reads, writes) are reported here; what an option does beyond its value (`dangerous`,
+ * `deletes`) is reported here too, so a program's own code only interprets the positionals.
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import { dangerousOption, type Effects } from "./effects";
@@ -21,10 +28,46 @@ export interface OptionSpec {
   readonly long?: readonly string[];
   /** Long options with a required argument (`--name=value` or `--name value`). */
   readonly longArgs?: Readonly<Record<string, ArgKind>>;
+  /**
+   * Long options that take two words, a name then a value of this kind (`jq --arg NAME VALUE`, `jq --rawfile
+   * NAME FILE`). `Seen` records the second as the option's value.
+   */
+  readonly longPairs?: Readonly<Record<string, ArgKind>>;
   /** Long options with an optional `=value`. */
   readonly longOptional?: Readonly<Record<string, ArgKind>>;
-  /** `-x` or `--name` → why it is dangerous (it runs a program, or similar). */
+  /** Short options whose value is optional and, when given, attached (`sed -i.bak`, `grep --color`). */
+  readonly shortOptional?: Readonly<Record<string, ArgKind>>;
+  /**
+   * `-x` or `--name` → why it is dangerous (it runs a program, or similar). A dangerous option keeps the value
+   * its table entry (`shortArgs`, `longArgs`) gives it; without one it takes none.
+   */
   readonly dangerous?: Readonly<Record<string, string>>;
+  /**
+   * `-x` or `--name` → why it deletes or loses data (`tar --remove-files`, `gzip` without `-k`): a hard ask in
+   * every mode, as `rm` is. The option must also be in the table (flags, long, or with its value kind).
+   */
+  readonly deletes?: Readonly<Record<string, string>>;
+  /**
+   * Other spellings of one option (`-f` → `--file`, `--get` → `--extract`): `Seen` records the canonical
+   * one, with its values, so a program asks about one name.
+   */
+  readonly same?: Readonly<Record<string, string>>;
+  /**
+   * The first word may be an old-style bundle of short letters without a dash, whose values follow in order
+   * (`tar cvfb x.tar 20`: `-c -v -f x.tar -b 20`).
+   */
+  readonly bundle?: boolean;
+  /**
+   * Long options are read by exact name only (the program's own parser, not getopt_long: bzip2, zstd). A
+   * prefix of a dangerous or deleting option still counts as it (fail closed); any other prefix is unknown.
+   */
+  readonly exact?: boolean;
+  /**
+   * What an option the grammar does not know (or one computed at run time) makes the command: "dangerous"
+   * (the default), or "unknown" — a hard ask — for wrappers, where it could take a value and so move where
+   * the command they run starts.
+   */
+  readonly unknownOptions?: "dangerous" | "unknown";
   /** `-NUM` is an option (`head -5`). */
   readonly numeric?: boolean;
   /** Options end at the first positional (POSIX getopt); otherwise GNU permutes them. */
@@ -36,28 +79,55 @@ export interface OptionSpec {
   readonly optionsHarmless?: boolean;
 }
 
-/** Options seen, in canonical form (`-e`, `--regexp`), with the last value each took. Usually empty or tiny. */
+/**
+ * Options seen, in canonical form (`-e`, `--regexp`, or what `same` maps them to), in order, with the values
+ * each took. Usually empty or tiny.
+ */
 export class Seen {
   private list: string[] | undefined;
-  private values: Map<string, Word> | undefined;
-  add(option: string): void {
+  private at: number[] | undefined;
+  private values: Map<string, Word[]> | undefined;
+  /** `index`: where in argv the option was written. */
+  add(option: string, index = -1): void {
     (this.list ??= []).push(option);
+    (this.at ??= []).push(index);
+  }
+  /** The argv index where `option` was first written, or -1. */
+  indexOf(option: string): number {
+    const i = this.list?.indexOf(option) ?? -1;
+    return i < 0 ? -1 : this.at![i]!;
   }
   has(option: string): boolean {
     return this.list !== undefined && this.list.includes(option);
   }
+  /** Every option seen, in order (repeats included). */
+  all(): readonly string[] {
+    return this.list ?? [];
+  }
   setValue(option: string, value: Word): void {
-    (this.values ??= new Map()).set(option, value);
+    const values = (this.values ??= new Map());
+    const list = values.get(option);
+    if (list) list.push(value);
+    else values.set(option, [value]);
   }
   /** The value the option last took (`-t DIR`, `--target-directory=DIR`), if it took one. */
   valueOf(option: string): Word | undefined {
-    return this.values?.get(option);
+    const list = this.values?.get(option);
+    return list?.[list.length - 1];
+  }
+  /** Every value the option took, in order. */
+  valuesOf(option: string): readonly Word[] {
+    return this.values?.get(option) ?? [];
   }
 }
 
 export interface ParsedArgs {
   readonly positionals: Word[];
+  /** The argv index of each positional. */
+  readonly positionalIndexes: number[];
   readonly seen: Seen;
+  /** Index in argv of the first positional (for `posix` grammars: where the options ended), if any. */
+  readonly firstPositional: number | undefined;
 }
 
 /** `w.value.slice(from)` as a word: literal only if `w` was. */
@@ -89,29 +159,87 @@ export function parseArgs(
   program: string,
 ): ParsedArgs {
   const positionals: Word[] = [];
+  const positionalIndexes: number[] = [];
   const seen = new Seen();
+  let at = start;
+  const positional = (w: Word, i: number): void => {
+    positionals.push(w);
+    positionalIndexes.push(i);
+    firstPositional ??= i;
+  };
+  let firstPositional: number | undefined;
   let optionsDone = false;
+  const canonical = (option: string): string => spec.same?.[option] ?? option;
+  const notKnown = (reason: string): void =>
+    spec.unknownOptions === "unknown" ? fx.unknown(reason) : fx.dangerous(reason);
   const takeValue = (option: string, kind: ArgKind, value: Word | undefined): void => {
     if (!value) return;
-    seen.setValue(option, value);
+    seen.setValue(canonical(option), value);
     if (kind === "content" || kind === "names") fx.read(value, kind);
     else if (kind === "write") fx.write(value);
     else if (kind === "content-list" && (!value.literal || value.tilde !== undefined)) fx.read(value, "content");
     else if (kind === "content-list")
       for (const part of value.value.split(":")) if (part !== "") fx.read(literalWord(part), "content");
   };
-  for (let i = start; i < argv.length; i++) {
+  /** What an option does besides its value; false when it is dangerous. */
+  const effect = (option: string): boolean => {
+    const why = spec.dangerous?.[option];
+    if (why) {
+      dangerousOption(fx, `\`${program} ${option}\` ${why}`, why);
+      return false;
+    }
+    const loses = spec.deletes?.[option];
+    if (loses) fx.deletes(`\`${program} ${option}\` ${loses}`);
+    seen.add(canonical(option), at);
+    return true;
+  };
+  /**
+   * One short option letter `c` of a cluster; `rest` is what follows it in the same word, `next` the
+   * following word. Returns how it used them: "cluster" (go on with the next letter), "word" (the rest of
+   * the word was its value), "next" (the next word was its value).
+   */
+  const short = (c: string, rest: Word | undefined, next: () => Word | undefined): "cluster" | "word" | "next" => {
+    const option = `-${c}`;
+    const arg = spec.shortArgs?.[c];
+    const optional = spec.shortOptional?.[c];
+    const flag = spec.flags?.includes(c) === true && c !== UNKNOWN;
+    if (c === UNKNOWN) {
+      if (!spec.optionsHarmless) notKnown(`\`${program}\` gets an option computed at run time`);
+      return "word";
+    }
+    if (arg === undefined && optional === undefined && !flag && !spec.dangerous?.[option]) {
+      notKnown(`\`${option}\` is not an option Toolgate knows for \`${program}\``);
+      return "word";
+    }
+    // A dangerous option's value keeps its own effect too (`sed -f .env` still reads `.env`).
+    effect(option);
+    if (arg !== undefined) {
+      takeValue(option, arg, rest ?? next());
+      return rest ? "word" : "next";
+    }
+    if (optional !== undefined) {
+      if (rest) takeValue(option, optional, rest);
+      return "word";
+    }
+    return "cluster";
+  };
+  let i = start;
+  const first = argv[start];
+  if (spec.bundle && first?.literal && /^[a-zA-Z]+$/.test(first.value)) {
+    // Old style: each letter's value is the next unused word, in order.
+    let next = start + 1;
+    for (const c of first.value) short(c, undefined, () => argv[next++]);
+    i = next;
+  }
+  for (; i < argv.length; i++) {
     const w = argv[i]!;
-    if (optionsDone || !mayBeOption(w)) {
-      positionals.push(w);
+    at = i;
+    if (optionsDone || !mayBeOption(w) || (w.literal && w.value === "-")) {
+      positional(w, i);
       if (spec.posix) optionsDone = true;
       continue;
     }
     const v = w.value;
-    if (v === "-") {
-      positionals.push(w);
-      continue;
-    }
     if (v === "--") {
       optionsDone = true;
       continue;
@@ -119,8 +247,8 @@ export function parseArgs(
     if (!w.literal && computedName(w)) {
       // What option this is (if any) is decided at run time.
       if (!spec.optionsHarmless)
-        fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
-      positionals.push(w);
+        notKnown(`\`${program}\` gets an argument computed at run time that could be any option`);
+      positional(w, i);
       continue;
     }
     if (v.startsWith("--")) {
@@ -128,19 +256,21 @@ export function parseArgs(
       const name = eq >= 0 ? v.slice(2, eq) : v.slice(2);
       const inline = eq >= 0 ? sliceWord(w, eq + 1) : undefined;
       const resolved = resolveLong(name, spec);
-      if (resolved.kind === "dangerous") {
-        dangerousOption(fx, `\`${program} --${resolved.name}\` ${resolved.why}`, resolved.why);
-        continue;
-      }
       if (resolved.kind === "unknown") {
-        fx.dangerous(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
+        notKnown(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
         continue;
       }
-      seen.add(`--${resolved.name}`);
+      const option = `--${resolved.name}`;
+      const keep = effect(option);
       if (resolved.kind === "flag") {
-        if (inline) fx.dangerous(`\`--${name}\` takes no value`);
-      } else if (resolved.kind === "optional") takeValue(`--${resolved.name}`, resolved.arg, inline);
-      else if (resolved.kind === "arg") takeValue(`--${resolved.name}`, resolved.arg, inline ?? argv[++i]);
+        if (inline && keep) notKnown(`\`--${name}\` takes no value`);
+      } else if (resolved.kind === "optional") takeValue(option, resolved.arg, inline);
+      else if (resolved.kind === "pair") {
+        // `--arg NAME VALUE`: `=` would glue the name on (`--arg=NAME VALUE`), as jq does not allow.
+        if (inline && keep) fx.dangerous(`\`--${name}\` takes two words, not \`=\``);
+        i++;
+        takeValue(option, resolved.arg, argv[++i]);
+      } else takeValue(option, resolved.arg, inline ?? argv[++i]);
       continue;
     }
     if (spec.numeric && /^-\d+$/.test(v)) {
@@ -148,31 +278,12 @@ export function parseArgs(
       continue;
     }
     for (let j = 1; j < v.length; j++) {
-      const c = v[j]!;
-      const why = spec.dangerous?.[`-${c}`];
-      if (why) {
-        dangerousOption(fx, `\`${program} -${c}\` ${why}`, why);
-        if (spec.shortArgs?.[c] !== undefined && j === v.length - 1) i++;
-        if (spec.shortArgs?.[c] !== undefined) break;
-        continue;
-      }
-      if (spec.flags?.includes(c) && c !== UNKNOWN) {
-        seen.add(`-${c}`);
-        continue;
-      }
-      const kind = spec.shortArgs?.[c];
-      if (kind !== undefined) {
-        seen.add(`-${c}`);
-        takeValue(`-${c}`, kind, j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i]);
-        break;
-      }
-      if (c === UNKNOWN) {
-        if (!spec.optionsHarmless) fx.dangerous(`\`${program}\` gets an option computed at run time`);
-      } else fx.dangerous(`\`-${c}\` is not an option Toolgate knows for \`${program}\``);
-      break;
+      const rest = j < v.length - 1 ? sliceWord(w, j + 1) : undefined;
+      const used = short(v[j]!, rest, () => argv[++i]);
+      if (used !== "cluster") break;
     }
   }
-  return { positionals, seen };
+  return { positionals, positionalIndexes, seen, firstPositional };
 }
 
 /** The option-name part of a non-literal word (before `=`, or the first letter) is not plain text. */
@@ -184,38 +295,48 @@ function computedName(w: Word): boolean {
 }
 
 type Resolved =
-  | { kind: "flag" | "unknown"; name: string }
-  | { kind: "arg" | "optional"; name: string; arg: ArgKind }
-  | { kind: "dangerous"; name: string; why: string };
+  | { kind: "flag"; name: string }
+  | { kind: "unknown"; name: string }
+  | { kind: "arg" | "optional" | "pair"; name: string; arg: ArgKind };
+
+/** Every long name the grammar knows (without `--`). */
+function longNames(spec: OptionSpec): string[] {
+  const named = (table: Readonly<Record<string, string>> | undefined): string[] =>
+    Object.keys(table ?? {})
+      .filter((k) => k.startsWith("--"))
+      .map((k) => k.slice(2));
+  return [
+    ...(spec.long ?? []),
+    ...Object.keys(spec.longArgs ?? {}),
+    ...Object.keys(spec.longOptional ?? {}),
+    ...Object.keys(spec.longPairs ?? {}),
+    ...named(spec.dangerous),
+  ];
+}
 
 function resolveLong(name: string, spec: OptionSpec): Resolved {
   const exact = lookup(name, spec);
   if (exact) return exact;
-  // GNU getopt accepts any unambiguous prefix; a prefix of a dangerous option counts as that option.
-  const candidates: Resolved[] = [];
-  const all = [
-    ...(spec.long ?? []),
-    ...Object.keys(spec.longArgs ?? {}),
-    ...Object.keys(spec.longOptional ?? {}),
-    ...Object.keys(spec.dangerous ?? {})
-      .filter((k) => k.startsWith("--"))
-      .map((k) => k.slice(2)),
-  ];
-  for (const full of all) if (name.length > 0 && full.startsWith(name)) candidates.push(lookup(full, spec)!);
-  const danger = candidates.find((c) => c.kind === "dangerous");
-  if (danger) return danger;
-  if (candidates.length === 1) return candidates[0]!;
+  if (name === "") return { kind: "unknown", name };
+  // GNU getopt accepts any unambiguous prefix; a prefix of a dangerous or deleting option counts as that
+  // option even when it is ambiguous (the reading that does harm wins).
+  const candidates = [...new Set(longNames(spec).filter((full) => full.startsWith(name)))];
+  const harmful = candidates.find((c) => spec.dangerous?.[`--${c}`] ?? spec.deletes?.[`--${c}`]);
+  // (A deleting option is always in `long`, `longArgs` or `longOptional` too, so it is among the candidates.)
+  if (harmful) return lookup(harmful, spec)!;
+  if (candidates.length === 1 && !spec.exact) return lookup(candidates[0]!, spec)!;
   return { kind: "unknown", name };
 }
 
+/** How the grammar reads `--name` (a dangerous option takes the value its table entry gives it, else none). */
 function lookup(name: string, spec: OptionSpec): Resolved | undefined {
-  const why = spec.dangerous?.[`--${name}`];
-  if (why) return { kind: "dangerous", name, why };
-  if (spec.long?.includes(name)) return { kind: "flag", name };
   const arg = spec.longArgs?.[name];
   if (arg !== undefined) return { kind: "arg", name, arg };
   const opt = spec.longOptional?.[name];
   if (opt !== undefined) return { kind: "optional", name, arg: opt };
+  const pair = spec.longPairs?.[name];
+  if (pair !== undefined) return { kind: "pair", name, arg: pair };
+  if (spec.long?.includes(name) || spec.dangerous?.[`--${name}`]) return { kind: "flag", name };
   return undefined;
 }
 

@@ -9,7 +9,7 @@
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { runsCode } from "./effects";
-import { longName, mayBeOption, sliceWord } from "./options";
+import { parseArgs, type OptionSpec } from "./options";
 
 const LETTER = /[A-Za-z]/;
 
@@ -64,97 +64,41 @@ export function sedScriptProblem(s: string): string | undefined {
   return undefined;
 }
 
-const SED_FLAGS = new Set(["n", "E", "r", "s", "u", "z", "b"]);
-const SED_LONG = [
-  "expression",
-  "file",
-  "line-length",
-  "in-place",
-  "quiet",
-  "silent",
-  "regexp-extended",
-  "separate",
-  "unbuffered",
-  "null-data",
-  "zero-terminated",
-  "posix",
-  "debug",
-  "sandbox",
-  "follow-symlinks",
-  "binary",
-  "help",
-  "version",
-];
-const SED_LONG_ARGS = new Set(["expression", "file", "line-length"]);
+/** GNU sed 4.9 (`sed --help`). `-i` takes an optional attached suffix: `-ie` is suffix "e", not `-i -e`. */
+export const SED: OptionSpec = {
+  flags: "nErsuzb",
+  shortArgs: { e: "data", f: "content", l: "data" },
+  shortOptional: { i: "data" },
+  long: [
+    "quiet",
+    "silent",
+    "regexp-extended",
+    "separate",
+    "unbuffered",
+    "null-data",
+    "zero-terminated",
+    "posix",
+    "debug",
+    "sandbox",
+    "follow-symlinks",
+    "binary",
+    "help",
+    "version",
+  ],
+  longArgs: { expression: "data", file: "content", "line-length": "data" },
+  longOptional: { "in-place": "data" },
+  dangerous: { "-f": "runs a script Toolgate cannot check", "--file": "runs a script Toolgate cannot check" },
+  same: { "-e": "--expression", "-i": "--in-place", "-f": "--file" },
+};
 
 export const sed: ProgramCheck = (argv, fx) => {
   fx.label("sed");
-  const scripts: Word[] = [];
-  const files: Word[] = [];
-  let inPlace = false;
-  let optionsDone = false;
-  let fromFile = false;
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (optionsDone || !mayBeOption(w) || v === "-") {
-      files.push(w);
-      continue;
-    }
-    if (!w.literal) {
-      fx.dangerous("`sed` gets an argument computed at run time that could be any option");
-      files.push(w);
-      continue;
-    }
-    if (v === "--") {
-      optionsDone = true;
-      continue;
-    }
-    if (v.startsWith("--")) {
-      const eq = v.indexOf("=");
-      const written = v.slice(2, eq >= 0 ? eq : undefined);
-      // GNU getopt takes any unambiguous abbreviation (`--expr`, `--fil`).
-      const name = longName(written, SED_LONG);
-      if (name === undefined) {
-        fx.dangerous(`\`--${written}\` is not a \`sed\` option Toolgate knows`);
-        continue;
-      }
-      if (SED_LONG_ARGS.has(name)) {
-        const value = eq >= 0 ? sliceWord(w, eq + 1) : argv[++i];
-        if (!value) continue;
-        if (name === "expression") scripts.push(value);
-        else if (name === "file") {
-          fromFile = true;
-          fx.read(value, "content");
-          runsCode(fx, "`sed --file` runs a script Toolgate cannot check");
-        }
-      } else if (name === "in-place") inPlace = true;
-      else if (eq >= 0) fx.dangerous(`\`--${written}\` takes no value`);
-      continue;
-    }
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j]!;
-      if (SED_FLAGS.has(c)) continue;
-      if (c === "i") {
-        // `-i` takes an optional attached suffix: `-ie` is suffix "e", not `-i -e`.
-        inPlace = true;
-        break;
-      }
-      if (c === "e" || c === "f" || c === "l") {
-        const value = j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i];
-        if (value && c === "e") scripts.push(value);
-        if (c === "f") fromFile = true;
-        if (value && c === "f") {
-          fx.read(value, "content");
-          runsCode(fx, "`sed -f` runs a script Toolgate cannot check");
-        }
-        break;
-      }
-      fx.dangerous(`\`-${c}\` is not a \`sed\` option Toolgate knows`);
-      break;
-    }
-  }
-  if (scripts.length === 0 && !fromFile) {
+  const { positionals, seen } = parseArgs(argv, 1, SED, fx, "sed");
+  const files = [...positionals];
+  const scripts: Word[] = [...seen.valuesOf("--expression")];
+  const inPlace = seen.has("--in-place");
+  // Without `-e`/`-f`, the first operand is the script.
+  if (scripts.length === 0 && seen.valuesOf("--file").length === 0) {
     const first = files.shift();
     if (first) scripts.push(first);
   }

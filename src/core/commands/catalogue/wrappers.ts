@@ -9,7 +9,7 @@
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
-import { mayBeOption, sliceWord } from "./options";
+import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** Options of a wrapper: flags, options taking a value, and those that stop it being transparent. */
 interface WrapperSpec {
@@ -168,88 +168,42 @@ const command: ProgramCheck = (argv, fx) => {
   fx.nested(argv.slice(i), { prefix: i });
 };
 
+/**
+ * GNU xargs (findutils 4.9). POSIX order: options end at the command. `-i`, `-e`, `-l` take only an attached
+ * value, and so do `--replace`, `--eof`, `--max-lines` (`--max-lines cmd` leaves `cmd` the command, checked
+ * against the real xargs).
+ */
+const XARGS: OptionSpec = {
+  posix: true,
+  flags: "0rtxpo",
+  shortArgs: { a: "content", d: "data", E: "data", I: "data", L: "data", n: "data", P: "data", s: "data" },
+  shortOptional: { i: "data", e: "data", l: "data" },
+  long: ["null", "no-run-if-empty", "verbose", "exit", "interactive", "open-tty", "show-limits", "help", "version"],
+  longArgs: {
+    "arg-file": "content",
+    delimiter: "data",
+    "max-args": "data",
+    "max-procs": "data",
+    "max-chars": "data",
+    "process-slot-var": "data",
+  },
+  longOptional: { replace: "data", eof: "data", "max-lines": "data" },
+  same: { "-i": "--replace", "-I": "--replace" },
+  unknownOptions: "unknown",
+};
+
 /** `xargs [options] [CMD [ARGS]]`: CMD runs with words read from the input (unknown here). */
 const xargs: ProgramCheck = (argv, fx) => {
   fx.label("xargs");
-  let replace: string | undefined;
-  let i = 1;
-  const withValue = ["--delimiter", "--max-args", "--max-procs", "--max-chars"];
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!mayBeOption(w)) break;
-    if (!w.literal) {
-      unknown(fx, "`xargs` gets an argument computed at run time that could be any option");
-      continue;
-    }
-    const v = w.value;
-    if (v === "--") {
-      i++;
-      break;
-    }
-    if (!v.startsWith("--") && v !== "-") {
-      // A bundle of short options, as getopt reads it (`-tE x` is `-t -E x`).
-      for (let j = 1; j < v.length; j++) {
-        const c = v[j]!;
-        const rest = j < v.length - 1 ? v.slice(j + 1) : undefined;
-        if ("0rtxpo".includes(c)) continue;
-        if (c === "i") replace = rest ?? "{}";
-        else if (c === "I") replace = rest ?? argv[++i]?.value;
-        else if (c === "a") {
-          const f = rest !== undefined ? sliceWord(w, j + 1) : argv[++i];
-          if (f) fx.read(f, "content");
-        } else if ("dELnPs".includes(c)) {
-          if (rest === undefined) i++;
-        } else if (c !== "e" && c !== "l")
-          // `-e[END]` and `-l[MAX]` take only an attached value.
-          unknown(fx, `\`${v}\` is not an \`xargs\` option Toolgate knows`);
-        break;
-      }
-      continue;
-    }
-    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    const attached = v.includes("=") ? v.slice(v.indexOf("=") + 1) : undefined;
-    if (name === "--replace") {
-      replace = attached ?? "{}";
-      continue;
-    }
-    if (name === "--arg-file") {
-      const f = attached !== undefined ? sliceWord(w, v.indexOf("=") + 1) : argv[++i];
-      if (f) fx.read(f, "content");
-      continue;
-    }
-    if (withValue.includes(name)) {
-      if (attached === undefined) i++;
-      continue;
-    }
-    if (
-      [
-        "--null",
-        "--no-run-if-empty",
-        "--verbose",
-        "--exit",
-        "--interactive",
-        "--open-tty",
-        "--show-limits",
-        // Their value is optional: only `--eof=END` gives one; `--eof cmd` leaves `cmd` the command.
-        "--eof",
-        "--max-lines",
-      ].includes(name)
-    )
-      continue;
-    if (name === "--process-slot-var") {
-      fx.notReadOnly("`xargs --process-slot-var` sets a variable");
-      if (attached === undefined) i++;
-      continue;
-    }
-    unknown(fx, `\`${v}\` is not an \`xargs\` option Toolgate knows`);
-  }
-  if (i >= argv.length) return; // runs echo
-  let inner = argv.slice(i);
-  if (replace !== undefined) {
-    const r = replace;
-    inner = inner.map((w) => (w.value.includes(r) ? unknownWord(true) : w));
-  }
-  fx.nested(inner, { prefix: i, extraArgs: replace === undefined });
+  const { seen, firstPositional } = parseArgs(argv, 1, XARGS, fx, "xargs");
+  if (seen.has("--process-slot-var")) fx.notReadOnly("`xargs --process-slot-var` sets a variable");
+  if (firstPositional === undefined) return; // runs echo
+  const replacing = seen.has("--replace");
+  // `-i`/`--replace` without a value replace `{}`; `-I R` replaces R.
+  const r = seen.valueOf("--replace")?.value ?? (replacing ? "{}" : undefined);
+  let inner = argv.slice(firstPositional);
+  if (r !== undefined) inner = inner.map((w) => (w.value.includes(r) ? unknownWord(true) : w));
+  fx.nested(inner, { prefix: firstPositional, extraArgs: r === undefined });
 };
 
 const WATCH_LONG_FLAGS = [
