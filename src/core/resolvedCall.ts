@@ -20,6 +20,8 @@ export interface McpTarget {
   readonly listed: boolean;
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
+  /** The local files a resource URI may name (`file:`), each judged as read_file's path; empty for others. */
+  readonly files?: readonly ResolvedPath[];
 }
 
 export interface UrlTarget {
