@@ -105,6 +105,22 @@ export class CommandPathGate implements PathGate {
     access: PathAccess,
     kind: Exclude<ReadKind, "file-content"> = "content",
   ): PathVerdict {
+    // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself), so bash uses
+    // it as a name in the working directory (`cat '~/.env'` reads `./~/.env`), while path resolution reads a
+    // leading `~/` as the home directory. Both readings are judged; either one's objection stands.
+    if (path === "~" || path.startsWith("~/")) {
+      const literal = this.checkOne("./" + path, cwd, access, kind);
+      if (!literal.ok) return literal;
+    }
+    return this.checkOne(path, cwd, access, kind);
+  }
+
+  private checkOne(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind: Exclude<ReadKind, "file-content">,
+  ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     if (kind === "git-stage" || kind === "git-stage-forced") return this.staged(path, cwd, kind === "git-stage-forced");
     // Under /proc (and /dev/fd, a link into it) a name means one thing for the command's process and another

@@ -5,6 +5,7 @@ import { allow, ask, deny, Trace } from "./decisionSteps";
 import { IgnoreRules } from "./ignoreFile";
 import { TaskLimits } from "./limits";
 import { lookupMcpTool, mcpServerNameProblem, repairMcpToolName, type McpListedTool } from "./mcp";
+import { resourceFiles } from "./mcpResource";
 import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
 import type { GitConfigSource } from "./gitConfigTargets";
@@ -284,6 +285,9 @@ export class Gate {
           : `${tool}: parameters present`,
       );
     const subject = this.subject(tool, params, v.path);
+    // A resource URI that names local files is judged as read_file on each of them (DESIGN step 5).
+    const resource = tool === "access_mcp_resource" ? this.resourcePaths(params.uri as string, trace) : undefined;
+    if (resource && "decision" in resource) return resource;
     const command =
       tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
     const commandPaths = this.commandCtx.paths as CommandPathGate;
@@ -294,13 +298,16 @@ export class Gate {
     const subjects =
       tool === "attempt_completion" && analysis
         ? [subject, { ...subject, tool: "execute_command" as const }]
-        : [subject];
+        : resource
+          ? [subject, ...resource.files.map((path) => ({ tool: "read_file" as const, path, arg: path.input }))]
+          : [subject];
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
     const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
     if (v.path) parts.path = v.path;
-    if (canonical.mcp) parts.mcp = canonical.mcp;
+    else if (resource?.files.length === 1) parts.path = resource.files[0];
+    if (canonical.mcp) parts.mcp = resource ? { ...canonical.mcp, files: resource.files } : canonical.mcp;
     if (url) parts.url = url;
     if (command !== undefined && command.trim() !== "")
       parts.command = {
@@ -322,7 +329,7 @@ export class Gate {
     // Asks carry what the card shows: the risks, and the parts of a command line the analysis decided on.
     const withCall = (d: Decision): Judged => {
       if (d.decision === "allow") return { ...d, resolved };
-      const danger = this.dangers(tool, v.path, analysis, effect, commandPaths);
+      const danger = this.dangers(tool, v.path ?? parts.path, analysis, effect, commandPaths);
       const fromAnalysis =
         analysis?.spans !== undefined &&
         (d.rule === analysis.rule || d.rule === effect?.rule || d.rule === "commands:deletes");
@@ -358,7 +365,9 @@ export class Gate {
 
     // 3. Hard asks, in every mode (auto and approve-all included).
     const egress = () => untrustedContentStep(this.index, s, subject, resolved, analysis, canonical.call.facts, trace);
-    const hard = this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview, egress);
+    const hard =
+      this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview, egress) ??
+      (resource?.unsure ? ask(resource.unsure, "mcp:resource-file-unsure") : undefined);
     if (hard) return withCall(hard);
     trace.note("3 hard asks", "trusted, within limits, no ask rule, no protected path");
 
@@ -377,7 +386,7 @@ export class Gate {
       );
     if (!s.autoApprove.enabled)
       return withCall(ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion));
-    return withCall(this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed));
+    return withCall(this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed, resource?.files));
   }
 
   /** DESIGN step 3: what asks whatever the mode and the switches say. */
@@ -466,6 +475,41 @@ export class Gate {
     };
   }
 
+  /**
+   * The local files an `access_mcp_resource` URI may name (see mcpResource.ts), each validated as read_file's
+   * path: an ignored or invalid one is a deny. `unsure` (a person decides, in every mode) when the URI cannot be
+   * read with certainty, names a host, or its readings lead to different files.
+   */
+  private resourcePaths(
+    uri: string,
+    trace: Trace,
+  ): { readonly files: readonly ResolvedPath[]; readonly unsure?: string } | Judged {
+    const r = resourceFiles(uri);
+    if (r.kind === "none") return { files: [] };
+    if (r.kind === "unparseable") return { files: [], unsure: `${r.reason}, so it is not clear which file it names` };
+    const files: ResolvedPath[] = [];
+    for (const p of r.paths) {
+      const v = this.validator.checkPath("access_mcp_resource", p);
+      if (!v.ok) {
+        trace.note("1 validate", `resource ${uri}: ${v.reason}`);
+        return deny(`the resource \`${uri}\` is a file: ${v.reason}`, v.rule);
+      }
+      if (v.path && !files.some((f) => f.real === v.path!.real)) files.push(v.path);
+    }
+    trace.note("1 validate", `resource ${uri} is the file ${files.map((f) => f.real).join(" or ")}`);
+    if (r.host !== undefined)
+      return {
+        files,
+        unsure: `the file URI \`${uri}\` names the host \`${r.host}\`, so it is not clear which file it is`,
+      };
+    if (files.length > 1)
+      return {
+        files,
+        unsure: `the file URI \`${uri}\` may name ${files.map((f) => `\`${f.real}\``).join(" or ")}, depending on how the server reads it`,
+      };
+    return { files };
+  }
+
   private urlTarget(raw: string, facts: ToolCall["facts"]): UrlTarget | undefined {
     let u: URL;
     try {
@@ -482,6 +526,7 @@ export class Gate {
     subject: CallSubject,
     analysis: CommandAnalysis | undefined,
     mcpAlwaysAllowed: boolean,
+    resourceFiles?: readonly ResolvedPath[],
   ): Decision {
     const a = this.opts.settings.autoApprove.actions;
     if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
@@ -521,10 +566,17 @@ export class Gate {
         `mcp__${subject.mcp.server}__${subject.mcp.tool}`,
       );
     }
-    if (tool === "access_mcp_resource")
-      return a.useMcp
-        ? allow("reading MCP resources is auto-approved", "autoApprove.useMcp")
-        : ask("using MCP is not auto-approved", "autoApprove.useMcp");
+    if (tool === "access_mcp_resource") {
+      if (!a.useMcp) return ask("using MCP is not auto-approved", "autoApprove.useMcp");
+      // A resource that is a local file needs what reading that file needs, as well as useMcp.
+      for (const f of resourceFiles ?? []) {
+        const local = f.realRoot !== undefined;
+        const says = FILE_SWITCH_TEXT.read[local ? "inside" : "outside"];
+        if (!(a.readFiles && (local || a.readFilesExternally)))
+          return ask(`the resource is the file \`${f.real}\`, and ${says.notApproved}`, says.rule);
+      }
+      return allow("reading MCP resources is auto-approved", "autoApprove.useMcp");
+    }
     if (tool === "web_fetch")
       return a.webFetch
         ? allow("fetching web pages is auto-approved", "autoApprove.webFetch")

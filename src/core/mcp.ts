@@ -45,6 +45,16 @@ export function lookupMcpTool(servers: McpServers, server: string, tool: string 
 
 const norm = (s: string) => s.replace(/-/g, "_");
 
+/**
+ * One key for every spelling that may name the same MCP server or tool: `-` and `_` alike, letter case folded
+ * (servers and agents spell the same tool both ways; Claude Code rewrites names). Deny and ask rules match by
+ * this key, so no spelling slips past them; allow rules and `alwaysAllow` never do — they name one exact tool,
+ * and a variant spelling could be another tool of the same server.
+ */
+export function mcpNameKey(name: string): string {
+  return norm(name).toLowerCase();
+}
+
 /** The real tool a requested name refers to: exact match first, else a unique hyphen/underscore variant. */
 export function repairMcpToolName(requested: string, available: readonly string[]): string | undefined {
   if (available.includes(requested)) return requested;

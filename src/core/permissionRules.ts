@@ -1,6 +1,7 @@
 import { Minimatch } from "minimatch";
 import { homedir } from "node:os";
 import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
+import { mcpNameKey } from "./mcp";
 import type { ResolvedPath } from "./paths";
 import { isToolName, type ToolName } from "./types";
 
@@ -137,9 +138,12 @@ function pathForms(p: ResolvedPath): { readonly relative: readonly string[]; rea
 export function ruleMatches(rule: PermissionRule, s: CallSubject, strict: boolean): boolean {
   if (!rule.tools.includes(s.tool)) return false;
   if (rule.mcp) {
-    if (!s.mcp || s.mcp.server !== rule.mcp.server) return false;
+    if (!s.mcp) return false;
+    // An allow names one exact tool; a deny or ask holds for every spelling of it (see `mcpNameKey`).
+    const same = strict ? (a: string, b: string) => a === b : (a: string, b: string) => mcpNameKey(a) === mcpNameKey(b);
+    if (!same(s.mcp.server, rule.mcp.server)) return false;
     if (rule.mcp.tool === "*") return true;
-    return s.tool === "use_mcp_tool" && s.mcp.tool === rule.mcp.tool;
+    return s.tool === "use_mcp_tool" && s.mcp.tool !== undefined && same(s.mcp.tool, rule.mcp.tool);
   }
   if (rule.pattern === undefined) return true;
   if (rule.glob) {

@@ -22,6 +22,8 @@ export interface McpTarget {
   readonly destructiveHint?: boolean;
   /** `false`: the tool touches nothing outside the server; absent or true: it may reach the world (a way out). */
   readonly openWorldHint?: boolean;
+  /** The local files a resource URI may name (`file:`), each judged as read_file's path; empty for others. */
+  readonly files?: readonly ResolvedPath[];
 }
 
 export interface UrlTarget {

@@ -285,3 +285,43 @@ describe("MCP calls run what was decided", () => {
     expect(hub.connection("everything")!.pid).toBeDefined();
   });
 });
+
+describe("MCP resources that are files", () => {
+  it("an ignored .env named by a file: URI never reaches the server or the model; other resources still read", async () => {
+    const hub = newHub();
+    const servers = { everything: stdio() };
+    await hub.updateConfig(servers);
+    const read: string[] = [];
+    const realRead = hub.readResource.bind(hub);
+    hub.readResource = (server, uri, signal) => {
+      read.push(uri);
+      return realRead(server, uri, signal);
+    };
+    h = await startHarness({
+      mcp: hub,
+      files: { ".env": "SECRET=hunter2", ".toolgateignore": ".env\n" },
+      settings: mcpSettings(servers),
+      turns: [
+        {
+          steps: [
+            { tool: "access_mcp_resource", args: { server_name: "everything", uri: "file://.env" } },
+            { tool: "access_mcp_resource", args: { server_name: "everything", uri: "file:.%65nv" } },
+            {
+              tool: "access_mcp_resource",
+              args: { server_name: "everything", uri: "demo://resource/static/document/architecture.md" },
+            },
+          ],
+        },
+        { steps: [{ tool: "attempt_completion", args: { result: "done" } }] },
+      ],
+      answer: () => ({ kind: "approve" }),
+    });
+    expect(await h.task.run()).toBe("completed");
+    const results = toolResultsIn(h.model, 1);
+    expect(results[0]).toMatch(/Refused by the gate: .*excluded by \.toolgateignore/);
+    expect(results[1]).toMatch(/Refused by the gate: .*excluded by \.toolgateignore/);
+    expect(results.join("\n")).not.toContain("hunter2");
+    expect(read).toEqual(["demo://resource/static/document/architecture.md"]);
+    expect(h.asks.asks.map((a) => a.message.kind)).toEqual(["completion"]);
+  });
+});

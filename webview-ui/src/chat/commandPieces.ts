@@ -55,3 +55,42 @@ export function commandTokens(line: string, spans?: readonly SourceSpan[]): Toke
 export function markedText(line: string, spans?: readonly SourceSpan[]): string[] {
   return cleanSpans(line.length, spans).map((s) => line.slice(s.start, s.end));
 }
+
+/** One line of a command as bash reads it: lines end at `\n` only (`\r` is an ordinary character to bash). */
+export interface CommandLine {
+  /** Offset of the line in the whole text. */
+  readonly start: number;
+  /** The line with its `\n`, so joining every line's text gives back the command exactly. */
+  readonly text: string;
+  /** Starts with `#` (a comment, unless it is inside a quoted string): only what the note says, never styling. */
+  readonly comment: boolean;
+}
+
+export function commandLines(text: string): CommandLine[] {
+  const lines: CommandLine[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf("\n", start);
+    const end = nl < 0 ? text.length : nl + 1;
+    const line = text.slice(start, end);
+    lines.push({ start, text: line, comment: /^[ \t]*#/.test(line) });
+    start = end;
+  }
+  return lines;
+}
+
+/**
+ * What the card says when a glance at the first line could mislead: how many lines run, and that a comment
+ * line does not stop the lines after it. Undefined for a one-line command.
+ */
+export function linesNote(lines: readonly CommandLine[]): string | undefined {
+  if (lines.length < 2) return undefined;
+  const firstComment = lines.findIndex((l) => l.comment);
+  const after = firstComment >= 0 && lines.slice(firstComment + 1).some((l) => !l.comment && l.text.trim() !== "");
+  // Blank lines can push the rest of a command out of the box's view: say they are there.
+  const blank = lines.filter((l) => l.text.trim() === "").length;
+  const count = `${lines.length} lines${blank > 0 ? ` (${blank} blank)` : ""}, and every one runs`;
+  return after
+    ? `${count}: line ${firstComment + 1} starts with #, and a comment stops nothing — bash goes on with the lines after it.`
+    : `${count}.`;
+}
