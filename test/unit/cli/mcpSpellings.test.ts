@@ -80,11 +80,15 @@ describe("toolgate hook claude-code: MCP rule spellings", () => {
   const hermetic: NodeJS.ProcessEnv = {
     ...process.env,
     VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
+    // Each call is its own session in a state folder of this test's: an MCP call taints its session (the
+    // untrusted-content guard), which would make the next call's MCP tool a way out that asks.
+    XDG_STATE_HOME: t.path("state"),
   };
+  let sessions = 0;
   delete hermetic.TOOLGATE_MANAGED_SETTINGS;
   const input = (tool_name: string) =>
     JSON.stringify({
-      session_id: "s1",
+      session_id: `spelling-${++sessions}`,
       transcript_path: "/tmp/t.jsonl",
       cwd: t.path("ws"),
       hook_event_name: "PreToolUse",
