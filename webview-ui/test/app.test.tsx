@@ -219,6 +219,23 @@ describe("app", () => {
     );
   });
 
+  it("after New task, reopening that same task from Recent tasks and replying continues it", async () => {
+    const { host, posted, store } = mount();
+    const done = { id: "t", state: "done" as const, messages: [message({ kind: "user", text: "list the files" })] };
+    host({ type: "state", state: state({ task: done }) });
+    fireEvent.click(screen.getByText("New task"));
+    const clear = posted.at(-1) as { requestId: number };
+    await act(async () => store.receive({ type: "result", requestId: clear.requestId, ok: true }));
+    host({ type: "task", task: null });
+    // The top entry of Recent tasks is the task just cleared: the host opens it again under its own id.
+    host({ type: "task", task: { ...done, fromHistory: true } });
+    const input = screen.getByLabelText("Task");
+    expect(input.getAttribute("placeholder")).toBe("Reply to continue this task…");
+    fireEvent.change(input, { target: { value: "now count them" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "now count them" });
+  });
+
   it("a follow-up question is answered from the input", () => {
     const { host, posted } = mount();
     const q = message({ kind: "followup", role: "ask", askState: "pending", text: "Which branch?" });
