@@ -2,7 +2,7 @@
 import "./support/shims";
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { McpServerView, McpView as Model } from "../../src/shared/protocol";
+import type { McpServerView, McpView as Model, RuleEntry } from "../../src/shared/protocol";
 import { McpView } from "../src/mcp/McpView";
 import { setup } from "./support/render";
 
@@ -83,6 +83,58 @@ describe("MCP view", () => {
       { type: "mcpChange", change: { kind: "toolAlwaysAllow", server: "github", tool: "search_issues", value: false } },
       { type: "mcpChange", change: { kind: "toolEnabled", server: "github", tool: "delete_branch", value: true } },
     ]);
+  });
+
+  it("a tool a deny rule refuses never reads as allowed: it says denied and lists each deny and ask with its layer", () => {
+    const entry = (effect: RuleEntry["effect"], source: RuleEntry["source"], rule: string, where: string) =>
+      ({ effect, source, rule, where }) satisfies RuleEntry;
+    const rules = [
+      entry("deny", "user", "mcp__everything__get-env", "toolgate.permissions.deny in your user settings"),
+      entry("ask", "managed", "mcp__everything", "toolgate.permissions.ask in the managed policy (/etc/x.json)"),
+      entry("allow", "mcpAlwaysAllow", "*", 'always allow of MCP server "everything"'),
+    ];
+    const server: McpServerView = {
+      name: "everything",
+      status: "connected",
+      alwaysAllowAll: true,
+      tools: [
+        { name: "get-env", alwaysAllow: true, enabled: true, rules },
+        { name: "echo", alwaysAllow: true, enabled: true, rules: rules.slice(1) },
+        { name: "add", alwaysAllow: true, enabled: true, rules: rules.slice(2) },
+      ],
+    };
+    setup().view(<McpView mcp={model([server])} useMcp />);
+    const getEnv = screen.getByRole("listitem", { name: "Tool get-env" });
+    expect(within(getEnv).getByRole("note").textContent?.trim()).toBe(
+      "Refused: a deny rule below applies, so “Always allow” has no effect.",
+    );
+    expect(within(getEnv).getByTitle("A deny rule refuses every call of this tool").textContent).toBe("denied");
+    const refuse = within(getEnv).getByRole("list", { name: "Rules that refuse it" });
+    expect(within(refuse).getByRole("listitem").textContent).toContain("User settings");
+    expect(within(refuse).getByRole("listitem").textContent).toContain(
+      "toolgate.permissions.deny in your user settings",
+    );
+    const asks = within(getEnv).getByRole("list", { name: "Rules that make it ask" });
+    expect(within(asks).getByRole("listitem").textContent).toContain("Managed policy");
+    expect(within(getEnv).queryByRole("list", { name: "Rules that let it run" })).toBeNull();
+    expect(
+      within(within(getEnv).getByRole("list", { name: "Allow rules, overruled by the rules above" })).getAllByRole(
+        "listitem",
+      ),
+    ).toHaveLength(1);
+
+    const echo = screen.getByRole("listitem", { name: "Tool echo" });
+    expect(within(echo).getByRole("note").textContent?.trim()).toBe(
+      "Asks every time: an ask rule below applies, so “Always allow” has no effect.",
+    );
+    expect(within(echo).queryByText("denied")).toBeNull();
+    expect(within(echo).getByText("always asks").className).toContain("tg-tag-warn");
+
+    const add = screen.getByRole("listitem", { name: "Tool add" });
+    expect(within(add).queryByRole("note")).toBeNull();
+    expect(
+      within(within(add).getByRole("list", { name: "Rules that let it run" })).getAllByRole("listitem"),
+    ).toHaveLength(1);
   });
 
   it("server-level 'always allow all tools' and 'enabled'", () => {
