@@ -250,6 +250,9 @@ export class ChatController {
         return this.mcpChange(msg.change);
       case "openDiff": {
         const m = this.findMessage(msg.messageId);
+        // A refused edit never happens: a diff of it would show a change (or a missing `content` as the file
+        // deleted) that the file on disk never had.
+        if (m?.tool?.status === "denied") return "This edit was refused: it changed nothing, so there is no diff.";
         if (m) await this.services.openDiff(m);
         return undefined;
       }

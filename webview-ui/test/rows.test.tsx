@@ -52,6 +52,20 @@ describe("say rows for every tool kind", () => {
     expect(s.posted).toEqual([{ type: "openDiff", messageId: m.id }]);
   });
 
+  it("a refused write offers no diff and no line count: the change will not happen", () => {
+    const reason = { decision: "deny" as const, reason: "`content` is missing", rule: "validator:missing-param" };
+    show(
+      message({
+        kind: "tool",
+        tool: tool("write_to_file", { path: "notes.md" }, { status: "denied", decision: reason }),
+      }),
+    );
+    expect(screen.getByText("Write file")).toBeTruthy();
+    expect(screen.getByRole("note").textContent).toContain("`content` is missing");
+    expect(screen.queryByText("Open diff")).toBeNull();
+    expect(screen.queryByText(/\blines?\b/)).toBeNull();
+  });
+
   it("replace_in_file shows the edit and its changes", () => {
     show(
       message({
