@@ -52,6 +52,8 @@ export interface HostServices {
   /** Keyboard focus is inside a Toolgate panel (the `toolgate.chatFocused` context key). */
   chatFocused?(focused: boolean): Promise<void>;
   log(level: "info" | "warn" | "error", text: string): void;
+  /** The call as the gate last decided it (DecisionLog.decidedCall), for the log line of the answer to it. */
+  decidedCall?(taskId: string, callId: number): string | undefined;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
   /** Injected in tests; defaults to setTimeout. */
@@ -424,7 +426,8 @@ export class ChatController {
     if (kind === "approve" && ask?.kind !== "tool" && ask?.kind !== "completion")
       return "This request needs an answer in the panel.";
     if (!s.answerAsk(a.latestId, { kind })) return "This request was already answered.";
-    if (ask) this.services.log("info", formatAnswer(ask, { kind }, s.id, undefined, "keyboard"));
+    if (ask)
+      this.services.log("info", formatAnswer(ask, { kind }, s.id, undefined, "keyboard", this.decided(s.id, ask)));
     return undefined;
   }
 
@@ -450,6 +453,10 @@ export class ChatController {
       ...(s.canContinue === false ? { canContinue: false } : {}),
       ...(Object.keys(this.restoreMarks).length > 0 ? { restoreMarks: this.restoreMarks } : {}),
     };
+  }
+
+  private decided(taskId: string, ask: TaskMessage): string | undefined {
+    return ask.tool ? this.services.decidedCall?.(taskId, ask.id) : undefined;
   }
 
   private findMessage(id: number): TaskMessage | undefined {
@@ -495,6 +502,8 @@ export class ChatController {
           msg.remember && target && saveError === undefined
             ? { scope: msg.remember.scope, list: target.where ?? target.list, rule: target.rule }
             : undefined,
+          "panel",
+          this.decided(session.id, ask),
         ),
       );
     if (saveError !== undefined) return `The rule could not be saved: ${saveError}`;
