@@ -312,6 +312,17 @@ export class ChatController {
   }
 
   /**
+   * The title bar's "New Task": a finished task makes way, as with the panel's own New task button (it stays in
+   * the history), and the input gets the focus. False while a task still runs: it is kept, the input shown.
+   */
+  startOver(): boolean {
+    const running = this.session !== undefined && !IDLE_STATES.includes(this.session.state);
+    if (this.session && !running) this.clearTask();
+    this.reveal("input");
+    return !running;
+  }
+
+  /**
    * `new_task`: the running task hands over to a new one with `text` as its context. The new task starts
    * once the current one has ended (the handover ends it), in the same panel; returns the new task's id.
    */

@@ -121,6 +121,16 @@ describe("app", () => {
     expect(screen.getByRole("tab", { name: /MCP servers/ }).getAttribute("aria-selected")).toBe("true");
   });
 
+  it("New Task from the title bar with the dropdown open: the dropdown closes and the input has the focus", () => {
+    const { host } = mount();
+    host({ type: "state", state: state() });
+    fireEvent.click(screen.getByText("Auto-approve:"));
+    screen.getByRole("checkbox", { name: /Auto-approve/ }).focus();
+    host({ type: "reveal", target: "input" });
+    expect(screen.queryByRole("region", { name: "Auto-approve settings" })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText("Task"));
+  });
+
   it("tabs work with arrow keys", () => {
     const { host } = mount();
     host({ type: "state", state: state() });
