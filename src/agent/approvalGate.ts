@@ -11,12 +11,19 @@ import type { Judged, ResolvedCall } from "../core/resolvedCall";
 import type { CallOutcome } from "../core/taint";
 import { nodeGitConfig } from "./git/gitConfigReader";
 
+export interface DecideOptions {
+  /** A UI hint while the block streams: counts no request, never reused, not logged. */
+  readonly preview?: boolean;
+  /** The call's id in its task (its message id), for the decision log; the gate itself ignores it. */
+  readonly callId?: number;
+}
+
 export interface ApprovalGate {
   /**
    * Validator then auto-approver, with the resolved call it judged. Synchronous. Counts the call toward
    * maxRequests unless it is a preview (a UI hint while the block streams).
    */
-  decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged;
+  decide(call: ToolCall, opts?: DecideOptions): Judged;
   recordCost(usd: number): void;
   resetLimits(): void;
   /**

@@ -79,6 +79,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
     settings,
     rules,
     openDiff: (m) => diffOpener(m),
+    decidedCall: (taskId, callId) => decisions.decidedCall(taskId, callId),
     openSettings: (query) => openToolgateSettings(query),
     addMcpServer: () => openToolgateSettings(`${SECTION}.${SettingKey.mcpServers}`),
     manageTrust: () => vscode.commands.executeCommand("workbench.trust.manage"),

@@ -53,6 +53,8 @@ export interface HostServices {
   /** Keyboard focus is inside a Toolgate panel (the `toolgate.chatFocused` context key). */
   chatFocused?(focused: boolean): Promise<void>;
   log(level: "info" | "warn" | "error", text: string): void;
+  /** The call as the gate last decided it (DecisionLog.decidedCall), for the log line of the answer to it. */
+  decidedCall?(taskId: string, callId: number): string | undefined;
   /** Told whenever the number of asks waiting for the person changes (badge, status bar, notification). */
   attention?(attention: Attention): void;
   /** Injected in tests; defaults to setTimeout. */
@@ -251,6 +253,9 @@ export class ChatController {
         return this.mcpChange(msg.change);
       case "openDiff": {
         const m = this.findMessage(msg.messageId);
+        // A refused edit never happens: a diff of it would show a change (or a missing `content` as the file
+        // deleted) that the file on disk never had.
+        if (m?.tool?.status === "denied") return "This edit was refused: it changed nothing, so there is no diff.";
         if (m) await this.services.openDiff(m);
         return undefined;
       }
@@ -305,6 +310,17 @@ export class ChatController {
     this.attach(session);
     session.start(text);
     return undefined;
+  }
+
+  /**
+   * The title bar's "New Task": a finished task makes way, as with the panel's own New task button (it stays in
+   * the history), and the input gets the focus. False while a task still runs: it is kept, the input shown.
+   */
+  startOver(): boolean {
+    const running = this.session !== undefined && !IDLE_STATES.includes(this.session.state);
+    if (this.session && !running) this.clearTask();
+    this.reveal("input");
+    return !running;
   }
 
   /**
@@ -435,7 +451,8 @@ export class ChatController {
     if (kind === "approve" && ask?.kind !== "tool" && ask?.kind !== "completion")
       return "This request needs an answer in the panel.";
     if (!s.answerAsk(a.latestId, { kind })) return "This request was already answered.";
-    if (ask) this.services.log("info", formatAnswer(ask, { kind }, s.id, undefined, "keyboard"));
+    if (ask)
+      this.services.log("info", formatAnswer(ask, { kind }, s.id, undefined, "keyboard", this.decided(s.id, ask)));
     return undefined;
   }
 
@@ -463,6 +480,10 @@ export class ChatController {
       ...(Object.keys(this.restoreMarks).length > 0 ? { restoreMarks: this.restoreMarks } : {}),
       ...(sources.length > 0 ? { untrustedSources: sources } : {}),
     };
+  }
+
+  private decided(taskId: string, ask: TaskMessage): string | undefined {
+    return ask.tool ? this.services.decidedCall?.(taskId, ask.id) : undefined;
   }
 
   private findMessage(id: number): TaskMessage | undefined {
@@ -510,6 +531,8 @@ export class ChatController {
           msg.remember && target && saveError === undefined
             ? { scope: msg.remember.scope, list: target.where ?? target.list, rule: target.rule }
             : undefined,
+          "panel",
+          this.decided(session.id, ask),
         ),
       );
     if (saveError !== undefined) return `The rule could not be saved: ${saveError}`;

@@ -7,7 +7,6 @@ import type { ChatController } from "./chatController";
 import type { ChatWebviews } from "./chatViewProvider";
 import { CommandId } from "./ids";
 import { SecretKey, type SettingsBridge } from "./settingsBridge";
-import { IDLE_STATES } from "./taskSession";
 import { chooseProviderFlow } from "./modelSetup";
 
 export const NEXT_MODE: Readonly<Record<Mode, Mode>> = { normal: "plan", plan: "auto", auto: "normal" };
@@ -36,14 +35,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 
   return [
     reg(CommandId.newTask, async () => {
-      const s = controller.currentSession;
-      if (s && !IDLE_STATES.includes(s.state)) {
+      await webviews.reveal();
+      if (!controller.startOver())
         void vscode.window.showInformationMessage(
           vscode.l10n.t("Toolgate: a task is still running. Cancel it in the panel first."),
         );
-      }
-      await webviews.reveal();
-      controller.reveal("input");
     }),
     reg(CommandId.cycleMode, async () => {
       const next = NEXT_MODE[settings.view().mode];

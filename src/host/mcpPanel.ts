@@ -57,8 +57,8 @@ function serverView(name: string, cfg: Obj | undefined, live: McpServerStatus | 
 }
 
 /**
- * The MCP tab's model. `rulesFor` (rememberedRules' forMcpTool) lists, per tool, every remembered rule that
- * lets it run, so the tab can show and revoke each.
+ * The MCP tab's model. `rulesFor` (rememberedRules' forMcpTool) lists, per tool, every rule that applies to it
+ * (denies, asks, allows, each with its layer), so the tab can say a denied tool is refused and revoke each rule.
  */
 export function mcpView(
   config: Obj,

@@ -67,9 +67,9 @@ interface Listed {
 export interface RememberedRules {
   readonly view: RulesView;
   /**
-   * The rules that let one MCP tool run: its server's alwaysAllow entries naming it (or `*`) and every
-   * permission allow rule the gate would match against a call of it (`mcp__server__tool`, `mcp__server`,
-   * `use_mcp_tool`).
+   * Every rule that applies to one MCP tool, denies first, then asks, then allows (as the gate weighs them):
+   * each permission deny, ask and allow rule the gate would match against a call of it (`mcp__server__tool`,
+   * `mcp__server`, `use_mcp_tool`), from every layer, and its server's alwaysAllow entries naming it (or `*`).
    */
   forMcpTool(server: string, tool: string): RuleEntry[];
 }
@@ -84,6 +84,10 @@ function overriddenByPolicy(managed: readonly SettingsLayer[]): Set<string> {
     if (isObj(layer.flat)) for (const k of Object.keys(layer.flat)) if (!TIGHTEN_ONLY_KEYS.includes(k)) out.add(k);
   return out;
 }
+
+const PERMISSION_LISTS: readonly Listed["list"][] = ["permissionsAllow", "permissionsAsk", "permissionsDeny"];
+/** Deny beats ask beats allow: the order a tool's rules are listed in. */
+const WEIGHT: Readonly<Record<Effect, number>> = { deny: 0, ask: 1, allow: 2 };
 
 const NOT_IN_EFFECT = " — not in effect: the managed policy sets this list";
 
@@ -199,11 +203,16 @@ export function rememberedRules(src: RulesSources): RememberedRules {
         .filter((l) => {
           if (!l.inEffect) return false;
           if (l.list === "alwaysAllow") return l.server === server && (l.entry.rule === tool || l.entry.rule === "*");
-          if (l.list !== "permissionsAllow") return false;
-          const parsed = parseRule(l.entry.rule, "allow", l.entry.source);
-          return parsed.ok && ruleMatches(parsed.rule, { tool: "use_mcp_tool", mcp: { server, tool } }, true);
+          if (!PERMISSION_LISTS.includes(l.list)) return false;
+          const effect = l.entry.effect;
+          const parsed = parseRule(l.entry.rule, effect, l.entry.source);
+          // Allow rules match strictly, deny and ask rules on any spelling: as the gate matches them.
+          return (
+            parsed.ok && ruleMatches(parsed.rule, { tool: "use_mcp_tool", mcp: { server, tool } }, effect === "allow")
+          );
         })
-        .map((l) => l.entry),
+        .map((l) => l.entry)
+        .sort((a, b) => WEIGHT[a.effect] - WEIGHT[b.effect]),
   };
 }
 

@@ -44,7 +44,7 @@ function logged(create: CreateGate, log: ToolgateHostApi["decisions"]): CreateGa
     const wrapped: ApprovalGate = {
       decide: (call, opts) => {
         const d = gate.decide(call, opts);
-        if (!opts?.preview) log.logDecision(call, publicDecision(d), input.taskId);
+        if (!opts?.preview) log.logDecision(call, publicDecision(d), input.taskId, opts?.callId);
         return d;
       },
       recordCost: (usd) => gate.recordCost(usd),

@@ -93,7 +93,11 @@ export interface McpToolView {
   readonly destructiveHint?: boolean;
   readonly alwaysAllow: boolean;
   readonly enabled: boolean;
-  /** Every remembered rule that lets this tool run (alwaysAllow, task, workspace, user, managed allow rules). */
+  /**
+   * Every rule that applies to this tool, denies first, then asks, then allows, each saying where it lives
+   * (task, workspace, user, workspace settings, managed policy, alwaysAllow). A deny refuses the tool whatever
+   * `alwaysAllow` says; an ask makes it ask every time.
+   */
   readonly rules?: readonly RuleEntry[];
 }
 

@@ -3,7 +3,7 @@
 // against the oldest VS Code the manifest accepts (`engines.vscode`) and against the current stable.
 // It needs a desktop VS Code: VSCODE_EXECUTABLE=/path/to/code (then only that one runs), or a machine that
 // can download them. On a machine without either (this one: no network but the npm registry and Debian) it
-// says so in one line and exits 0 without running anything. Not part of .ci/run; the same scenarios run in
+// says so, prints that 0 tests ran (not a pass) and exits 0. Not part of .ci/run; the same scenarios run in
 // code-server through `npm run test:e2e`.
 import { spawnSync } from "node:child_process";
 import { lookup } from "node:dns/promises";
@@ -34,9 +34,11 @@ if (executable && !existsSync(executable)) {
   process.exit(1);
 }
 if (!executable && !(await canReachDownloads())) {
+  // Exit 0 (a machine without VS Code is not a failure), but never in words that read as a pass.
   console.log(
-    `test:vscode: VS Code cannot be downloaded here (no network: ${DOWNLOAD_HOST} does not resolve); run it on a desktop machine, or set VSCODE_EXECUTABLE=/path/to/code. Nothing ran.`,
+    `test:vscode: VS Code cannot be downloaded here (no network: ${DOWNLOAD_HOST} does not resolve); run it on a desktop machine, or set VSCODE_EXECUTABLE=/path/to/code.`,
   );
+  console.log("test:vscode: 0 tests ran: NOT a pass (nothing was tested)");
   process.exit(0);
 }
 const engines = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).engines.vscode;

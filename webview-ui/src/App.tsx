@@ -84,7 +84,11 @@ export function App({
     } else {
       setTab("chat");
       if (r.target === "autoApprove") setMenuOpen(true);
-      else setFocusInputSeq((n) => n + 1);
+      else {
+        // "New Task": the person is about to type a task; the dropdown would stand between them and the input.
+        setMenuOpen(false);
+        setFocusInputSeq((n) => n + 1);
+      }
     }
   }, [state.reveal?.seq]);
 

@@ -121,6 +121,16 @@ describe("app", () => {
     expect(screen.getByRole("tab", { name: /MCP servers/ }).getAttribute("aria-selected")).toBe("true");
   });
 
+  it("New Task from the title bar with the dropdown open: the dropdown closes and the input has the focus", () => {
+    const { host } = mount();
+    host({ type: "state", state: state() });
+    fireEvent.click(screen.getByText("Auto-approve:"));
+    screen.getByRole("checkbox", { name: /Auto-approve/ }).focus();
+    host({ type: "reveal", target: "input" });
+    expect(screen.queryByRole("region", { name: "Auto-approve settings" })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText("Task"));
+  });
+
   it("tabs work with arrow keys", () => {
     const { host } = mount();
     host({ type: "state", state: state() });
@@ -217,6 +227,23 @@ describe("app", () => {
     expect(screen.getByLabelText("Task").getAttribute("placeholder")).toBe(
       "Reply to continue this task, or start a new one…",
     );
+  });
+
+  it("after New task, reopening that same task from Recent tasks and replying continues it", async () => {
+    const { host, posted, store } = mount();
+    const done = { id: "t", state: "done" as const, messages: [message({ kind: "user", text: "list the files" })] };
+    host({ type: "state", state: state({ task: done }) });
+    fireEvent.click(screen.getByText("New task"));
+    const clear = posted.at(-1) as { requestId: number };
+    await act(async () => store.receive({ type: "result", requestId: clear.requestId, ok: true }));
+    host({ type: "task", task: null });
+    // The top entry of Recent tasks is the task just cleared: the host opens it again under its own id.
+    host({ type: "task", task: { ...done, fromHistory: true } });
+    const input = screen.getByLabelText("Task");
+    expect(input.getAttribute("placeholder")).toBe("Reply to continue this task…");
+    fireEvent.change(input, { target: { value: "now count them" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(posted.at(-1)).toMatchObject({ type: "sendMessage", text: "now count them" });
   });
 
   it("a follow-up question is answered from the input", () => {

@@ -209,6 +209,30 @@ describe("compact transcript", () => {
     expect(within(a).queryByRole("button", { name: /Open diff/ })).toBeNull();
   });
 
+  it("a pending command appears once, in its card: its row names the call without the command", () => {
+    const ask = message({
+      kind: "tool",
+      role: "ask",
+      askState: "pending",
+      text: "npm run build",
+      tool: tool(
+        "execute_command",
+        {},
+        {
+          status: "pending",
+          decision: { decision: "ask", reason: "`npm` is not in your allow list", rule: "commands.allowList" },
+        },
+      ),
+    });
+    chat({ task: { id: "t", state: "waiting", messages: [ask] } });
+    const a = article("Tool call execute_command, pending");
+    expect(within(a).getByText("Run command")).toBeTruthy();
+    expect(within(a).queryByText(/npm run build/)).toBeNull();
+    expect(screen.getByLabelText("Exactly what will run").textContent).toBe("npm run build");
+    const feed = screen.getByRole("feed", { name: "Task messages" });
+    expect(feed.textContent).not.toContain("npm run build");
+  });
+
   it("a rejection is stated neutrally with the person's feedback, and a call that never ran is not 'auto-approved'", () => {
     const s = setup();
     s.view(

@@ -8,6 +8,9 @@ import { message, setup, tool } from "./support/render";
 
 afterEach(cleanup);
 
+/** The tone (colour) of the status tag that reads `text`: what the person sees at a glance. */
+const toneOf = (text: RegExp) => /tg-tag-(\w+)/.exec(screen.getByText(text).closest(".tg-tag")!.className)?.[1];
+
 function show(m: Parameters<typeof Row>[0]["message"]) {
   const s = setup();
   const r = s.view(<Row message={m} />);
@@ -28,7 +31,7 @@ describe("say rows for every tool kind", () => {
     );
     expect(screen.getByText("Read file")).toBeTruthy();
     expect(screen.getByText("src/a.ts")).toBeTruthy();
-    expect(screen.getByText(/Done/)).toBeTruthy();
+    expect(toneOf(/Done/)).toBe("ok");
     expect(screen.getByText("auto-approved").getAttribute("title")).toContain("autoApprove.readFiles");
   });
 
@@ -52,6 +55,20 @@ describe("say rows for every tool kind", () => {
     expect(s.posted).toEqual([{ type: "openDiff", messageId: m.id }]);
   });
 
+  it("a refused write offers no diff and no line count: the change will not happen", () => {
+    const reason = { decision: "deny" as const, reason: "`content` is missing", rule: "validator:missing-param" };
+    show(
+      message({
+        kind: "tool",
+        tool: tool("write_to_file", { path: "notes.md" }, { status: "denied", decision: reason }),
+      }),
+    );
+    expect(screen.getByText("Write file")).toBeTruthy();
+    expect(screen.getByRole("note").textContent).toContain("`content` is missing");
+    expect(screen.queryByText("Open diff")).toBeNull();
+    expect(screen.queryByText(/\blines?\b/)).toBeNull();
+  });
+
   it("replace_in_file shows the edit and its changes", () => {
     show(
       message({
@@ -71,10 +88,10 @@ describe("say rows for every tool kind", () => {
       }),
     );
     expect(screen.getByText("Run command")).toBeTruthy();
-    expect(screen.getByText(/Running/)).toBeTruthy();
+    expect(toneOf(/Running/)).toBe("info");
     expect(screen.getByLabelText("zero width space (U+200B)").textContent).toBe("⟨U+200B⟩");
     expect(document.querySelector(".tg-command")!.textContent).toBe("echo hi⟨U+200B⟩; ls");
-    expect(screen.getByText(/file\.txt/)).toBeTruthy();
+    expect(document.querySelector(".tg-output")!.textContent).toContain("hi\nfile.txt");
   });
 
   it("command: says whether it ran inside the OS sandbox, and nothing when that is not known", () => {
@@ -130,16 +147,16 @@ describe("say rows for every tool kind", () => {
     );
     expect(screen.getByText("Fetch web page")).toBeTruthy();
     expect(screen.getByText("https://example.com/x")).toBeTruthy();
-    expect(screen.getByText(/Refused by the gate/)).toBeTruthy();
+    expect(toneOf(/Refused by the gate/)).toBe("error");
     expect(screen.getByRole("note").textContent).toContain("denied by WebFetch(*)");
   });
 
   it("a cut stream is shown as interrupted and never run; a streaming call says it is still arriving", () => {
     show(message({ kind: "tool", tool: tool("write_to_file", { path: "a" }, { status: "interrupted" }) }));
-    expect(screen.getByText(/Interrupted: never ran/)).toBeTruthy();
+    expect(toneOf(/Interrupted: never ran/)).toBe("warn");
     cleanup();
     show(message({ kind: "tool", tool: tool("execute_command", { command: "npm te" }, { status: "streaming" }) }));
-    expect(screen.getByText(/Receiving/)).toBeTruthy();
+    expect(toneOf(/Receiving/)).toBe("neutral");
   });
 
   it("an ask row says it is waiting for approval", () => {
@@ -151,7 +168,7 @@ describe("say rows for every tool kind", () => {
         tool: tool("execute_command", { command: "rm -rf dist" }, { status: "pending" }),
       }),
     );
-    expect(screen.getByText(/Waiting for approval/)).toBeTruthy();
+    expect(toneOf(/Waiting for approval/)).toBe("warn");
   });
 });
 

@@ -52,14 +52,19 @@ const group = (name: string) => screen.getByRole("region", { name });
 describe("Rules view", () => {
   it("groups rules by where they are kept, with effect, exact text and place", () => {
     setup().view(<RulesView rules={model([taskRule, userAsk, echoAllow, managedDeny])} />);
-    expect(screen.getByRole("heading", { name: "Remembered rules" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Remembered rules" }).tagName).toMatch(/^H\d$/);
     const task = within(group("This task")).getByRole("listitem", { name: "Rule npm test" });
-    expect(within(task).getByText("allow")).toBeTruthy();
-    expect(within(task).getByText("this task only (commands.allow)")).toBeTruthy();
+    expect(within(task).getByText("allow").className).toContain("tg-tag-ok");
+    expect(task.querySelector(".tg-rule-where")?.textContent).toBe("this task only (commands.allow)");
     const ask = within(group("User settings")).getByRole("listitem", { name: "Rule Bash(git commit *)" });
-    expect(within(ask).getByText("ask")).toBeTruthy();
-    expect(within(ask).getByText("toolgate.permissions.ask in your user settings")).toBeTruthy();
-    expect(within(group("MCP always allow")).getByText("echo")).toBeTruthy();
+    expect(within(ask).getByText("ask").className).toContain("tg-tag-warn");
+    expect(ask.querySelector(".tg-rule-where")?.textContent).toBe("toolgate.permissions.ask in your user settings");
+    expect(
+      within(group("MCP always allow"))
+        .getAllByRole("listitem")
+        .map((li) => li.querySelector(".tg-rule-text")?.textContent),
+    ).toEqual(["echo"]);
+    expect(within(group("Managed policy")).getByText("deny").className).toContain("tg-tag-error");
   });
 
   it("Remove asks the host to remove exactly that rule", () => {
@@ -73,7 +78,9 @@ describe("Rules view", () => {
     setup().view(<RulesView rules={model([managedDeny])} />);
     const item = within(group("Managed policy")).getByRole("listitem", { name: "Rule Bash(curl *)" });
     expect(within(item).queryByRole("button")).toBeNull();
-    expect(within(item).getByText("Set by your administrator: it cannot be removed here.")).toBeTruthy();
+    expect(item.querySelector(".tg-rule-fixed")?.textContent).toBe(
+      "Set by your administrator: it cannot be removed here.",
+    );
   });
 
   it("shows a malformed list as an error", () => {
@@ -86,7 +93,9 @@ describe("Rules view", () => {
       />,
     );
     const alert = screen.getByRole("alert");
-    expect(within(alert).getByText(/permissions.ask in your user settings is not a list of rules/)).toBeTruthy();
+    expect(alert.textContent).toContain(
+      "toolgate.permissions.ask in your user settings is not a list of rules (strings); fix it in settings.json",
+    );
     expect(screen.queryByRole("button", { name: /Remove/ })).toBeNull();
   });
 
@@ -113,10 +122,12 @@ describe("MCP tab: the rules that let a tool run", () => {
     const echo = screen.getByRole("listitem", { name: "Tool echo" });
     const list = within(echo).getByRole("list", { name: "Rules that let it run" });
     const always = within(list).getByRole("listitem", { name: "Rule echo" });
-    expect(within(always).getByText("MCP always allow")).toBeTruthy();
+    expect(within(always).getByText("MCP always allow").className).toContain("tg-tag-neutral");
     const managed = within(list).getByRole("listitem", { name: "Rule mcp__everything__echo" });
-    expect(within(managed).getByText("Managed policy")).toBeTruthy();
-    expect(within(managed).getByText("Set by your administrator: it cannot be removed here.")).toBeTruthy();
+    expect(within(managed).getByText("Managed policy").className).toContain("tg-tag-neutral");
+    expect(managed.querySelector(".tg-rule-fixed")?.textContent).toBe(
+      "Set by your administrator: it cannot be removed here.",
+    );
     expect(within(managed).queryByRole("button")).toBeNull();
     fireEvent.click(within(always).getByRole("button", { name: "Remove echo" }));
     expect(s.intents()).toEqual([{ type: "removeRule", ref: echoAllow.ref }]);
@@ -146,11 +157,19 @@ describe("app: the Rules tab", () => {
     act(() => store.receive({ type: "reveal", target: "rules" }));
     expect(screen.getByRole("tab", { name: /Rules/ }).getAttribute("aria-selected")).toBe("true");
     const panel = screen.getByRole("tabpanel");
-    expect(within(panel).getByRole("listitem", { name: "Rule npm test" })).toBeTruthy();
+    expect(
+      within(panel)
+        .getAllByRole("listitem")
+        .map((li) => li.getAttribute("aria-label")),
+    ).toEqual(["Rule npm test"]);
     // A later rules message replaces the list.
     act(() => store.receive({ type: "rules", rules: model([userAsk]) }));
     expect(within(panel).queryByRole("listitem", { name: "Rule npm test" })).toBeNull();
-    expect(within(panel).getByRole("listitem", { name: "Rule Bash(git commit *)" })).toBeTruthy();
+    expect(
+      within(panel)
+        .getAllByRole("listitem")
+        .map((li) => li.getAttribute("aria-label")),
+    ).toEqual(["Rule Bash(git commit *)"]);
   });
 });
 

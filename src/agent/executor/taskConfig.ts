@@ -20,7 +20,7 @@ export interface TaskTree {
 
 export interface ToolCallbacks {
   /** The authoritative decision for a complete call, with the resolved call it judged. Counts toward maxRequests. */
-  decide(call: ToolCall): Judged;
+  decide(call: ToolCall, callId?: number): Judged;
   /** A tool whose decision does not hang on a path (web_fetch, MCP): would it run unasked with these params? */
   shouldAutoApproveTool(name: string, params?: Readonly<Record<string, unknown>>): Decision;
   /**
@@ -53,7 +53,8 @@ export class TaskConfig {
   ) {
     this.currentGate = gate;
     this.callbacks = {
-      decide: (call) => this.currentGate.decide(this.withTaint(call)),
+      decide: (call, callId) =>
+        this.currentGate.decide(this.withTaint(call), callId !== undefined ? { callId } : undefined),
       shouldAutoApproveTool: (name, params = {}) => this.currentGate.decide(this.withTaint({ tool: name, params })),
       shouldAutoApproveToolWithPath: (name, path, partial = {}) =>
         this.currentGate.decide(this.withTaint({ tool: name, params: { ...partial, path } }), { preview: true }),

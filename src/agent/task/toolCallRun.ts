@@ -253,7 +253,7 @@ export class ToolCallRun {
     this.preview = undefined;
     const facts = await this.deps.facts?.(this.name, this.params);
     const call: ToolCall = { tool: this.name, params: this.params, ...(facts ? { facts } : {}) };
-    return this.deps.config.callbacks.decide(call);
+    return this.deps.config.callbacks.decide(call, this.messageId);
   }
 
   /**

@@ -25,6 +25,7 @@ import { cardEdit } from "./s12-card-edit";
 import { cardRestricted } from "./s12-card-restricted";
 import { contrast } from "./s14-contrast";
 import { historyReopen } from "./s15-history";
+import { historyLatest } from "./s15a-history-latest";
 import { firstRun } from "./s16-first-run";
 import { askWhenHidden } from "./s17-ask-when-hidden";
 import { sandboxReloadProtectedAsk } from "./s18-sandbox-reload";
@@ -55,6 +56,7 @@ export const scenarios: readonly Scenario[] = [
   cardRestricted,
   contrast,
   historyReopen,
+  historyLatest,
   firstRun,
   askWhenHidden,
   sandboxReloadProtectedAsk,

@@ -49,7 +49,8 @@ export const sandboxStopsOutsideWrite: Scenario = {
       assert.equal(line, "runs unsandboxed — once, after the OS sandbox stopped it", `card's sandbox line: ${line}`);
       const why = (await card.locator(".tg-why").textContent()) ?? "";
       assert.match(why, /re-run once, unsandboxed/i, `the card does not say why it asks: ${why}`);
-      const row = frame.locator(".tg-row.tg-tool", { hasText: outside }).first();
+      // The waiting call's row (its command is shown once, in the card) says how the first run ended.
+      const row = frame.locator(".tg-row.tg-tool.tg-docked").first();
       await row.getByText(/stopped by the OS sandbox \(read-only file system\)/).waitFor({ timeout: 10_000 });
       ctx.log(`the write was stopped, the row says so, the card asks: ${JSON.stringify(line)}`);
       for (const shot of await session.screenshotBothThemes("sandbox-rerun-ask", () => card.waitFor()))

@@ -2,7 +2,7 @@
 // src/host/webviewHtml.ts, a fake acquireVsCodeApi that answers `ready` with sample state, theme variables set
 // the way VS Code sets them (CSSOM on <html>), in Chromium via playwright-core.
 //
-//   npm run build && node test/support/webviewHarness/harness.mjs [outDir] [scenario...]
+//   npm run shots -- [outDir] [scenario...]     (npm run build, then this file; outDir defaults to /tmp/toolgate-shots)
 //
 // Prints console errors and CSP violations; exits 1 if there were any.
 /* global window, document -- the init script below runs in the page, not in Node */

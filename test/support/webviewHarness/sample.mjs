@@ -232,6 +232,34 @@ export function sampleMcp() {
           },
           { name: "create_issue", description: "Open a new issue in a repository.", alwaysAllow: false, enabled: true },
           {
+            name: "push_files",
+            description: "Push files to a branch.",
+            alwaysAllow: true,
+            enabled: true,
+            rules: [
+              {
+                source: "user",
+                effect: "deny",
+                rule: "mcp__github__push_files",
+                where: "toolgate.permissions.deny in your user settings",
+                ref: { source: "user", list: "permissionsDeny", rule: "mcp__github__push_files" },
+              },
+              {
+                source: "managed",
+                effect: "ask",
+                rule: "mcp__github",
+                where: "toolgate.permissions.ask in the managed policy (/etc/toolgate/managed-settings.json)",
+              },
+              {
+                source: "mcpAlwaysAllow",
+                effect: "allow",
+                rule: "push_files",
+                where: 'always allow of MCP server "github" (toolgate.mcpServers in your user settings)',
+                ref: { source: "mcpAlwaysAllow", server: "github", tool: "push_files" },
+              },
+            ],
+          },
+          {
             name: "delete_branch",
             description: "Delete a branch.",
             destructiveHint: true,

@@ -165,10 +165,13 @@ describe("properties of the gate", () => {
       fc.array(segment, { maxLength: 6 }).map((s) => s.join("/")),
       fc.array(segment, { maxLength: 6 }).map((s) => "/" + s.join("/")),
     );
+    // Only strings that resolve to a root reach the assertion: at least a floor of them must (see below).
+    let reached = 0;
     fc.assert(
       fc.property(pathString, (p) => {
         const r = paths.resolve(p);
         if (!r.ok || !r.path.realRoot) return;
+        reached++;
         let existing = r.path.lexical;
         while (!existing || !existsSync(existing)) existing = path.dirname(existing);
         const real = realpathSync(existing);
@@ -177,9 +180,11 @@ describe("properties of the gate", () => {
       }),
       { numRuns: 2000 },
     );
+    expect(reached).toBeGreaterThanOrEqual(500);
   });
 
   it("malformed settings never parse into a looser configuration", () => {
+    let reached = 0;
     const wrong = fc.oneof(
       fc.string(),
       fc.integer(),
@@ -209,10 +214,13 @@ describe("properties of the gate", () => {
             !Array.isArray(v) &&
             Object.keys(v).length === 0);
         fc.pre(!valid);
+        reached++;
         expect(parseSettings({ [k]: v }).ok).toBe(false);
       }),
       { numRuns: 500 },
     );
+    // fast-check counts only runs fc.pre let through (and fails on too many skips): all 500 reached it.
+    expect(reached).toBe(500);
   });
 
   it("settings errors never allow what a valid configuration would not", async () => {

@@ -131,7 +131,7 @@ describe("the host tells the person and keeps an audit trail", () => {
       rule: "git push",
     });
     expect(line).toBe(
-      '[task t1] APPROVED (panel) execute_command {"command":"git push origin main"} — asked because `git push` reaches the network (rule: commands.allowList); granted commandsAllow rule "git push" for workspace',
+      '[task t1] [call 1] APPROVED (panel) execute_command {"command":"git push origin main"} (as shown) — asked because `git push` reaches the network (rule: commands.allowList); granted commandsAllow rule "git push" for workspace',
     );
   });
 });

@@ -21,7 +21,12 @@ export interface TestWebview {
 }
 
 export function makeHost(
-  opts: { trusted?: boolean; withFactory?: boolean; managed?: () => readonly SettingsLayer[] } = {},
+  opts: {
+    trusted?: boolean;
+    withFactory?: boolean;
+    managed?: () => readonly SettingsLayer[];
+    decidedCall?: (taskId: string, callId: number) => string | undefined;
+  } = {},
 ) {
   const config = new FakeConfigStore();
   const memento = new FakeMemento();
@@ -44,6 +49,7 @@ export function makeHost(
     attention: (a) => void attentions.push(a),
     // Tests never read this machine's policy file.
     managedLayers: opts.managed ?? (() => []),
+    ...(opts.decidedCall ? { decidedCall: opts.decidedCall } : {}),
   });
   const factory = new FakeFactory();
   if (opts.withFactory !== false) controller.setTaskFactory(factory);

@@ -8,6 +8,7 @@ import { realGateFactory } from "../../../src/agent/approvalGate";
 import { mcpView } from "../../../src/host/mcpPanel";
 import { rememberedRules } from "../../../src/host/rulesView";
 import { StorageKey } from "../../../src/host/settingsBridge";
+import type { McpStatusSource, McpToolStatus } from "../../../src/host/taskSession";
 import type { ToolInfo } from "../../../src/shared/messages";
 import type { RuleEntry } from "../../../src/shared/protocol";
 import { makeHost } from "./harness";
@@ -59,6 +60,8 @@ async function echoDecision(h: ReturnType<typeof makeHost>) {
     params: { server_name: "everything", tool_name: "echo", arguments: "{}" },
   });
 }
+
+const hubTool = (name: string): McpToolStatus => ({ name, alwaysAllow: false, enabled: true });
 
 const texts = (rules: readonly RuleEntry[]) => rules.map((r) => `${r.source}:${r.effect}:${r.rule}`);
 
@@ -184,7 +187,7 @@ describe("the Rules view's list", () => {
     expect(view.errors).toEqual([]);
   });
 
-  it("the MCP tab lists, per tool, every rule that lets it run, and no deny or other server's rule", async () => {
+  it("the MCP tab lists, per tool, every rule that lets it run, and no other tool's or server's rule", async () => {
     const { h, s } = await populated();
     await h.rules.save("task", { list: "permissionsAllow", rule: "mcp__everything__echo" }, s.id);
     await h.rules.save("task", { list: "permissionsDeny", rule: "mcp__everything__get-sum" }, s.id);
@@ -194,6 +197,7 @@ describe("the Rules view's list", () => {
       "user:allow:mcp__everything",
     ]);
     expect(texts(r.forMcpTool("everything", "get-sum"))).toEqual([
+      "task:deny:mcp__everything__get-sum",
       "user:allow:mcp__everything",
       "mcpAlwaysAllow:allow:get-sum",
     ]);
@@ -204,6 +208,38 @@ describe("the Rules view's list", () => {
     // mcpView attaches them to the tools.
     const v = mcpView(h.settings.mcpServers(), undefined, all.forMcpTool);
     expect(texts(v.servers.find((x) => x.name === "other")!.tools[0]!.rules ?? [])).toHaveLength(2);
+  });
+
+  it("a denied tool lists every deny and ask rule that applies to it, from every layer, before the allows", async () => {
+    const policy = () => [
+      { source: "/etc/toolgate/managed-settings.json", flat: { "toolgate.permissions.ask": ["mcp__everything"] } },
+    ];
+    const h = makeHost({ managed: policy });
+    h.config.global.set("mcpServers", { everything: { command: "npx", alwaysAllow: ["*"] } });
+    h.config.global.set("permissions.deny", ["mcp__everything__get-env", "mcp__other__get-env"]);
+    h.config.workspace.set("permissions.ask", ["use_mcp_tool"]);
+    await h.rules.save("workspace", { list: "permissionsDeny", rule: "mcp__everything__*" }, "");
+    const r = rememberedRules({ rules: h.rules, settings: h.settings, managed: policy });
+    const hub: McpStatusSource = {
+      servers: [{ name: "everything", status: "connected", tools: ["get-env", "echo"].map(hubTool) }],
+      onDidChange: () => ({ dispose: () => undefined }),
+    };
+    const v = mcpView(h.settings.mcpServers(), hub, r.forMcpTool);
+    const tool = (name: string) => v.servers[0]!.tools.find((t) => t.name === name)!;
+    expect(tool("get-env").alwaysAllow).toBe(true);
+    expect(tool("get-env").rules!.map((e) => `${e.effect} ${e.rule} — ${e.where}`)).toEqual([
+      "deny mcp__everything__* — this workspace, in Toolgate's own storage (permissions.deny)",
+      "deny mcp__everything__get-env — toolgate.permissions.deny in your user settings",
+      "ask use_mcp_tool — toolgate.permissions.ask in this workspace's .vscode/settings.json (edit that file to change it)",
+      "ask mcp__everything — toolgate.permissions.ask in the managed policy (/etc/toolgate/managed-settings.json)",
+      'allow * — always allow of MCP server "everything" (toolgate.mcpServers in your user settings)',
+    ]);
+    expect(texts(tool("echo").rules!)).toEqual([
+      "workspace:deny:mcp__everything__*",
+      "workspaceSettings:ask:use_mcp_tool",
+      "managed:ask:mcp__everything",
+      "mcpAlwaysAllow:allow:*",
+    ]);
   });
 
   it("a managed allow list replaces the user's: those entries say they are not in effect and let nothing run", async () => {

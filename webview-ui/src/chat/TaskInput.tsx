@@ -25,8 +25,10 @@ export function TaskInput({ task: hostTask, ask, agentAvailable, focusSeq, model
   const bridge = useBridge();
   // "New task" clears the finished task. Until the host's state says it is gone, the input already acts on no
   // task: a Send right after the click starts the new task (the host handles the two requests in order)
-  // instead of continuing one the host has just closed.
+  // instead of continuing one the host has just closed. Once the host's state no longer holds that task, the
+  // clear is over: the same task opened again from Recent tasks is a task to continue, not one being cleared.
   const [clearing, setClearing] = useState<string | undefined>();
+  if (clearing !== undefined && hostTask?.id !== clearing) setClearing(undefined);
   const task = hostTask !== null && hostTask.id === clearing ? null : hostTask;
   const [draft, setDraftState] = useState(() => bridge.getUiState<{ draft: string }>().draft ?? "");
   const [busy, setBusy] = useState(false);

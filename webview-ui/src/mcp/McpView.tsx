@@ -5,7 +5,13 @@
  * toolgate.mcpServers at user scope and sends the new view back.
  */
 import { useId } from "react";
-import type { McpChange, McpServerView, McpToolView, McpView as McpViewModel } from "../../../src/shared/protocol";
+import type {
+  McpChange,
+  McpServerView,
+  McpToolView,
+  McpView as McpViewModel,
+  RuleEntry,
+} from "../../../src/shared/protocol";
 import { Button, Checkbox, Icon, Tag } from "../components";
 import { RuleItem } from "../rules/RuleItem";
 import { useBridge } from "../state/context";
@@ -47,10 +53,25 @@ function ToolItem({
   readonly change: (c: McpChange) => void;
 }) {
   const descId = useId();
+  const rules = tool.rules ?? [];
+  const overrule = rules.some((r) => r.effect === "deny")
+    ? "deny"
+    : rules.some((r) => r.effect === "ask")
+      ? "ask"
+      : undefined;
   return (
     <li className="tg-mcp-tool" aria-label={`Tool ${tool.name}`}>
       <div className="tg-mcp-tool-head">
         <code className="tg-mcp-tool-name">{tool.name}</code>
+        {overrule === "deny" ? (
+          <Tag tone="error" title="A deny rule refuses every call of this tool">
+            denied
+          </Tag>
+        ) : overrule === "ask" ? (
+          <Tag tone="warn" title="An ask rule makes every call of this tool ask">
+            always asks
+          </Tag>
+        ) : null}
         {tool.readOnlyHint ? (
           <Tag tone="ok" title="The server marks this tool read-only">
             read-only
@@ -82,21 +103,35 @@ function ToolItem({
           Enabled
         </Checkbox>
       </div>
-      {tool.rules?.length ? <ToolRules tool={tool} /> : null}
+      {overrule ? (
+        <div className={overrule === "deny" ? "tg-danger" : "tg-warning"} role="note">
+          <Icon name={overrule === "deny" ? "error" : "warning"} />{" "}
+          {overrule === "deny"
+            ? "Refused: a deny rule below applies, so “Always allow” has no effect."
+            : "Asks every time: an ask rule below applies, so “Always allow” has no effect."}
+        </div>
+      ) : null}
+      <ToolRules title="Rules that refuse it" rules={rules.filter((r) => r.effect === "deny")} />
+      <ToolRules title="Rules that make it ask" rules={rules.filter((r) => r.effect === "ask")} />
+      <ToolRules
+        title={overrule ? "Allow rules, overruled by the rules above" : "Rules that let it run"}
+        rules={rules.filter((r) => r.effect === "allow")}
+      />
     </li>
   );
 }
 
-/** Every remembered rule that lets this tool run, whatever its scope, each with its own way to revoke it. */
-function ToolRules({ tool }: { readonly tool: McpToolView }) {
+/** One kind of the rules that apply to a tool, whatever their scope, each with its own way to revoke it. */
+function ToolRules({ title, rules }: { readonly title: string; readonly rules: readonly RuleEntry[] }) {
   const titleId = useId();
+  if (rules.length === 0) return null;
   return (
     <div className="tg-mcp-tool-rules">
       <div id={titleId} className="tg-label">
-        Rules that let it run
+        {title}
       </div>
       <ul className="tg-rule-list" aria-labelledby={titleId}>
-        {(tool.rules ?? []).map((r, i) => (
+        {rules.map((r, i) => (
           <RuleItem key={`${r.where}\u0000${r.rule}\u0000${i}`} entry={r} showSource />
         ))}
       </ul>

@@ -107,13 +107,15 @@ function DockedRow({ message: m }: { readonly message: TaskMessage }) {
   const tool = m.tool;
   if (tool && m.kind === "tool") {
     const s = toolSummary(tool, toolBody(m));
+    // A command is the card's whole content: shown there once, in full (a first line alone could mislead).
+    const subject = s.family === "command" ? undefined : s.subject;
     return (
       <div className={`tg-row tg-tool tg-ask tg-docked tg-family-${s.family}`}>
         <div className="tg-row-head">
           <Icon name={s.icon} />
           <span className="tg-title">{s.title}</span>
-          {s.subject ? (
-            <VisibleText className="tg-subject" text={firstLine(s.subject)} options={COMMAND_VISIBILITY} />
+          {subject ? (
+            <VisibleText className="tg-subject" text={firstLine(subject)} options={COMMAND_VISIBILITY} />
           ) : null}
           <StatusTag tool={tool} />
         </div>

@@ -48,14 +48,17 @@ function ToolBody({ message, tool }: { readonly message: TaskMessage; readonly t
     case "write_to_file":
     case "replace_in_file": {
       const lines = lineCount(body);
+      // A refused call changes nothing: there is no diff of it to open (the host would not open one either).
       return (
         <div className="tg-edit">
-          <div className="tg-actions">
-            <OpenDiffButton messageId={message.id} />
-            <span className="tg-muted">
-              {tool.name === "write_to_file" ? plural(lines, "line") : plural(lines, "line") + " of changes"}
-            </span>
-          </div>
+          {tool.status === "denied" ? null : (
+            <div className="tg-actions">
+              <OpenDiffButton messageId={message.id} />
+              <span className="tg-muted">
+                {tool.name === "write_to_file" ? plural(lines, "line") : plural(lines, "line") + " of changes"}
+              </span>
+            </div>
+          )}
           {body ? (
             <details>
               <summary>{tool.name === "write_to_file" ? "Content" : "Changes"}</summary>

@@ -25,7 +25,7 @@ export const useMcpToolHandler: ToolHandler = {
     const annotated = info?.readOnlyHint !== undefined || info?.destructiveHint !== undefined;
     if (real === decided.mcp?.tool && !decided.mcp.listed && annotated && ctx.approvedByPerson) {
       // The person approved this very name; the annotations can only add a refusal (plan mode, a deny rule).
-      const d = ctx.config.callbacks.decide({ tool: "use_mcp_tool", params: decided.params });
+      const d = ctx.config.callbacks.decide({ tool: "use_mcp_tool", params: decided.params }, ctx.messageId);
       if (d.decision === "deny") return errorResult(`Refused by the gate: ${d.reason} (rule: ${d.rule}).`);
       if (d.resolved) decided = d.resolved;
     } else if (real !== decided.mcp?.tool || (!decided.mcp.listed && annotated)) {
