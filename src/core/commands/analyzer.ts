@@ -520,10 +520,14 @@ class Run {
       return;
     // After these, the programs the line runs are no longer the ones the analysis looked up: a `PATH` that
     // does not keep the old one first (`$PATH:…`; a value read at run time counts as replaced), a file every
-    // child bash runs, an exported function, a library loaded into every program, a pipe `less` opens.
+    // child bash runs, an exported function, a library loaded into every program, a pipe `less` opens, and
+    // every `GIT_*` variable past the harmless identity ones: git takes its repository (`GIT_DIR`, whose
+    // config runs `core.fsmonitor`), configuration (`GIT_CONFIG_*`), templates, helpers and exec path from them,
+    // as it does from `--git-dir` and `-c`, which are hard asks too.
     const bare = name.replace(/\[.*$/, "");
     if (
       (bare === "PATH" && !value.value.startsWith(`${UNKNOWN}:`)) ||
+      bare.startsWith("GIT_") ||
       bare === "BASH_ENV" ||
       bare === "ENV" ||
       /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|LESSOPEN|LESSCLOSE)$/.test(bare) ||

@@ -33,21 +33,11 @@ const EVERYDAY_ALLOWED = 0.85;
 
 /**
  * Violations on today's main, tolerated (and printed) until the command-analysis fixes land: exact line and
- * profile, never a pattern. Empty it as the fixes merge; a line fixed here is reported as stale.
+ * profile, never a pattern. Empty it as the fixes merge; in the default sample an entry that no longer violates
+ * fails the run.
  */
 const KNOWN_VIOLATIONS: readonly { readonly profile: string; readonly line: string }[] = [
   // KNOWN-BEGIN
-  // `find src -exec touch {}` sets the times of src/private.ts (Read-denied in the typical profile): touch
-  // writes no content and reads none, but the oracle sees its access-time change as a read.
-  { profile: "typical+all", line: 'find src -exec touch {} \\;; echo "$HOME"' },
-  { profile: "auto", line: 'find src -exec touch {} \\;; echo "$HOME"' },
-  { profile: "typical+all", line: "env | grep -c PATH; find src -exec touch {} \\;" },
-  { profile: "auto", line: "env | grep -c PATH; find src -exec touch {} \\;" },
-  // `GIT_DIR=DIR git status` with a planted bare repository: git runs its `core.fsmonitor` (an env prefix the
-  // analysis calls unsafe; "run all commands" and auto mode let it run). Decided the same before the expansion
-  // work; it surfaced when the generator gained its brace family and the seed's sample shifted.
-  { profile: "typical+all", line: "GIT_DIR=vendor/lib git status" },
-  { profile: "auto", line: "GIT_DIR=vendor/lib git status" },
   // KNOWN-END
 ];
 
@@ -109,11 +99,13 @@ sandboxDescribe(problem)("execution oracle", () => {
         );
       const found = new Set(report.findings.map((f) => key(f.profile, f.line)));
       const stale = KNOWN_VIOLATIONS.filter((k) => !found.has(key(k.profile, k.line)));
-      if (stale.length > 0 && RUNS === 500 && SEED === 20261201)
-        console.warn(
-          `ORACLE: ${stale.length} KNOWN_VIOLATIONS entries no longer violate (remove them):\n` +
-            stale.map((k) => `  [${k.profile}] ${JSON.stringify(k.line)}`).join("\n"),
-        );
+      // The list is made for the default sample: there, an entry that no longer violates must be removed, so the
+      // list never tolerates a line nobody checks any more.
+      if (RUNS === 500 && SEED === 20261201)
+        expect(
+          stale.map((k) => `[${k.profile}] ${k.line}`),
+          "KNOWN_VIOLATIONS entries that no longer violate: remove them",
+        ).toEqual([]);
       expect(fresh.map(reproduction)).toEqual([]);
       // A gate that asks about everything would pass the check above: the everyday lines must run unasked.
       expect(allowedShare).toBeGreaterThanOrEqual(EVERYDAY_ALLOWED);

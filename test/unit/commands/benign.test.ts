@@ -39,6 +39,7 @@ const benign: [string, boolean][] = [
   ["git -C packages/a status", true],
   ["git --no-pager log -3", true],
   ["GIT_PAGER=cat git log -5", true],
+  ["GIT_AUTHOR_NAME=x GIT_COMMITTER_NAME=x git log -1", true],
   ["PAGER=cat git diff", true],
   ["git -c color.ui=always log -1", true],
   ["git remote -v", true],
