@@ -809,10 +809,7 @@ class Run {
         this.notAllowed.push(argv);
         return this.flagUnsafe(`\`${show(program)}\` is not in your allow list`, "commands:not-allowed", true);
       }
-      return this.flagUnknown(
-        `the program \`${show(program)}\` is known only when the command runs`,
-        "commands:unknown-program",
-      );
+      return this.flagUnknown(unknownProgramReason(program), "commands:unknown-program");
     }
     const name = program.value;
     if (name === "" || INVISIBLE_OR_CONTROL.test(name)) {
@@ -1034,6 +1031,18 @@ function unanalysedSubstitution(scan: SubstitutionScan, script: Script): string 
     if (!(seen ? seen.has(at) : analysed.includes(at)))
       return "the command has a substitution in a place Toolgate cannot analyse";
   return undefined;
+}
+
+/**
+ * Why a program word cannot be looked up, in words a person can read: the variable it comes from, or the parts
+ * that are written out; a name made only of expansions is said to be computed (never a bare "…").
+ */
+function unknownProgramReason(w: Word): string {
+  if (w.variable !== undefined)
+    return `the program is the value of \`$${w.variable}\`, known only when the command runs`;
+  if (w.value.replaceAll(UNKNOWN, "") === "")
+    return "the program's name is computed by an expansion or substitution, so it is known only when the command runs";
+  return `the program \`${show(w)}\` (… stands for the parts computed then) is known only when the command runs`;
 }
 
 function show(w: Word): string {
