@@ -5,23 +5,15 @@
  */
 import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import { CheckpointError } from "./types";
+import { processAlive } from "../processAlive";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 async function isStale(file: string, staleMs: number): Promise<boolean> {
   try {
     const [text, st] = await Promise.all([readFile(file, "utf8"), stat(file)]);
     const pid = Number(JSON.parse(text).pid);
-    return Date.now() - st.mtimeMs > staleMs || (Number.isInteger(pid) && pid > 0 && !alive(pid));
+    return Date.now() - st.mtimeMs > staleMs || (Number.isInteger(pid) && pid > 0 && !processAlive(pid));
   } catch {
     // Being written right now (empty) or already gone: not stale, try again.
     return false;

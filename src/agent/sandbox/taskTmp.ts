@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as nodePath from "node:path";
+import { processAlive } from "../processAlive";
 
 /**
  * Each task's private `/tmp` for its sandboxed commands: a host directory bound at `/tmp` inside, kept across
@@ -24,21 +25,12 @@ function base(): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Removes the directories of processes that are gone (a crash or a reload left them). */
 function sweep(parent: string): void {
   swept = true;
   for (const name of readdirSync(parent)) {
     const pid = Number(/^([0-9]+)-/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+    if (Number.isInteger(pid) && pid !== process.pid && !processAlive(pid))
       rmSync(nodePath.join(parent, name), { recursive: true, force: true });
   }
 }
