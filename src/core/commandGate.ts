@@ -105,13 +105,10 @@ export class CommandPathGate implements PathGate {
     access: PathAccess,
     kind: Exclude<ReadKind, "file-content"> = "content",
   ): PathVerdict {
-    // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself), so bash uses
-    // it as a name in the working directory (`cat '~/.env'` reads `./~/.env`), while path resolution reads a
-    // leading `~/` as the home directory. Both readings are judged; either one's objection stands.
-    if (path === "~" || path.startsWith("~/")) {
-      const literal = this.checkOne("./" + path, cwd, access, kind);
-      if (!literal.ok) return literal;
-    }
+    // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself, before any check,
+    // src/core/commands/tildes.ts), so bash uses it as a name in the working directory (`cat '~/.env'` reads
+    // `./~/.env`); the path resolution shared with the file tools would read a leading `~/` as the home.
+    if (path === "~" || path.startsWith("~/")) return this.checkOne("./" + path, cwd, access, kind);
     return this.checkOne(path, cwd, access, kind);
   }
 
