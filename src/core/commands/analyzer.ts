@@ -21,6 +21,7 @@ import { historyRisk, INVISIBLE, lineProblem } from "./words";
 import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
+import { networkUse } from "./catalogue/network";
 import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
@@ -237,6 +238,8 @@ class Run {
   readonly labels: string[] = [];
   readOnly = true;
   deletes = false;
+  /** The first program (or subcommand) with the catalogue's network effect, as the person reads it. */
+  network: string | undefined;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
   /** `for` variables of the script being read that nothing else in it can change (see `stableLoopVariables`). */
@@ -678,6 +681,7 @@ class Run {
     if (guess.ask) this.mark(this.askedAt);
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
+    this.network ??= guess.network;
     if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
   }
 
@@ -738,6 +742,11 @@ class Run {
     if (a.match !== "no") this.mark(this.askedAt);
     if (a.match !== "no")
       this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
+    // Recorded for every resolved program, guessed ones included: the sandboxed tier asks at the network.
+    this.network ??= networkUse(
+      base,
+      ruleArgv.map((w) => w.value),
+    );
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
@@ -813,6 +822,11 @@ class Run {
   }
 
   result(): CommandAnalysis {
+    const r = this.verdict();
+    return this.network !== undefined ? { ...r, network: this.network } : r;
+  }
+
+  private verdict(): CommandAnalysis {
     const deletes = this.deletes;
     if (this.deny) return { verdict: "deny", ...this.deny, readOnly: false, deletes };
     if (this.unparseable) return { verdict: "unparseable", ...this.unparseable, readOnly: false, deletes };

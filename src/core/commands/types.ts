@@ -67,6 +67,11 @@ export interface CommandAnalysis {
   readonly readOnly: boolean;
   /** Some part deletes files; no switch auto-approves deletion (only auto mode runs it). */
   readonly deletes: boolean;
+  /**
+   * The first program or subcommand with the catalogue's network effect (catalogue/network.ts), as the person
+   * reads it (`curl`, `git push`, `npm install`); absent when the analysis saw none.
+   */
+  readonly network?: string;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
   /**
