@@ -44,6 +44,12 @@ export class CommandPathGate implements PathGate {
   private findings: EffectFinding[] = [];
   /** Some file effect of the analysis since `begin` reads or writes outside the workspace (display only). */
   leftWorkspace = false;
+  /**
+   * The first file effect since `begin` that crosses a boundary of the sandboxed tier (sandboxTier.ts): outside
+   * the workspace, or a path that could not be resolved at all. Recorded whatever the verdict, because the
+   * analysis reports only its first reason and that tier must see every effect of the line.
+   */
+  boundary: { readonly reason: string; readonly rule: string } | undefined;
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -60,6 +66,7 @@ export class CommandPathGate implements PathGate {
   begin(): void {
     this.findings = [];
     this.leftWorkspace = false;
+    this.boundary = undefined;
   }
 
   /** The most serious finding of the analysis since `begin` (refusals first), if any. */
@@ -106,10 +113,11 @@ export class CommandPathGate implements PathGate {
     if (/^\/(proc|dev\/fd)(\/|$)/.test(posix.resolve(cwd, path)))
       return this.note("hard-ask", `\`${path}\` names a different file for the command than for Toolgate`, "path:proc");
     const v = this.validator.checkPath(tool, path, cwd);
-    if (!v.ok)
-      return v.rule.startsWith("ignoreFile:")
-        ? this.note("refusal", v.reason, v.rule)
-        : { ok: false, reason: v.reason, rule: v.rule };
+    if (!v.ok) {
+      if (v.rule.startsWith("ignoreFile:")) return this.note("refusal", v.reason, v.rule);
+      this.boundary ??= { reason: `\`${path}\` cannot be checked: ${v.reason}`, rule: "sandbox:path" };
+      return { ok: false, reason: v.reason, rule: v.rule };
+    }
     const p = v.path!;
     const rule = this.firstDenyOrAsk({ tool, path: p });
     if (rule)
@@ -119,7 +127,13 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
-    if (!local) this.leftWorkspace = true;
+    if (!local) {
+      this.leftWorkspace = true;
+      this.boundary ??=
+        access === "write"
+          ? { reason: `writes outside the workspace (\`${path}\`)`, rule: "sandbox:outside-write" }
+          : { reason: `reads outside the workspace (\`${path}\`)`, rule: "sandbox:outside-read" };
+    }
     if (kind === "git-repository") {
       // Another repository's configuration can run programs (core.fsmonitor): a hard ask in every mode.
       const v = gitCheck(p, path, kind, this.validator.ignore);

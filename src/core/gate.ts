@@ -19,6 +19,8 @@ import type { ToolgateSettings } from "./settingsModel";
 import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } from "./resolvedCall";
 import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
 import { commandGrant } from "./sandbox/commandGrant";
+import type { SandboxGrant } from "./sandbox/grant";
+import { sandboxTier, type Availability } from "./sandboxTier";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 
@@ -43,6 +45,16 @@ export interface GateOptions {
   readonly mcpTools?: (server: string) => readonly McpListedTool[] | undefined;
   /** `toolgate.sandbox.network`'s hosts (see `allowListOf`): a command's grant draws its hosts from them. */
   readonly sandboxNetwork?: readonly string[];
+  /**
+   * Whether an OS sandbox works for commands here (the host's probe and `toolgate.sandbox.mode`; the CLI's probe
+   * or `--assume-sandbox`). Undefined: not known, so `executeInSandbox` asks.
+   */
+  readonly sandbox?: Availability;
+  /**
+   * Whether a checkpoint is taken before each call that may change files (the agent with checkpoints on).
+   * Undefined: none is taken where this gate decides (a hook), so `executeInSandbox` asks.
+   */
+  readonly checkpoints?: Availability;
 }
 
 /** The one place a ResolvedCall is made: from what this gate judged. */
@@ -363,7 +375,9 @@ export class Gate {
       );
     if (!s.autoApprove.enabled)
       return withCall(ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion));
-    return withCall(this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed));
+    return withCall(
+      this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed, parts.command?.grant),
+    );
   }
 
   /** DESIGN step 3: what asks whatever the mode and the switches say. */
@@ -464,6 +478,7 @@ export class Gate {
     subject: CallSubject,
     analysis: CommandAnalysis | undefined,
     mcpAlwaysAllowed: boolean,
+    grant: SandboxGrant | undefined,
   ): Decision {
     const a = this.opts.settings.autoApprove.actions;
     if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
@@ -482,6 +497,15 @@ export class Gate {
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
       if (a.executeSafeCommands && a.executeAllCommands)
         return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
+      if (a.executeSafeCommands && a.executeInSandbox)
+        return sandboxTier({
+          analysis,
+          boundary: (this.commandCtx.paths as CommandPathGate).boundary,
+          grant,
+          sandbox: this.opts.sandbox,
+          checkpoints: this.opts.checkpoints,
+          platform: this.commandCtx.platform,
+        });
       const off = analysis.verdict === "safe" ? "running safe commands is not auto-approved" : analysis.reason;
       return ask(
         off,

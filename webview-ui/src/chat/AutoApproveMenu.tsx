@@ -35,6 +35,12 @@ export const ACTIONS: readonly ActionSpec[] = [
     short: "Safe commands",
   },
   {
+    key: "executeInSandbox",
+    label: "Run other commands in the sandbox (boundaries still ask)",
+    short: "Sandboxed commands",
+    parent: "executeSafeCommands",
+  },
+  {
     key: "executeAllCommands",
     label: "Run all commands (deletion still asks)",
     short: "All commands",
