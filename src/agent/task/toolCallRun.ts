@@ -293,6 +293,33 @@ export class ToolCallRun {
     }
   }
 
+  /**
+   * A call the gate allowed only on the condition of a checkpoint taken just before it (the sandboxed tier),
+   * when none could be taken: one ask on this call's card saying why, with the sandbox and grant as decided.
+   * A gate swap while waiting asks again; only an approval runs it (inside the sandbox, the stricter reading).
+   */
+  async askBeforeRunning(
+    reason: string,
+    rule: string,
+    call: ResolvedCall,
+    signal: AbortSignal,
+  ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
+    const d: Judged = { decision: "ask", reason, rule, resolved: call };
+    for (;;) {
+      if (signal.aborted) throw new Error("cancelled");
+      const outcome = await this.waitForPerson(d, signal);
+      if (outcome.kind === "gateChanged") continue;
+      const fb = outcome.response.text ? { feedback: outcome.response.text } : {};
+      if (outcome.response.kind === "approve" || outcome.response.kind === "approveOutsideSandbox") {
+        this.setStatus("running");
+        return { approved: true, ...fb };
+      }
+      if (outcome.response.kind === "resetLimits") continue;
+      this.setStatus("rejected");
+      return { approved: false, ...fb };
+    }
+  }
+
   /** A new decision for changed params (a redirect hop, a path that changed before it was used). */
   async approveAgain(params: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<Approval> {
     this.params = params;
