@@ -57,6 +57,15 @@ export interface GateOptions {
   readonly checkpoints?: Availability;
 }
 
+/** The rule of the model's request to run a command outside the OS sandbox (`sandbox: false`). */
+export const LEAVE_SANDBOX_RULE = "sandbox:leave";
+
+/** The model's stated reason when it asks to leave the sandbox (`sandbox: false`; the validator made it required). */
+function leaveSandboxReason(params: ToolCall["params"]): string | undefined {
+  if (boolParam(params.sandbox) !== false) return undefined;
+  return typeof params.reason === "string" ? params.reason.trim() : "";
+}
+
 /** The one place a ResolvedCall is made: from what this gate judged. */
 function mint(parts: ResolvedCallParts): ResolvedCall {
   return parts as ResolvedCall;
@@ -297,6 +306,7 @@ export class Gate {
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
+    const leave = tool === "execute_command" ? leaveSandboxReason(params) : undefined;
     const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
     if (v.path) parts.path = v.path;
     if (canonical.mcp) parts.mcp = canonical.mcp;
@@ -308,6 +318,7 @@ export class Gate {
         cwd: this.commandCtx.cwd,
         readOnly: analysis?.readOnly === true,
         mayRunOutside: s.mode !== "plan",
+        ...(leave !== undefined ? { leaveSandbox: { reason: leave } } : {}),
         // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.
         grant: commandGrant({
           mode: s.mode,
@@ -350,10 +361,16 @@ export class Gate {
           "mode:plan",
         );
     }
+    if (leave !== undefined && s.mode === "plan")
+      return deny("plan mode runs commands only inside the OS sandbox, so it cannot leave it", "mode:plan");
     trace.note(
       "2 refusals",
       s.mode === "plan" ? "no deny rule matches; plan: the call is read-only" : "no deny rule matches",
     );
+    // The model's request to leave the sandbox is the person's call in every mode: never auto-approved, not by
+    // auto mode or approve-all (headless, this ask becomes a refusal under the same rule).
+    if (leave !== undefined)
+      return withCall(ask(`the model asks to run this outside the OS sandbox: ${leave}`, LEAVE_SANDBOX_RULE));
 
     // 3. Hard asks, in every mode (auto and approve-all included).
     const hard = this.hardAsk(tool, subjects, params, analysis, effect, canonical.mcp, url, v.path, preview);

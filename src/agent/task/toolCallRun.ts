@@ -165,7 +165,10 @@ export class ToolCallRun {
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
     if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) {
-      const outlook = this.deps.sandboxOutlook?.(command.grant);
+      // The model's request to leave the sandbox: the card says it runs unsandboxed, and why.
+      const outlook = command.leaveSandbox
+        ? { sandboxed: false, reason: `the model asks to leave the sandbox: ${command.leaveSandbox.reason}` }
+        : this.deps.sandboxOutlook?.(command.grant);
       // Leaving the sandbox is a separate, explicit choice, offered only where it would be sandboxed at all.
       this.outlook =
         outlook?.sandboxed === true && command.mayRunOutside === true ? { ...outlook, canRunOutside: true } : outlook;
