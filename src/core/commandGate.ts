@@ -45,8 +45,8 @@ export class CommandPathGate implements PathGate {
   /** Some file effect of the analysis since `begin` reads or writes outside the workspace (display only). */
   leftWorkspace = false;
   /**
-   * The first file effect since `begin` that crosses a boundary of the sandboxed tier (sandboxTier.ts): outside
-   * the workspace, or a path that could not be resolved at all. Recorded whatever the verdict, because the
+   * The first file effect since `begin` that crosses a boundary of the sandboxed tier (sandboxTier.ts): a read
+   * or write outside the workspace. Recorded whatever the verdict, because the
    * analysis reports only its first reason and that tier must see every effect of the line.
    */
   boundary: { readonly reason: string; readonly rule: string } | undefined;
@@ -113,11 +113,12 @@ export class CommandPathGate implements PathGate {
     if (/^\/(proc|dev\/fd)(\/|$)/.test(posix.resolve(cwd, path)))
       return this.note("hard-ask", `\`${path}\` names a different file for the command than for Toolgate`, "path:proc");
     const v = this.validator.checkPath(tool, path, cwd);
-    if (!v.ok) {
-      if (v.rule.startsWith("ignoreFile:")) return this.note("refusal", v.reason, v.rule);
-      this.boundary ??= { reason: `\`${path}\` cannot be checked: ${v.reason}`, rule: "sandbox:path" };
-      return { ok: false, reason: v.reason, rule: v.rule };
-    }
+    // A name that is no path (a URL argument of a program the catalogue does not know) is left to the
+    // analysis: it is not a file effect the sandboxed tier must see.
+    if (!v.ok)
+      return v.rule.startsWith("ignoreFile:")
+        ? this.note("refusal", v.reason, v.rule)
+        : { ok: false, reason: v.reason, rule: v.rule };
     const p = v.path!;
     const rule = this.firstDenyOrAsk({ tool, path: p });
     if (rule)

@@ -24,7 +24,7 @@ export interface Availability {
   readonly reason?: string;
 }
 
-/** The first boundary the command path gate saw: a file effect outside the workspace, or a path it could not resolve. */
+/** The first boundary the command path gate saw: a file effect outside the workspace. */
 export interface PathBoundary {
   readonly reason: string;
   readonly rule: string;
