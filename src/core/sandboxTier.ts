@@ -52,6 +52,7 @@ export function sandboxTier(t: SandboxTierInput): Decision {
   // The Windows analysis is an exact-match one: it models no effects, so no boundary could be seen.
   if (t.platform !== "posix") return ask(why("this platform has no command analysis for it"), "sandbox:platform");
   if (a.deletes) return ask(why(`${a.reason} (deletes files)`), "sandbox:deletes", a.suggestion);
+  if (a.discards !== undefined) return ask(why(a.discards), "sandbox:deletes", a.suggestion);
   const grant = t.grant;
   if (grant === undefined) return ask(why("the command has no sandbox grant"), "sandbox:no-grant");
   if (a.network !== undefined && grant.hosts.length === 0)

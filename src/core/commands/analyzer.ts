@@ -22,6 +22,7 @@ import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
 import { networkUse } from "./catalogue/network";
+import { gitDiscardsWork } from "./discardsWork";
 import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
@@ -240,6 +241,8 @@ class Run {
   deletes = false;
   /** The first program (or subcommand) with the catalogue's network effect, as the person reads it. */
   network: string | undefined;
+  /** The first git command that discards uncommitted work (discardsWork.ts), as the person reads it. */
+  discards: string | undefined;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
   /** `for` variables of the script being read that nothing else in it can change (see `stableLoopVariables`). */
@@ -682,6 +685,7 @@ class Run {
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
     this.network ??= guess.network;
+    this.discards ??= guess.discards;
     if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
   }
 
@@ -743,10 +747,10 @@ class Run {
     if (a.match !== "no")
       this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
     // Recorded for every resolved program, guessed ones included: the sandboxed tier asks at the network.
-    this.network ??= networkUse(
-      base,
-      ruleArgv.map((w) => w.value),
-    );
+    const values = ruleArgv.map((w) => w.value);
+    this.network ??= networkUse(base, values);
+    // Discarding uncommitted work is data loss: a boundary of the sandboxed tier (reported, not decided, here).
+    if (systemPath && base === "git") this.discards ??= gitDiscardsWork(values.slice(1));
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
@@ -823,7 +827,11 @@ class Run {
 
   result(): CommandAnalysis {
     const r = this.verdict();
-    return this.network !== undefined ? { ...r, network: this.network } : r;
+    return {
+      ...r,
+      ...(this.network !== undefined ? { network: this.network } : {}),
+      ...(this.discards !== undefined ? { discards: this.discards } : {}),
+    };
   }
 
   private verdict(): CommandAnalysis {

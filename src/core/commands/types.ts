@@ -72,6 +72,11 @@ export interface CommandAnalysis {
    * reads it (`curl`, `git push`, `npm install`); absent when the analysis saw none.
    */
   readonly network?: string;
+  /**
+   * Why a git command in the line discards uncommitted work (`git checkout -- x`, `reset --hard`, `restore`,
+   * `stash drop`; commands/discardsWork.ts); absent otherwise. Only the sandboxed tier decides on it today.
+   */
+  readonly discards?: string;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
   /**

@@ -129,6 +129,23 @@ describe("the sandboxed tier: each boundary asks, and the rule names it", () => 
     expect(shc.danger).toContain("unparseable");
   });
 
+  it("discarding uncommitted work asks as deletion; branch work and stashing run", async () => {
+    const g = await sandboxed();
+    for (const line of [
+      "git checkout -- src/a.ts",
+      "git checkout .",
+      "git checkout HEAD~1 src/a.ts",
+      "git restore src/a.ts",
+      "git reset --hard HEAD~1",
+      "git stash drop",
+      "git switch --discard-changes main",
+      "make && git -C . reset --hard",
+    ])
+      expect(summary(g.decide(cmd(line))), line).toEqual({ decision: "ask", rule: "sandbox:deletes" });
+    for (const line of ["git checkout -b feature", "git switch main", "git restore --staged src/a.ts", "git stash"])
+      expect(g.decide(cmd(line)).decision, line).toBe("allow");
+  });
+
   it("no working sandbox, or no checkpoint, asks and says why", async () => {
     const off = await sandboxed({ sandbox: { available: false, reason: "bwrap is not installed" } });
     const d = off.decide(cmd("make"));
