@@ -69,6 +69,18 @@ describe("auto-approve dropdown", () => {
     expect(screen.getByRole("button", { name: /Auto-approve:/ }).textContent).toContain("Sandboxed commands");
   });
 
+  it("names the preset the switches are, and says Custom once one differs", () => {
+    expect(autoApproveSummary(settingsView())).toBe("Ask before changes: Read, Safe commands");
+    expect(autoApproveSummary(settingsView({}, {}, { editFiles: true, executeInSandbox: true }))).toBe(
+      "Sandboxed autonomy: Read, Edit, Safe commands, Sandboxed commands",
+    );
+    expect(autoApproveSummary(settingsView({ mode: "plan" }))).toBe("Read-only");
+    expect(autoApproveSummary(settingsView({}, {}, { editFiles: true }))).toBe("Custom: Read, Edit, Safe commands");
+    expect(autoApproveSummary(settingsView({ mode: "plan" }, {}, { editFiles: true }))).toBe(
+      "Custom: Plan · Read, Edit, Safe commands",
+    );
+  });
+
   it("the master switch off keeps every action's state, shown but disabled", () => {
     const s = setup();
     s.view(<Harness settings={settingsView({}, { enabled: false }, { editFiles: true })} />);
