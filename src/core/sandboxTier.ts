@@ -62,6 +62,14 @@ export function sandboxTier(t: SandboxTierInput): Decision {
       a.suggestion,
     );
   if (t.boundary) return ask(why(t.boundary.reason), t.boundary.rule, a.suggestion);
+  if (a.leavesStartDir)
+    return ask(
+      why(
+        "it may run in a directory outside the workspace folder it starts in (a `cd` elsewhere, or one not known before it runs)",
+      ),
+      "sandbox:outside-cwd",
+      a.suggestion,
+    );
   if (!t.sandbox?.available)
     return ask(
       `no OS sandbox works here (${t.sandbox?.reason ?? "not known"}), so commands outside the safe set ask`,

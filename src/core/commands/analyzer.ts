@@ -827,10 +827,15 @@ class Run {
 
   result(): CommandAnalysis {
     const r = this.verdict();
+    // Where the line may run: anywhere but the starting directory and below it (`cd ..`, `cd ~`, a `cd` not
+    // followed) is a directory whose files the analysis did not look at.
+    const start = this.ctx.cwd;
+    const leaves = this.cwds === undefined || this.cwds.some((d) => d !== start && !d.startsWith(`${start}/`));
     return {
       ...r,
       ...(this.network !== undefined ? { network: this.network } : {}),
       ...(this.discards !== undefined ? { discards: this.discards } : {}),
+      ...(leaves ? { leavesStartDir: true as const } : {}),
     };
   }
 

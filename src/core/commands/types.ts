@@ -77,6 +77,11 @@ export interface CommandAnalysis {
    * `stash drop`; commands/discardsWork.ts); absent otherwise. Only the sandboxed tier decides on it today.
    */
   readonly discards?: string;
+  /**
+   * The line may run commands in a directory outside the one it starts in (`cd ..`, `cd ~`, or a `cd` the
+   * analysis could not follow); absent when every directory it may be in is that one or below it.
+   */
+  readonly leavesStartDir?: true;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
   /**

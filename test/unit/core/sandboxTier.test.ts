@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { GateOptions } from "../../../src/core/gate";
+import { IgnoreRules } from "../../../src/core/ignoreFile";
 import type { Judged } from "../../../src/core/resolvedCall";
 import { call, gateWith } from "../../support/gate";
 import { tempTree } from "../../support/workspace";
@@ -127,6 +128,23 @@ describe("the sandboxed tier: each boundary asks, and the rule names it", () => 
     const shc = g.decide(cmd('sh -c "$x"'));
     expect(shc.decision).toBe("ask");
     expect(shc.danger).toContain("unparseable");
+  });
+
+  it("a `cd` out of the workspace folder, or one not followed, asks; one into a subfolder runs", async () => {
+    const g = await sandboxed();
+    // A literal target is itself a read outside; either way the rule names leaving the workspace.
+    for (const line of ["cd .. && make", "cd ~ && make", "cd /tmp && ./x.sh", "pushd .. && make"]) {
+      const d = g.decide(cmd(line));
+      expect(d.decision, line).toBe("ask");
+      expect(d.rule, line).toMatch(/^sandbox:outside-(read|cwd)$/);
+    }
+    // A `cd` the analysis cannot follow is a hard ask where the ignore file has rules; without any, it is this
+    // tier's boundary.
+    const open = await sandboxed({ ignore: IgnoreRules.empty(".toolgateignore") });
+    for (const line of ['cd "$D" && make', "cd - && make"])
+      expect(summary(open.decide(cmd(line))), line).toEqual({ decision: "ask", rule: "sandbox:outside-cwd" });
+    expect(open.decide(cmd("make")).decision).toBe("allow");
+    expect(g.decide(cmd("cd scripts && ./x.sh")).decision).toBe("allow");
   });
 
   it("discarding uncommitted work asks as deletion; branch work and stashing run", async () => {
