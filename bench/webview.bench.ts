@@ -130,6 +130,7 @@ async function main(): Promise<void> {
         editFiles: false,
         editFilesExternally: false,
         executeSafeCommands: true,
+        executeInSandbox: false,
         executeAllCommands: false,
         useMcp: false,
         webFetch: false,

@@ -5,6 +5,7 @@
  * model request is not retried beyond the provider's own retries. With a checkpoint service, every call that may
  * change files is checkpointed first, and the run reports how to restore.
  */
+import { sandboxForGate } from "../agent/sandbox/gateFacts";
 import { realGateFactory } from "../agent/approvalGate";
 import type { CheckpointService } from "../agent/checkpoints/types";
 import type { AskChannel } from "../agent/env";
@@ -72,7 +73,15 @@ class HeadlessAsks implements AskChannel {
 export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   const settings = o.settings;
   const executor = new ToolExecutor({
-    createGate: realGateFactory({ settings: () => settings, headless: true }),
+    createGate: realGateFactory({
+      settings: () => settings,
+      headless: true,
+      extra: () => ({
+        sandbox: sandboxForGate(o.values ?? {}),
+        // A checkpoint is taken only with a service; without one the sandboxed tier asks (headless: refuses).
+        ...(o.checkpoints ? { checkpoints: { available: true } } : {}),
+      }),
+    }),
     roots: () => o.roots,
   });
   const config = await executor.asToolConfig("run");

@@ -3,6 +3,7 @@
  * MCP file, the rule syntax checked up front, and the gate built from them. `check`, `run` and `hook` all
  * come through here, so they decide on the same policy as the VS Code host.
  */
+import type { Availability } from "../core/sandboxTier";
 import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
@@ -92,7 +93,14 @@ export function strictPolicy(policy: Policy): Policy {
 
 export async function gateFor(
   policy: Policy,
-  o: { readonly headless: boolean; readonly trusted?: boolean; readonly analyzer?: CommandAnalyzer },
+  o: {
+    readonly headless: boolean;
+    readonly trusted?: boolean;
+    readonly analyzer?: CommandAnalyzer;
+    /** For the sandboxed tier; absent (a hook: Toolgate runs nothing itself), that tier asks. */
+    readonly sandbox?: Availability;
+    readonly checkpoints?: Availability;
+  },
 ): Promise<Gate> {
   try {
     return await Gate.create({
@@ -104,6 +112,8 @@ export async function gateFor(
       sandboxNetwork: allowListOf(policy.loaded.values),
       gitConfig: nodeGitConfig,
       ...(o.analyzer ? { analyzer: o.analyzer } : {}),
+      ...(o.sandbox ? { sandbox: o.sandbox } : {}),
+      ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
     });
   } catch (e) {
     throw new ConfigError((e as Error).message);

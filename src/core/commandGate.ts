@@ -44,6 +44,12 @@ export class CommandPathGate implements PathGate {
   private findings: EffectFinding[] = [];
   /** Some file effect of the analysis since `begin` reads or writes outside the workspace (display only). */
   leftWorkspace = false;
+  /**
+   * The first file effect since `begin` that crosses a boundary of the sandboxed tier (sandboxTier.ts): a read
+   * or write outside the workspace. Recorded whatever the verdict, because the
+   * analysis reports only its first reason and that tier must see every effect of the line.
+   */
+  boundary: { readonly reason: string; readonly rule: string } | undefined;
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -60,6 +66,7 @@ export class CommandPathGate implements PathGate {
   begin(): void {
     this.findings = [];
     this.leftWorkspace = false;
+    this.boundary = undefined;
   }
 
   /** The most serious finding of the analysis since `begin` (refusals first), if any. */
@@ -125,6 +132,8 @@ export class CommandPathGate implements PathGate {
     if (/^\/(proc|dev\/fd)(\/|$)/.test(posix.resolve(cwd, path)))
       return this.note("hard-ask", `\`${path}\` names a different file for the command than for Toolgate`, "path:proc");
     const v = this.validator.checkPath(tool, path, cwd);
+    // A name that is no path (a URL argument of a program the catalogue does not know) is left to the
+    // analysis: it is not a file effect the sandboxed tier must see.
     if (!v.ok)
       return v.rule.startsWith("ignoreFile:")
         ? this.note("refusal", v.reason, v.rule)
@@ -138,7 +147,13 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
-    if (!local) this.leftWorkspace = true;
+    if (!local) {
+      this.leftWorkspace = true;
+      this.boundary ??=
+        access === "write"
+          ? { reason: `writes outside the workspace (\`${path}\`)`, rule: "sandbox:outside-write" }
+          : { reason: `reads outside the workspace (\`${path}\`)`, rule: "sandbox:outside-read" };
+    }
     if (kind === "git-repository") {
       // Another repository's configuration can run programs (core.fsmonitor): a hard ask in every mode.
       const v = gitCheck(p, path, kind, this.validator.ignore);

@@ -21,6 +21,8 @@ import type { ToolgateSettings } from "./settingsModel";
 import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } from "./resolvedCall";
 import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
 import { commandGrant } from "./sandbox/commandGrant";
+import type { SandboxGrant } from "./sandbox/grant";
+import { sandboxTier, type Availability } from "./sandboxTier";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 import { untrustedContentStep } from "./taintStep";
@@ -52,6 +54,25 @@ export interface GateOptions {
    * Without one, a root inside a repository protects every write in it (see gitConfigTargets.ts).
    */
   readonly gitConfig?: GitConfigSource;
+  /**
+   * Whether an OS sandbox works for commands here (the host's probe and `toolgate.sandbox.mode`; the CLI's probe
+   * or `--assume-sandbox`). Undefined: not known, so `executeInSandbox` asks.
+   */
+  readonly sandbox?: Availability;
+  /**
+   * Whether a checkpoint is taken before each call that may change files (the agent with checkpoints on).
+   * Undefined: none is taken where this gate decides (a hook), so `executeInSandbox` asks.
+   */
+  readonly checkpoints?: Availability;
+}
+
+/** The rule of the model's request to run a command outside the OS sandbox (`sandbox: false`). */
+export const LEAVE_SANDBOX_RULE = "sandbox:leave";
+
+/** The model's stated reason when it asks to leave the sandbox (`sandbox: false`; the validator made it required). */
+function leaveSandboxReason(params: ToolCall["params"]): string | undefined {
+  if (boolParam(params.sandbox) !== false) return undefined;
+  return typeof params.reason === "string" ? params.reason.trim() : "";
 }
 
 /** The one place a ResolvedCall is made: from what this gate judged. */
@@ -304,6 +325,7 @@ export class Gate {
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
+    const leave = tool === "execute_command" ? leaveSandboxReason(params) : undefined;
     const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
     if (v.path) parts.path = v.path;
     else if (resource?.files.length === 1) parts.path = resource.files[0];
@@ -316,6 +338,7 @@ export class Gate {
         cwd: this.commandCtx.cwd,
         readOnly: analysis?.readOnly === true,
         mayRunOutside: s.mode !== "plan",
+        ...(leave !== undefined ? { leaveSandbox: { reason: leave } } : {}),
         // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.
         grant: commandGrant({
           mode: s.mode,
@@ -358,10 +381,16 @@ export class Gate {
           "mode:plan",
         );
     }
+    if (leave !== undefined && s.mode === "plan")
+      return deny("plan mode runs commands only inside the OS sandbox, so it cannot leave it", "mode:plan");
     trace.note(
       "2 refusals",
       s.mode === "plan" ? "no deny rule matches; plan: the call is read-only" : "no deny rule matches",
     );
+    // The model's request to leave the sandbox is the person's call in every mode: never auto-approved, not by
+    // auto mode or approve-all (headless, this ask becomes a refusal under the same rule).
+    if (leave !== undefined)
+      return withCall(ask(`the model asks to run this outside the OS sandbox: ${leave}`, LEAVE_SANDBOX_RULE));
 
     // 3. Hard asks, in every mode (auto and approve-all included).
     const egress = () => untrustedContentStep(this.index, s, subject, resolved, analysis, canonical.call.facts, trace);
@@ -386,7 +415,16 @@ export class Gate {
       );
     if (!s.autoApprove.enabled)
       return withCall(ask("auto-approve is switched off", "autoApprove.enabled", analysis?.suggestion));
-    return withCall(this.fineGrained(tool, subject, analysis, mcp?.ok === true && mcp.alwaysAllowed, resource?.files));
+    return withCall(
+      this.fineGrained(
+        tool,
+        subject,
+        analysis,
+        mcp?.ok === true && mcp.alwaysAllowed,
+        resource?.files,
+        parts.command?.grant,
+      ),
+    );
   }
 
   /** DESIGN step 3: what asks whatever the mode and the switches say. */
@@ -526,7 +564,8 @@ export class Gate {
     subject: CallSubject,
     analysis: CommandAnalysis | undefined,
     mcpAlwaysAllowed: boolean,
-    resourceFiles?: readonly ResolvedPath[],
+    resourceFiles: readonly ResolvedPath[] | undefined,
+    grant: SandboxGrant | undefined,
   ): Decision {
     const a = this.opts.settings.autoApprove.actions;
     if (READ_TOOLS.includes(tool) || EDIT_TOOLS.includes(tool)) {
@@ -545,6 +584,15 @@ export class Gate {
       if (analysis.verdict === "safe" && a.executeSafeCommands) return allow(analysis.reason, analysis.rule);
       if (a.executeSafeCommands && a.executeAllCommands)
         return allow("running all commands is auto-approved", "autoApprove.executeAllCommands");
+      if (a.executeSafeCommands && a.executeInSandbox)
+        return sandboxTier({
+          analysis,
+          boundary: (this.commandCtx.paths as CommandPathGate).boundary,
+          grant,
+          sandbox: this.opts.sandbox,
+          checkpoints: this.opts.checkpoints,
+          platform: this.commandCtx.platform,
+        });
       const off = analysis.verdict === "safe" ? "running safe commands is not auto-approved" : analysis.reason;
       return ask(
         off,

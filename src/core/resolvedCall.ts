@@ -50,6 +50,11 @@ export interface CommandTarget {
   readonly grant?: SandboxGrant;
   /** The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode. */
   readonly mayRunOutside?: boolean;
+  /**
+   * The model asked to run it outside the OS sandbox (`sandbox: false`), for this reason. The gate only ever
+   * asks for such a call; once the person approved it, it runs unsandboxed.
+   */
+  readonly leaveSandbox?: { readonly reason: string };
 }
 
 export interface ResolvedCall {

@@ -22,7 +22,7 @@ export const TOOL_PARAMS: Readonly<Record<ToolName, ParamSpec>> = {
   replace_in_file: { required: ["path", "diff"], pathParam: "path" },
   list_files: { required: ["path"], optional: ["recursive"], pathParam: "path" },
   search_files: { required: ["path", "regex"], optional: ["file_pattern"], pathParam: "path" },
-  execute_command: { required: ["command"], optional: ["requires_approval"] },
+  execute_command: { required: ["command"], optional: ["requires_approval", "sandbox", "reason"] },
   use_mcp_tool: { required: ["server_name", "tool_name"], optional: ["arguments"] },
   access_mcp_resource: { required: ["server_name", "uri"] },
   web_fetch: { required: ["url"] },
@@ -35,7 +35,7 @@ export type ValidationResult =
   | { readonly ok: true; readonly tool: ToolName; readonly path?: ResolvedPath }
   | { readonly ok: false; readonly reason: string; readonly rule: string };
 
-const BOOLEAN_PARAMS = new Set(["recursive", "requires_approval"]);
+const BOOLEAN_PARAMS = new Set(["recursive", "requires_approval", "sandbox"]);
 
 /** Reads a boolean-ish param the way models send them: true/false or "true"/"false". */
 export function boolParam(v: unknown): boolean | undefined {
@@ -93,6 +93,16 @@ export class ToolValidator {
           rule: "validator:param-type",
         };
       }
+    }
+    // Leaving the sandbox is the person's decision, made on the model's stated reason: no reason, no request.
+    if (tool === "execute_command" && boolParam(params.sandbox) === false) {
+      const reason = params.reason;
+      if (typeof reason !== "string" || reason.trim() === "")
+        return {
+          ok: false,
+          reason: "`execute_command` with `sandbox: false` needs a `reason` (why it must run outside the sandbox)",
+          rule: "validator:missing-param",
+        };
     }
     if (tool === "use_mcp_tool" && typeof params.arguments === "string" && params.arguments.trim() !== "") {
       let parsed: unknown;

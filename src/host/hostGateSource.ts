@@ -3,6 +3,7 @@ import type { GateSettingsSource } from "../agent/approvalGate";
 import type { CommandAnalyzer } from "../core/commands/types";
 import { IgnoreRules } from "../core/ignoreFile";
 import { allowListOf } from "../core/sandbox/sandboxSettings";
+import { checkpointsForGate, sandboxForGate } from "../agent/sandbox/gateFacts";
 import { managedLayers } from "../core/settingsFiles";
 import type { ToolgateSettings } from "../core/settingsModel";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
@@ -91,6 +92,10 @@ export class HostGateSource implements vscode.Disposable {
           ignore: "rules" in ignore ? ignore.rules : IgnoreRules.empty(name),
           // A command's sandbox grant draws its hosts from this list (core/sandbox/commandGrant.ts).
           sandboxNetwork: allowListOf(now.values),
+          // What "Run other commands in the sandbox" needs: a working sandbox (probed once per session), and
+          // checkpoints on (whether git records one is found when it is taken: the agent asks then).
+          sandbox: sandboxForGate(now.values),
+          checkpoints: checkpointsForGate(now.values),
         };
       },
     };

@@ -49,6 +49,38 @@ describe("auto-approve dropdown", () => {
     ]);
   });
 
+  it("'Run other commands in the sandbox' sits under safe commands, needs them on, and writes its setting", () => {
+    const s = setup();
+    s.view(<Harness settings={settingsView()} />);
+    const sandboxed = box("Run other commands in the sandbox (boundaries still ask)");
+    expect(sandboxed.checked).toBe(false);
+    expect(isDisabled(sandboxed)).toBe(false);
+    fireEvent.click(sandboxed);
+    expect(s.intents()).toEqual([
+      { type: "setSetting", change: { key: "autoApprove.action", action: "executeInSandbox", value: true } },
+    ]);
+    cleanup();
+    setup().view(<Harness settings={settingsView({}, {}, { executeSafeCommands: false, executeInSandbox: true })} />);
+    expect(isDisabled(box("Run other commands in the sandbox (boundaries still ask)"))).toBe(true);
+    cleanup();
+    setup().view(
+      <Harness settings={settingsView({}, {}, { executeInSandbox: true, editFiles: true })} startOpen={false} />,
+    );
+    expect(screen.getByRole("button", { name: /Auto-approve:/ }).textContent).toContain("Sandboxed commands");
+  });
+
+  it("names the preset the switches are, and says Custom once one differs", () => {
+    expect(autoApproveSummary(settingsView())).toBe("Ask before changes: Read, Safe commands");
+    expect(autoApproveSummary(settingsView({}, {}, { editFiles: true, executeInSandbox: true }))).toBe(
+      "Sandboxed autonomy: Read, Edit, Safe commands, Sandboxed commands",
+    );
+    expect(autoApproveSummary(settingsView({ mode: "plan" }))).toBe("Read-only");
+    expect(autoApproveSummary(settingsView({}, {}, { editFiles: true }))).toBe("Custom: Read, Edit, Safe commands");
+    expect(autoApproveSummary(settingsView({ mode: "plan" }, {}, { editFiles: true }))).toBe(
+      "Custom: Plan · Read, Edit, Safe commands",
+    );
+  });
+
   it("the master switch off keeps every action's state, shown but disabled", () => {
     const s = setup();
     s.view(<Harness settings={settingsView({}, { enabled: false }, { editFiles: true })} />);

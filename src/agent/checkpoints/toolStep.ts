@@ -50,12 +50,29 @@ export async function withCheckpoint<T>(
   step: StepCall,
   run: () => Promise<T>,
   onRow?: (c: RowCheckpoint) => void,
+  /**
+   * For a call allowed only on the condition of a checkpoint (the gate's sandboxed tier): called when none was
+   * recorded, with why; it returns the result to give instead of running, or undefined to run after all (the
+   * person approved). Without it, a missing checkpoint is shown on the row and the call runs.
+   */
+  required?: (reason: string) => Promise<T | undefined>,
 ): Promise<T> {
-  if (!service || !step.mayChange) return run();
-  const b = await service.before(step);
+  const missing = async (reason: string): Promise<T> => {
+    const instead = await required?.(reason);
+    return instead !== undefined ? instead : run();
+  };
+  if (!service) return required ? missing("checkpoints are not available here") : run();
+  if (!step.mayChange && !required) return run();
+  let b: Awaited<ReturnType<CheckpointService["before"]>>;
+  try {
+    b = await service.before({ ...step, mayChange: true });
+  } catch (e) {
+    if (!required) throw e;
+    b = { recorded: false, reason: `the checkpoint failed: ${(e as Error).message}` };
+  }
   if (!b.recorded) {
     onRow?.({ state: "unavailable", reason: b.reason });
-    return run();
+    return missing(b.reason);
   }
   const row = { state: "recorded" as const, stepId: b.stepId, seq: b.seq, skipped: b.skipped };
   onRow?.(row);

@@ -165,7 +165,10 @@ export class ToolCallRun {
     const command = (d as Judged).resolved?.command;
     if (command) this.cwd = command.cwd;
     if (command && d.decision === "ask" && d.rule !== UNSANDBOXED_RULE) {
-      const outlook = this.deps.sandboxOutlook?.(command.grant);
+      // The model's request to leave the sandbox: the card says it runs unsandboxed, and why.
+      const outlook = command.leaveSandbox
+        ? { sandboxed: false, reason: `the model asks to leave the sandbox: ${command.leaveSandbox.reason}` }
+        : this.deps.sandboxOutlook?.(command.grant);
       // Leaving the sandbox is a separate, explicit choice, offered only where it would be sandboxed at all.
       this.outlook =
         outlook?.sandboxed === true && command.mayRunOutside === true ? { ...outlook, canRunOutside: true } : outlook;
@@ -284,6 +287,33 @@ export class ToolCallRun {
       if (outcome.kind === "gateChanged") continue;
       const fb = outcome.response.text ? { feedback: outcome.response.text } : {};
       if (outcome.response.kind === "approve") {
+        this.setStatus("running");
+        return { approved: true, ...fb };
+      }
+      if (outcome.response.kind === "resetLimits") continue;
+      this.setStatus("rejected");
+      return { approved: false, ...fb };
+    }
+  }
+
+  /**
+   * A call the gate allowed only on the condition of a checkpoint taken just before it (the sandboxed tier),
+   * when none could be taken: one ask on this call's card saying why, with the sandbox and grant as decided.
+   * A gate swap while waiting asks again; only an approval runs it (inside the sandbox, the stricter reading).
+   */
+  async askBeforeRunning(
+    reason: string,
+    rule: string,
+    call: ResolvedCall,
+    signal: AbortSignal,
+  ): Promise<{ readonly approved: boolean; readonly feedback?: string }> {
+    const d: Judged = { decision: "ask", reason, rule, resolved: call };
+    for (;;) {
+      if (signal.aborted) throw new Error("cancelled");
+      const outcome = await this.waitForPerson(d, signal);
+      if (outcome.kind === "gateChanged") continue;
+      const fb = outcome.response.text ? { feedback: outcome.response.text } : {};
+      if (outcome.response.kind === "approve" || outcome.response.kind === "approveOutsideSandbox") {
         this.setStatus("running");
         return { approved: true, ...fb };
       }

@@ -16,6 +16,7 @@ import type { CallFacts } from "../../core/types";
 import { commandLabel, taintSourceOf } from "../../core/taint";
 import type { RowCheckpoint } from "../../shared/messages";
 import { mayChangeFiles, withCheckpoint } from "../checkpoints/toolStep";
+import { SANDBOX_TIER_RULE } from "../../core/sandboxTier";
 import type { StepCall } from "../checkpoints/types";
 import { hostFacts } from "../tools/hostFacts";
 import type { ToolBlock } from "../streaming/turn";
@@ -238,11 +239,28 @@ export class ToolCalls {
       this.patchCheckpoint(run.messageId, c);
     };
     try {
+      // Allowed by "Run other commands in the sandbox" only on the condition of a checkpoint of every root just
+      // before it: when none could be taken, the person decides on this call's card whether it runs.
+      const needsCheckpoint = approval.decision.decision === "allow" && approval.decision.rule === SANDBOX_TIER_RULE;
       result = await withCheckpoint(
         this.core.deps.checkpoints,
         this.checkpointStep(call, approval.call),
         () => handler.execute(approval.call, ctx),
         showCheckpoint,
+        needsCheckpoint
+          ? async (reason) => {
+              const answer = await run.askBeforeRunning(
+                `no checkpoint could be taken before it (${reason}), so it waits for you`,
+                "sandbox:no-checkpoint",
+                approval.call,
+                signal,
+              );
+              if (answer.approved) return undefined;
+              turn.skipRest = true;
+              const text = `The person rejected this call (no checkpoint could be taken before it).${answer.feedback ? ` Their feedback: ${answer.feedback}` : ""}`;
+              return { content: text, isError: true };
+            }
+          : undefined,
       );
     } catch (e) {
       if (signal.aborted) throw new Cancelled();

@@ -87,6 +87,13 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         "Set true for commands that change state, delete, install or reach the network.",
         false,
       ),
+      p(
+        "sandbox",
+        "boolean",
+        "Set false only to ask the person to run this command outside the OS sandbox (after it failed because of the sandbox); needs `reason`. The person always decides.",
+        false,
+      ),
+      p("reason", "string", "With sandbox: false, why the command must run outside the sandbox.", false),
     ],
     body: "command",
   },

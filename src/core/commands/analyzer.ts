@@ -21,6 +21,7 @@ import { historyRisk, INVISIBLE, lineProblem } from "./words";
 import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
+import { networkUse } from "./catalogue/network";
 import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";
 import { suggestRule } from "./suggest";
@@ -239,6 +240,8 @@ class Run {
   readonly labels: string[] = [];
   readOnly = true;
   deletes = false;
+  /** The first program (or subcommand) with the catalogue's network effect, as the person reads it. */
+  network: string | undefined;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
   /** The top-level line's text (spans index it), for following `cd DIR && …`. */
@@ -773,6 +776,7 @@ class Run {
     if (guess.ask) this.mark(this.askedAt);
     this.deny ??= guess.deny;
     this.ask ??= guess.ask;
+    this.network ??= guess.network;
     if (guess.unknown) this.flagUnknown(guess.unknown.reason, guess.unknown.rule);
   }
 
@@ -830,6 +834,9 @@ class Run {
     if (a.match !== "no") this.mark(this.askedAt);
     if (a.match !== "no")
       this.ask ??= { reason: `\`${a.rule!.source}\` always asks`, rule: `permissions.ask: Bash(${a.rule!.source})` };
+    // Recorded for every resolved program, guessed ones included: the sandboxed tier asks at the network.
+    const values = ruleArgv.map((w) => w.value);
+    this.network ??= networkUse(base, values);
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
@@ -905,6 +912,19 @@ class Run {
   }
 
   result(): CommandAnalysis {
+    const r = this.verdict();
+    // Where the line may run: anywhere but the starting directory and below it (`cd ..`, `cd ~`, a `cd` not
+    // followed) is a directory whose files the analysis did not look at.
+    const start = this.ctx.cwd;
+    const leaves = this.cwds === undefined || this.cwds.some((d) => d !== start && !d.startsWith(`${start}/`));
+    return {
+      ...r,
+      ...(this.network !== undefined ? { network: this.network } : {}),
+      ...(leaves ? { leavesStartDir: true as const } : {}),
+    };
+  }
+
+  private verdict(): CommandAnalysis {
     const deletes = this.deletes;
     if (this.deny) return { verdict: "deny", ...this.deny, readOnly: false, deletes };
     if (this.unparseable) return { verdict: "unparseable", ...this.unparseable, readOnly: false, deletes };

@@ -72,6 +72,16 @@ export interface CommandAnalysis {
   readonly readOnly: boolean;
   /** Some part deletes files; no switch auto-approves deletion (only auto mode runs it). */
   readonly deletes: boolean;
+  /**
+   * The first program or subcommand with the catalogue's network effect (catalogue/network.ts), as the person
+   * reads it (`curl`, `git push`, `npm install`); absent when the analysis saw none.
+   */
+  readonly network?: string;
+  /**
+   * The line may run commands in a directory outside the one it starts in (`cd ..`, `cd ~`, or a `cd` the
+   * analysis could not follow); absent when every directory it may be in is that one or below it.
+   */
+  readonly leavesStartDir?: true;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
   /**

@@ -39,7 +39,8 @@ const PROXY_REFUSED =
 
 const NOTE =
   "This was the OS sandbox around auto-approved commands, not a problem with the command. Do not try to work " +
-  "around it; if this step is needed, say so: the person can approve one unsandboxed re-run.";
+  "around it; if this step is needed, say so: the person can approve one unsandboxed re-run, or call " +
+  "execute_command again with `sandbox: false` and a `reason`, and the person decides.";
 
 export function classifySandboxFailure(run: RunOutcome, ctx: FailureContext): SandboxFailure | undefined {
   if (run.exitCode === 0) return undefined;

@@ -199,6 +199,7 @@ export function sampleSettings(over = {}) {
         editFiles: false,
         editFilesExternally: false,
         executeSafeCommands: true,
+        executeInSandbox: false,
         executeAllCommands: false,
         useMcp: true,
         webFetch: false,

@@ -82,6 +82,7 @@ const settingsArb: fc.Arbitrary<ToolgateSettings> = fc
       editFiles: fc.boolean(),
       editFilesExternally: fc.boolean(),
       executeSafeCommands: fc.boolean(),
+      executeInSandbox: fc.boolean(),
       executeAllCommands: fc.boolean(),
       useMcp: fc.boolean(),
       webFetch: fc.boolean(),

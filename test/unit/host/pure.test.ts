@@ -128,6 +128,7 @@ describe("status bar text", () => {
         editFiles: false,
         editFilesExternally: false,
         executeSafeCommands: true,
+        executeInSandbox: false,
         executeAllCommands: false,
         useMcp: false,
         webFetch: false,

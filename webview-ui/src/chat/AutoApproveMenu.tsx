@@ -14,6 +14,7 @@ import type {
   SettingChange,
   SettingsView,
 } from "../../../src/shared/protocol";
+import { presetOf } from "../../../src/shared/presets";
 import { Button, Checkbox, Icon, RadioGroup, TextField } from "../components";
 import { useBridge } from "../state/context";
 
@@ -33,6 +34,12 @@ export const ACTIONS: readonly ActionSpec[] = [
     key: "executeSafeCommands",
     label: "Run safe commands (allow list and read-only programs)",
     short: "Safe commands",
+  },
+  {
+    key: "executeInSandbox",
+    label: "Run other commands in the sandbox (boundaries still ask)",
+    short: "Sandboxed commands",
+    parent: "executeSafeCommands",
   },
   {
     key: "executeAllCommands",
@@ -62,7 +69,10 @@ export function autoApproveSummary(s: SettingsView): string {
   const on = ACTIONS.filter((a) => s.autoApprove.actions[a.key] && (!a.parent || s.autoApprove.actions[a.parent])).map(
     (a) => a.short,
   );
-  return `${prefix}${on.length ? on.join(", ") : "Nothing"}`;
+  // The preset's name, or "Custom" once a switch differs from every preset (DESIGN, Settings).
+  const preset = presetOf(s);
+  if (preset?.mode === "plan") return preset.name;
+  return `${preset?.name ?? "Custom"}: ${prefix}${on.length ? on.join(", ") : "Nothing"}`;
 }
 
 const MECHANISM = { bubblewrap: "bubblewrap", seatbelt: "macOS Seatbelt", none: "none" } as const;

@@ -82,6 +82,7 @@ export function settingsView(
         editFiles: false,
         editFilesExternally: false,
         executeSafeCommands: true,
+        executeInSandbox: false,
         executeAllCommands: false,
         useMcp: false,
         webFetch: false,

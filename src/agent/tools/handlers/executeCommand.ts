@@ -18,8 +18,10 @@ import {
  * (`PendingSandboxAsk`), so a reload resumes the step it was on (`resumeCommand`).
  */
 export async function runCommand(target: CommandTarget, ctx: ToolContext): Promise<ToolResult> {
-  // "Run outside the sandbox" is the person's own click on this call's card; nothing else leaves the sandbox here.
-  const first = await runOnce(target, ctx, ctx.outsideSandbox === true);
+  // "Run outside the sandbox" is the person's own click on this call's card, and so is approving the model's
+  // request to leave it (`sandbox: false`, which the gate only ever asks about); nothing else leaves it here.
+  const leave = target.leaveSandbox !== undefined && ctx.approvedByPerson === true;
+  const first = await runOnce(target, ctx, ctx.outsideSandbox === true || leave);
   const sandbox = first.sandbox;
   const notRun = sandbox?.notRun;
   // The sandbox could not confine it: only a click runs it outside, through a normal ask saying so.

@@ -1,0 +1,40 @@
+/**
+ * What the gate's sandboxed tier (core/sandboxTier.ts) must know about this machine and these settings, built
+ * the same way for every surface that runs commands (the VS Code host, `toolgate run`, `toolgate check`).
+ */
+import { parseCheckpointSettings } from "../../core/checkpointSettings";
+import { FAIL_CLOSED_SANDBOX_SETTINGS, parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
+import type { Availability } from "../../core/sandboxTier";
+import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
+
+/**
+ * Whether commands run in a working OS sandbox: the probe says it starts and `toolgate.sandbox.mode` is not
+ * `off` (malformed sandbox settings read as `required`, which still needs a working sandbox).
+ */
+export function sandboxForGate(
+  values: Readonly<Record<string, unknown>>,
+  probe: () => SandboxProbe = () => probeSandbox(),
+): Availability {
+  const parsed = parseSandboxSettings(values);
+  const mode = parsed.ok ? parsed.value.mode : FAIL_CLOSED_SANDBOX_SETTINGS.mode;
+  if (mode === "off") return { available: false, reason: "toolgate.sandbox.mode is off" };
+  const p = probe();
+  return p.available ? { available: true } : { available: false, reason: p.reason };
+}
+
+/**
+ * Whether a checkpoint is taken before calls that may change files, as far as the settings tell. Whether git can record one is found only when it is taken: the agent asks then.
+ */
+export function checkpointsForGate(values: Readonly<Record<string, unknown>>): Availability {
+  // A malformed `enabled` already parses as off (checkpointSettings.ts fails closed).
+  return parseCheckpointSettings(values).value.enabled
+    ? { available: true }
+    : { available: false, reason: "toolgate.checkpoints.enabled is off" };
+}
+
+/** `--assume-sandbox available|unavailable` (tests and CI): the probe's answer, given. */
+export function assumedSandbox(text: string): Availability | undefined {
+  if (text === "available") return { available: true };
+  if (text === "unavailable") return { available: false, reason: "--assume-sandbox unavailable" };
+  return undefined;
+}
