@@ -29,6 +29,7 @@ import { historyLatest } from "./s15a-history-latest";
 import { firstRun } from "./s16-first-run";
 import { askWhenHidden } from "./s17-ask-when-hidden";
 import { sandboxReloadProtectedAsk } from "./s18-sandbox-reload";
+import { untrustedContent } from "./s19-untrusted-content";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -60,4 +61,5 @@ export const scenarios: readonly Scenario[] = [
   firstRun,
   askWhenHidden,
   sandboxReloadProtectedAsk,
+  untrustedContent,
 ];
