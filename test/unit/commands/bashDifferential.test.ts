@@ -238,18 +238,24 @@ describe.skipIf(!bash)("against bash", () => {
   });
 
   it("every command bash runs is in the model (fast parser and tree-sitter walker)", () => {
+    const runs = Number(process.env.BASH_RUNS ?? 200);
+    let compared = 0;
     fc.assert(
       fc.property(statement, (line) => {
         const commands = allCommands(a.parse(line));
         if (!commands) return;
+        compared++;
         for (const argv of runInBash(line))
           expect(
             commands.some((words) => matches(argv, words)),
             `${JSON.stringify(line)} ran ${JSON.stringify(argv)}`,
           ).toBe(true);
       }),
-      { numRuns: Number(process.env.BASH_RUNS ?? 200) },
+      { numRuns: runs },
     );
+    // A generator that made every line unparseable would pass vacuously: most lines must reach bash.
+    if (process.env.BASH_RUNS) console.log(`compared ${compared} of ${runs}`);
+    expect(compared).toBeGreaterThan(0.5 * runs);
   }, 600_000);
 });
 
