@@ -3,6 +3,7 @@
  * "Custom" once any switch differs. Shared by host and webview; it holds no policy of its own — the gate decides
  * on the switches, never on a preset's name.
  */
+import { DEFAULT_ACTIONS } from "../core/settingsModel";
 import type { AutoApproveAction, Mode } from "./protocol";
 
 export type PresetName = "Ask before changes" | "Sandboxed autonomy" | "Read-only";
@@ -15,17 +16,8 @@ export interface Preset {
   readonly actions: Readonly<Record<AutoApproveAction, boolean>>;
 }
 
-const ASK_ACTIONS: Readonly<Record<AutoApproveAction, boolean>> = {
-  readFiles: true,
-  readFilesExternally: false,
-  editFiles: false,
-  editFilesExternally: false,
-  executeSafeCommands: true,
-  executeInSandbox: false,
-  executeAllCommands: false,
-  useMcp: false,
-  webFetch: false,
-};
+/** "Ask before changes" is the defaults (DESIGN, Settings): one definition, the settings model's. */
+const ASK_ACTIONS: Readonly<Record<AutoApproveAction, boolean>> = DEFAULT_ACTIONS;
 
 export const PRESETS: readonly Preset[] = [
   {
