@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as nodePath from "node:path";
 import { insideRepository, type GitConfigSource, type RepoConfigTargets } from "../../core/gitConfigTargets";
+import { realpathOr, realpathOrUndefined } from "../realpath";
 
 /**
  * What a root's repository configuration makes protected, read by git itself rather than by a parser of our own
@@ -120,7 +121,7 @@ export class GitConfigReader implements GitConfigSource {
     const [gitDir, commonDir, hooks, bare, prefix] = lines as [string, string, string, string, string];
     if (![gitDir, commonDir, hooks].every((p) => nodePath.isAbsolute(p)))
       return unknown("git rev-parse gave a relative path");
-    const realRoot = realOr(root);
+    const realRoot = realpathOr(root);
     const top =
       bare === "true"
         ? gitDir
@@ -175,7 +176,7 @@ export class GitConfigReader implements GitConfigSource {
     if (onBranch) files.add(nodePath.join(gitDir, "HEAD"));
     // Both spellings of each target: git names real paths, a value may go through a link.
     for (const t of [...targets]) {
-      const real = realOrUndefined(t);
+      const real = realpathOrUndefined(t);
       if (real !== undefined) targets.add(real);
     }
     return { result: { kind: "known", targets: [...targets].sort() }, depends: [...depends, ...files] };
@@ -262,18 +263,6 @@ function stamp(p: string): string {
     return s ? `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}` : "-";
   } catch {
     return "?";
-  }
-}
-
-function realOr(p: string): string {
-  return realOrUndefined(p) ?? p;
-}
-
-function realOrUndefined(p: string): string | undefined {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return undefined;
   }
 }
 

@@ -21,6 +21,7 @@ import { compareSnapshots, takeSnapshot, type ProtectedChange, type ProtectedSna
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 import { endAllTaskTmps, taskTmpDir } from "./taskTmp";
 import { ignoreStamp, scanWorkspace, type WorkspaceScan } from "./workspaceScan";
+import { realpathOr } from "../realpath";
 
 /** What the runner would spawn without a sandbox. */
 export interface SpawnSpec {
@@ -177,7 +178,7 @@ export class SandboxSession {
     const secrets = currentHostSecrets(home, process.env);
     const privateDirs = ["/tmp", "/run"].filter((d) => isDir(d));
     const toolchains = toolchainRoots(home, process.env.PATH, process.execPath);
-    const realHome = realOr(home);
+    const realHome = realpathOr(home);
     const otherHomes = otherHomesDirs();
     const caches = [this.caches()];
     const key = [scan, secrets, grant.kind, taskTmp, realHome, ...privateDirs, "|", ...toolchains, "|", ...otherHomes];
@@ -252,7 +253,7 @@ export class SandboxSession {
     } catch (e) {
       throw new SandboxUnavailableError((e as Error).message);
     }
-    const cwd = realOr(spec.cwd);
+    const cwd = realpathOr(spec.cwd);
     const { env, removed } = scrubEnvironment(spec.env);
     Object.assign(env, packageCacheEnv(this.caches(), env));
     const before = takeSnapshot(this.roots, this.input.ignoreFileName);
@@ -362,14 +363,6 @@ export class SandboxSession {
 function isDir(p: string): boolean {
   const st = lstatSync(p, { throwIfNoEntry: false });
   return st?.isDirectory() ?? false;
-}
-
-function realOr(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /** A cached scan is stale when something it binds vanished or changed type (bubblewrap would fail or create it). */

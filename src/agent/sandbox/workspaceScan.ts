@@ -1,10 +1,11 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import * as nodePath from "node:path";
 import { IgnoreRules } from "../../core/ignoreFile";
 import { GIT_DIR_PARTS, looksLikeGitDir, ProtectedPaths } from "../../core/protectedPaths";
 import type { GitConfigSource } from "../../core/gitConfigTargets";
 import { nodeGitConfig } from "../git/gitConfigReader";
 import type { ResolvedPath } from "../../core/paths";
+import { realpathOrUndefined } from "../realpath";
 
 /** Entries the scan visits before it gives up: past it the hidden set cannot be complete, so no sandbox starts. */
 export const SCAN_ENTRY_LIMIT = 300_000;
@@ -35,14 +36,6 @@ const resolved = (abs: string, index: number, root: string, relative: string): R
   real: abs,
   realRoot: { index, root, relative },
 });
-
-function realOrUndefined(p: string): string | undefined {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
-}
 
 function isDirectory(p: string): boolean {
   try {
@@ -78,7 +71,7 @@ export const kinds = (dir: string, list: readonly Dirent[]) => {
  */
 function gitDirParts(gitDir: string, out: Set<string>, depth = 0): void {
   for (const name of GIT_DIR_PARTS) {
-    const real = realOrUndefined(nodePath.join(gitDir, name));
+    const real = realpathOrUndefined(nodePath.join(gitDir, name));
     if (real !== undefined) out.add(real);
   }
   if (depth > 4) return;
@@ -99,7 +92,7 @@ function gitFileTarget(file: string): string | undefined {
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8").slice(0, 4096));
     if (!m?.[1]) return undefined;
     const dir = nodePath.resolve(nodePath.dirname(file), m[1]);
-    return isDirectory(dir) ? realOrUndefined(dir) : undefined;
+    return isDirectory(dir) ? realpathOrUndefined(dir) : undefined;
   } catch {
     return undefined;
   }
@@ -156,13 +149,13 @@ export function scanWorkspace(
         const abs = nodePath.join(root, child);
         const link = e.isSymbolicLink();
         if (ignore.ignores(index, child)) {
-          const real = link ? realOrUndefined(abs) : abs;
+          const real = link ? realpathOrUndefined(abs) : abs;
           if (real === undefined) continue; // dangling: nothing to read
           (isDirectory(real) ? hiddenDirs : hiddenFiles).add(real);
           hiddenRelative.push(child);
           continue;
         }
-        const real = link ? realOrUndefined(abs) : abs;
+        const real = link ? realpathOrUndefined(abs) : abs;
         const isDir = link ? real !== undefined && isDirectory(real) : e.isDirectory();
         if (e.name.toLowerCase() === ".git" && real !== undefined) {
           if (isDir) {
@@ -191,7 +184,7 @@ export function scanWorkspace(
   for (const t of configured)
     if (t.kind === "known")
       for (const target of t.targets) {
-        const real = realOrUndefined(target);
+        const real = realpathOrUndefined(target);
         if (real !== undefined && !coveredBy(real, readOnly) && !coveredBy(real, hiddenDirs)) readOnly.add(real);
       }
   const mounts = readOnly.size + hiddenFiles.size + hiddenDirs.size;
