@@ -94,3 +94,36 @@ export async function requestsAtLeast(model: ScriptedModelLike, n: number, timeo
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Clicks "Accept result" and waits for the task's own state line to say Completed (not a row's "Task
+ * completed": the history lists a task only once it ended); if it does not, says what was on screen.
+ */
+export async function acceptCompletion(frame: Frame, model: ScriptedModelLike): Promise<void> {
+  const accept = frame.getByRole("button", { name: "Accept result" });
+  await accept.waitFor({ timeout: 60_000 });
+  await accept.click();
+  const state = frame.locator(".tg-task-state");
+  try {
+    await state.filter({ hasText: /^Completed/ }).waitFor({ timeout: 30_000 });
+  } catch (e) {
+    const rows = (await frame.getByRole("feed", { name: "Task messages" }).innerText()).replace(/\s+/g, " ");
+    throw new Error(
+      `Accept did not end the task: state "${await state.innerText()}", ${model.requests.length} model request(s); rows: ${rows.slice(0, 400)}`,
+      { cause: e },
+    );
+  }
+}
+
+/**
+ * The reply continued the task: the model's request `i` begins with the whole conversation of request `i - 1`
+ * and then carries the reply.
+ */
+export function assertContinued(model: ScriptedModelLike, i: number, reply: string): void {
+  const before = JSON.stringify(model.requests[i - 1]!.body.messages);
+  const after = JSON.stringify(model.requests[i]!.body.messages);
+  if (!after.startsWith(before.slice(0, -1)))
+    throw new Error("the continued request does not begin with the earlier conversation");
+  if (!after.slice(before.length - 1).includes(reply))
+    throw new Error("the continued request does not carry the reply");
+}

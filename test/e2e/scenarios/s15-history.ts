@@ -4,7 +4,14 @@
  * whole earlier conversation and the reply.
  */
 import assert from "node:assert/strict";
-import { modelSettings, requestsAtLeast, startModel, startTask } from "../harness/agent";
+import {
+  acceptCompletion,
+  assertContinued,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+} from "../harness/agent";
 import { openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
@@ -34,20 +41,7 @@ export const historyReopen: Scenario = {
     });
     let frame = await openPanel(session);
     await startTask(frame, TASK);
-    const accept = frame.getByRole("button", { name: "Accept result" });
-    await accept.waitFor({ timeout: 60_000 });
-    await accept.click();
-    // The task's own state line, not a row's "Task completed": the history lists a task only once it ended.
-    const state = frame.locator(".tg-task-state");
-    try {
-      await state.filter({ hasText: /^Completed/ }).waitFor({ timeout: 30_000 });
-    } catch (e) {
-      const rows = (await frame.getByRole("feed", { name: "Task messages" }).innerText()).replace(/\s+/g, " ");
-      throw new Error(
-        `Accept did not end the task: state "${await state.innerText()}", ${model.requests.length} model request(s); rows: ${rows.slice(0, 400)}`,
-        { cause: e },
-      );
-    }
+    await acceptCompletion(frame, model);
     await requestsAtLeast(model, 2);
 
     await session.reload();
@@ -77,13 +71,7 @@ export const historyReopen: Scenario = {
     await input.fill(REPLY);
     await input.press("Enter");
     await requestsAtLeast(model, 3);
-    const before = JSON.stringify(model.requests[1]!.body.messages);
-    const after = JSON.stringify(model.requests[2]!.body.messages);
-    assert.ok(
-      after.startsWith(before.slice(0, -1)),
-      "the continued request does not begin with the earlier conversation",
-    );
-    assert.ok(after.slice(before.length - 1).includes(REPLY), "the continued request does not carry the reply");
+    assertContinued(model, 2, REPLY);
     ctx.log("the model's next request: the earlier conversation, then the reply");
     await frame.getByRole("button", { name: "Accept result" }).waitFor({ timeout: 60_000 });
     for (const shot of await session.screenshotBothThemes("history-continued")) ctx.log(`screenshot: ${shot}`);

@@ -4,7 +4,14 @@
  * reply), it does not start a new task that holds only the reply.
  */
 import assert from "node:assert/strict";
-import { modelSettings, requestsAtLeast, startModel, startTask } from "../harness/agent";
+import {
+  acceptCompletion,
+  assertContinued,
+  modelSettings,
+  requestsAtLeast,
+  startModel,
+  startTask,
+} from "../harness/agent";
 import { openPanel } from "../harness/panel";
 import type { Scenario } from "../harness/scenario";
 
@@ -30,13 +37,7 @@ export const historyLatest: Scenario = {
     const session = await ctx.openSession({ settings: modelSettings(ctx, model), files: { "a.txt": "a\n" } });
     const frame = await openPanel(session);
     await startTask(frame, TASK);
-    const accept = frame.getByRole("button", { name: "Accept result" });
-    await accept.waitFor({ timeout: 60_000 });
-    await accept.click();
-    await frame
-      .locator(".tg-task-state")
-      .filter({ hasText: /^Completed/ })
-      .waitFor({ timeout: 30_000 });
+    await acceptCompletion(frame, model);
     await requestsAtLeast(model, 1);
 
     await frame.getByRole("button", { name: "New task" }).click();
@@ -61,17 +62,12 @@ export const historyLatest: Scenario = {
     await input.fill(REPLY);
     await input.press("Enter");
     await requestsAtLeast(model, 2);
-    const before = JSON.stringify(model.requests[0]!.body.messages);
     const after = JSON.stringify(model.requests[1]!.body.messages);
     assert.ok(
       after.includes(TASK),
       `the reply started a new task: the model's request holds no earlier turn: ${after}`,
     );
-    assert.ok(
-      after.startsWith(before.slice(0, -1)),
-      "the continued request does not begin with the earlier conversation",
-    );
-    assert.ok(after.slice(before.length - 1).includes(REPLY), "the continued request does not carry the reply");
+    assertContinued(model, 1, REPLY);
     ctx.log("the model's next request: the earlier conversation, then the reply");
     await frame.getByRole("button", { name: "Accept result" }).waitFor({ timeout: 60_000 });
   },
