@@ -1,0 +1,83 @@
+/**
+ * What one agent's hook protocol is, in the terms every agent shares. `toolgate hook <agent>` reads the agent's
+ * JSON from stdin, lets its adapter turn it into an `AgentCall`, decides that with the one gate, and lets the
+ * adapter write the agent's answer. Each agent is one module under `src/cli/hooks/` implementing `AgentAdapter`
+ * and one line in the registry; nothing else in the decision knows which agent asked.
+ *
+ * Invariants every adapter keeps:
+ * - `parse` carries over only the fields a decision hangs on; no other field of the input can change it.
+ * - The workspace comes from the agent's own project variable or roots, never from `cwd` (the model moves
+ *   `cwd` with `cd`); without one, the hook refuses ("workspace unknown").
+ * - `honoursAsk` is false wherever the agent would accept an `ask` without a person, or hang, or has none: the
+ *   decision loop then answers every ask with the agent's refusal and the reason.
+ * - `render` of a refusal is the agent's own refusal shape (decided refusals: JSON and exit 0, except where the
+ *   agent only blocks on an exit code).
+ */
+import type { ToolCall } from "../../core/types";
+import type { FlagSpec, ParsedFlags } from "../args";
+
+export type HookDecision = "allow" | "deny" | "ask";
+
+/** One tool call as an agent's hook sent it. */
+export interface AgentCall {
+  /** The project roots the agent names; empty → the hook refuses with "workspace unknown". */
+  readonly workspaces: readonly string[];
+  /** The agent's working directory: relative paths and a command's start resolve against it, nothing else. */
+  readonly cwd: string;
+  /** The agent's own tool name, as sent. */
+  readonly toolName: string;
+  readonly toolInput: Readonly<Record<string, unknown>>;
+  /** Keys the session's taint record (hookTaint.ts); absent when the agent sent none. */
+  readonly sessionId?: string;
+  /** The agent's permission mode or approval setting as sent, when its protocol carries one. */
+  readonly mode?: string;
+}
+
+/** The agent's call in Toolgate's vocabulary. */
+export type Mapped =
+  /** A call the gate decides. */
+  | { readonly kind: "call"; readonly call: ToolCall }
+  /** A tool with no effect of its own (a sub-agent's own calls come through the hook): allowed. */
+  | { readonly kind: "inert"; readonly reason: string }
+  /** A tool Toolgate has no rule for, or one that schedules or persists work: a person decides. */
+  | { readonly kind: "ask"; readonly reason: string }
+  /** Input the tool cannot have meant: refused. */
+  | { readonly kind: "malformed"; readonly reason: string };
+
+export interface HookAnswer {
+  readonly decision: HookDecision;
+  /** For a person and the model, prefixed "Toolgate: ". */
+  readonly reason: string;
+  /** The tool input to run instead (the sandbox rewrite); only with `allow`, only where the agent applies it. */
+  readonly updatedInput?: Readonly<Record<string, unknown>>;
+}
+
+/** What the hook process writes and how it exits. */
+export interface Rendered {
+  readonly stdout: string;
+  readonly stderr?: string;
+  readonly exitCode: number;
+}
+
+export interface AgentAdapter {
+  /** The name after `toolgate hook` (`claude-code`, `gemini-cli`, `cline`, `codex`, `cursor`). */
+  readonly name: string;
+  /** The agent as a person calls it (`Claude Code`). */
+  readonly displayName: string;
+  /** `toolgate hook <name> --help`. */
+  readonly usage: string;
+  /** Flags of this agent beyond the settings flags (`--headless` for Gemini CLI). */
+  readonly flags?: FlagSpec;
+  parse(
+    text: string,
+    env: NodeJS.ProcessEnv,
+    flags: ParsedFlags,
+  ): { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
+  map(call: AgentCall): Mapped;
+  /** False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses. */
+  honoursAsk(call: AgentCall, flags: ParsedFlags): boolean;
+  /** The source of someone else's content this call brings into the session once it runs (taint), if any. */
+  source(call: AgentCall): string | undefined;
+  /** The agent's answer; a refusal in the agent's own refusal shape. */
+  render(answer: HookAnswer): Rendered;
+}
