@@ -14,7 +14,6 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "n
 import { homedir } from "node:os";
 import * as nodePath from "node:path";
 import { EMPTY_TAINT, parseTaintState, TaskTaint, UNKNOWN_SOURCE, type TaintState } from "../core/taint";
-import { urlHost } from "../core/urls";
 
 export function hookStateDir(env: NodeJS.ProcessEnv): string {
   const base =
@@ -55,22 +54,4 @@ export function addSessionTaint(dir: string, agent: string, sessionId: string, s
   writeFileSync(tmp, JSON.stringify(taint.state()) + "\n", { mode: 0o600 });
   chmodSync(tmp, 0o600);
   renameSync(tmp, file);
-}
-
-/**
- * The source a Claude Code call brings into the session once it runs, or undefined when its result is not
- * someone else's content. Bash output is not counted (the hook cannot see whether a line reached the network).
- */
-export function claudeCodeSource(toolName: string, toolInput: Readonly<Record<string, unknown>>): string | undefined {
-  if (toolName === "WebFetch") {
-    const url = typeof toolInput.url === "string" ? toolInput.url : "";
-    return urlHost(url.trim()) ?? "the web";
-  }
-  if (toolName === "WebSearch") return "web search results";
-  if (toolName.startsWith("mcp__")) {
-    const rest = toolName.slice("mcp__".length);
-    const cut = rest.indexOf("__");
-    return cut > 0 ? `${rest.slice(0, cut)}/${rest.slice(cut + 2)}` : toolName;
-  }
-  return undefined;
 }

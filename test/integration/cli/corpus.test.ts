@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import packageJson from "../../../package.json";
 import { realGateFactory } from "../../../src/agent/approvalGate";
-import { decideHook } from "../../../src/cli/hook";
+import { claudeCodeAdapter } from "../../../src/cli/hooks/claudeCode";
+import { decideHook } from "../../../src/cli/hooks/decide";
 import { defaultAnalyzer } from "../../../src/core/commands/defaultAnalyzer";
 import { parseJsonc } from "../../../src/core/jsonc";
 import { buildCli } from "../../support/cli";
@@ -166,7 +167,7 @@ async function hookDecisions(root: string): Promise<(Verdict | undefined)[]> {
     const session_id = `corpus-${process.pid}-${out.length}`;
     const input = { session_id, transcript_path: "/t", cwd: root, hook_event_name: "PreToolUse", ...cc };
     const state = { XDG_STATE_HOME: path.join(appData, "state") };
-    const r = await decideHook(JSON.stringify(input), [], { ...process.env, ...env(), ...state });
+    const r = await decideHook(claudeCodeAdapter, JSON.stringify(input), [], { ...process.env, ...env(), ...state });
     out.push(r.decision);
   }
   return out;

@@ -4,8 +4,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
-import { hookOutput } from "../../../src/cli/claudeCode";
-import { decideHook } from "../../../src/cli/hook";
+import { claudeCodeAdapter, type hookOutput } from "../../../src/cli/hooks/claudeCode";
+import { decideHook } from "../../../src/cli/hooks/decide";
 import { toolgate } from "./cliProcess";
 
 const t = tempTree({
@@ -51,8 +51,10 @@ delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 /** The hook's decision in this process (fast): JSON text in, the JSON Claude Code reads out. */
 async function decide(stdin: unknown, args: string[] = ["--settings", t.path("user/settings.json")]) {
   const text = typeof stdin === "string" ? stdin : JSON.stringify(stdin);
-  const r = await decideHook(text, args, hermetic);
-  const out = JSON.parse(JSON.stringify(hookOutput(r.decision, r.reason))) as ReturnType<typeof hookOutput>;
+  const r = await decideHook(claudeCodeAdapter, text, args, hermetic);
+  const rendered = claudeCodeAdapter.render(r);
+  expect(rendered.exitCode).toBe(0);
+  const out = JSON.parse(rendered.stdout) as ReturnType<typeof hookOutput>;
   return out.hookSpecificOutput;
 }
 
@@ -163,9 +165,10 @@ describe("toolgate hook claude-code: every failure answers deny and exits 0", ()
     }
     expect(hook({ ...input("Bash", { command: "ls" }), cwd: t.path("missing") }).permissionDecision).toBe("deny");
     expect(hook({ ...input("Bash", { command: "ls" }), cwd: "ws" }).permissionDecision).toBe("deny");
-    const other = toolgate(cli, ["hook", "cursor"], { input: JSON.stringify(input("Bash", { command: "ls" })) });
-    expect(other.status).toBe(0);
-    expect(JSON.parse(other.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    // An agent Toolgate has no adapter for: exit 2 with the reason on stderr (a block for exit-code agents).
+    const other = toolgate(cli, ["hook", "windsurf"], { input: JSON.stringify(input("Bash", { command: "ls" })) });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/unknown agent "windsurf"/);
     expect(hook(input("Bash", { command: "ls" }), ["--bogus"]).permissionDecision).toBe("deny");
   });
 

@@ -2,7 +2,8 @@ import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decideHook } from "../../../src/cli/hook";
+import { claudeCodeAdapter } from "../../../src/cli/hooks/claudeCode";
+import { decideHook } from "../../../src/cli/hooks/decide";
 import { hookStateDir } from "../../../src/cli/hookTaint";
 import { tempTree } from "../../support/workspace";
 
@@ -30,6 +31,7 @@ function session() {
   delete env.TOOLGATE_MANAGED_SETTINGS;
   const decide = async (tool_name: string, tool_input: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     decideHook(
+      claudeCodeAdapter,
       JSON.stringify({
         session_id: id,
         transcript_path: "/t",
@@ -65,7 +67,7 @@ describe("the Claude Code hook keeps the taint per session", () => {
     await s.decide("mcp__tracker__fetch_issue", { id: 7 });
     const d = await s.decide("WebFetch", exfiltrate, { permission_mode: "bypassPermissions" });
     expect(d.decision).toBe("deny");
-    expect(d.reason).toMatch(/tracker\/fetch_issue.*bypassPermissions would accept an ask/);
+    expect(d.reason).toMatch(/tracker\/fetch_issue.*bypassPermissions, an ask would not reach you/);
   });
 
   it("WebSearch (asked: the person decides) taints too; a trusted server does not", async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { tempTree } from "../../support/workspace";
-import { decideHook } from "../../../src/cli/hook";
+import { claudeCodeAdapter } from "../../../src/cli/hooks/claudeCode";
+import { decideHook } from "../../../src/cli/hooks/decide";
 import { toolgate } from "./cliProcess";
 
 // Where no server's tool list is known (`check`, the hooks), a deny or ask rule must hold for every spelling
@@ -96,7 +97,7 @@ describe("toolgate hook claude-code: MCP rule spellings", () => {
       tool_input: {},
     });
   const decide = (tool: string, settings = "user/settings.json") =>
-    decideHook(input(tool), ["--settings", t.path(settings)], hermetic);
+    decideHook(claudeCodeAdapter, input(tool), ["--settings", t.path(settings)], hermetic);
 
   it("a hyphen or upper-case spelling does not beat an underscore deny rule", async () => {
     for (const name of ["mcp__ev__get_env", "mcp__ev__get-env", "mcp__ev__GET_ENV", "mcp__MY_SRV__drop"]) {

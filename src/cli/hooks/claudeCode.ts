@@ -1,5 +1,5 @@
 /**
- * Claude Code's PreToolUse hook protocol, and its tools in Toolgate's vocabulary.
+ * Claude Code's PreToolUse hook protocol (`toolgate hook claude-code`), and its tools in Toolgate's vocabulary.
  *
  * Input (JSON on stdin): `session_id`, `transcript_path`, `cwd`, `hook_event_name: "PreToolUse"`,
  * `tool_name`, `tool_input` (and fields such as `permission_mode` that do not change the decision).
@@ -10,9 +10,8 @@
  * no extra field can change what the gate sees.
  */
 import * as nodePath from "node:path";
-import type { ToolCall } from "../core/types";
-
-export type HookDecision = "allow" | "deny" | "ask";
+import { urlHost } from "../../core/urls";
+import type { AgentAdapter, AgentCall, HookAnswer, HookDecision, Mapped, Rendered } from "./adapter";
 
 export interface HookOutput {
   readonly hookSpecificOutput: {
@@ -28,22 +27,12 @@ export function hookOutput(decision: HookDecision, reason: string): HookOutput {
   };
 }
 
-export interface HookInput {
-  readonly cwd: string;
-  readonly toolName: string;
-  readonly toolInput: Readonly<Record<string, unknown>>;
-  /** The agent session (keys its taint record, hookTaint.ts); absent when not a non-empty string. */
-  readonly sessionId?: string;
-  /** Claude Code's permission mode as sent; only used to answer deny where Claude Code would accept an ask. */
-  readonly permissionMode?: string;
-}
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Checks the envelope; the reason says what is wrong (the hook then denies). */
-export function parseHookInput(text: string): { ok: true; input: HookInput } | { ok: false; reason: string } {
+export function parseHookInput(text: string): { ok: true; call: AgentCall } | { ok: false; reason: string } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -59,14 +48,12 @@ export function parseHookInput(text: string): { ok: true; input: HookInput } | {
   if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
     return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
   const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
-  const mode = typeof v.permission_mode === "string" ? { permissionMode: v.permission_mode } : {};
-  return { ok: true, input: { cwd: v.cwd, toolName: v.tool_name, toolInput: v.tool_input, ...sessionId, ...mode } };
+  const mode = typeof v.permission_mode === "string" ? { mode: v.permission_mode } : {};
+  return {
+    ok: true,
+    call: { workspaces: [v.cwd], cwd: v.cwd, toolName: v.tool_name, toolInput: v.tool_input, ...sessionId, ...mode },
+  };
 }
-
-export type Mapped =
-  | { readonly kind: "call"; readonly call: ToolCall }
-  | { readonly kind: "unknown"; readonly reason: string }
-  | { readonly kind: "malformed"; readonly reason: string };
 
 /** A SEARCH/REPLACE block as replace_in_file takes it (the gate decides on the path; the body must be present). */
 function block(oldText: string, newText: string): string {
@@ -92,7 +79,7 @@ export function globBase(cwd: string, path: string | undefined, pattern: string)
 }
 
 /** Claude Code's call as Toolgate's. */
-export function mapClaudeCodeTool(input: HookInput): Mapped {
+export function mapClaudeCodeTool(input: AgentCall): Mapped {
   const p = input.toolInput;
   const str = (k: string): string | undefined => (typeof p[k] === "string" ? (p[k] as string) : undefined);
   const need = (k: string): string | { readonly missing: string } => {
@@ -176,6 +163,51 @@ export function mapClaudeCodeTool(input: HookInput): Mapped {
       return typeof url === "string" ? call("web_fetch", { url }) : malformed(url.missing);
     }
     default:
-      return { kind: "unknown", reason: `Toolgate has no rule for Claude Code's \`${name}\` tool, so you decide` };
+      return { kind: "ask", reason: `Toolgate has no rule for Claude Code's \`${name}\` tool, so you decide` };
   }
 }
+
+/**
+ * The source a Claude Code call brings into the session once it runs, or undefined when its result is not
+ * someone else's content. Bash output is not counted (the hook cannot see whether a line reached the network).
+ */
+export function claudeCodeSource(toolName: string, toolInput: Readonly<Record<string, unknown>>): string | undefined {
+  if (toolName === "WebFetch") {
+    const url = typeof toolInput.url === "string" ? toolInput.url : "";
+    return urlHost(url.trim()) ?? "the web";
+  }
+  if (toolName === "WebSearch") return "web search results";
+  if (toolName.startsWith("mcp__")) {
+    const rest = toolName.slice("mcp__".length);
+    const cut = rest.indexOf("__");
+    return cut > 0 ? `${rest.slice(0, cut)}/${rest.slice(cut + 2)}` : toolName;
+  }
+  return undefined;
+}
+
+/** Modes in which Claude Code accepts a hook's `ask` without a person (DESIGN, Headless and other agents). */
+const ACCEPTS_ASK: readonly string[] = ["bypassPermissions", "dontAsk", "auto", "acceptEdits"];
+
+const USAGE = `usage: toolgate hook claude-code [--settings FILE | --user-settings FILE] [--managed FILE] [--mcp FILE]
+  Claude Code's PreToolUse hook: reads the hook JSON on stdin, answers
+  {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"deny"|"ask", ...}}.
+  The workspace is the input's cwd (its .vscode/settings.json is the workspace layer). Always exits 0;
+  anything that cannot be decided (bad input, broken settings, an error) is a deny.
+  In .claude/settings.json:
+    {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook claude-code"}]}]}}`;
+
+function render(answer: HookAnswer): Rendered {
+  const out = hookOutput(answer.decision, answer.reason);
+  return { stdout: JSON.stringify(out) + "\n", exitCode: 0 };
+}
+
+export const claudeCodeAdapter: AgentAdapter = {
+  name: "claude-code",
+  displayName: "Claude Code",
+  usage: USAGE,
+  parse: (text) => parseHookInput(text),
+  map: mapClaudeCodeTool,
+  honoursAsk: (call) => !ACCEPTS_ASK.includes(call.mode ?? ""),
+  source: (call) => claudeCodeSource(call.toolName, call.toolInput),
+  render,
+};

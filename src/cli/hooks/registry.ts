@@ -1,0 +1,11 @@
+/** Every agent `toolgate hook <agent>` answers for: one line per agent (docs/architecture.md, "Adding an agent"). */
+import type { AgentAdapter } from "./adapter";
+import { claudeCodeAdapter } from "./claudeCode";
+
+export const AGENTS: Readonly<Record<string, AgentAdapter>> = {
+  [claudeCodeAdapter.name]: claudeCodeAdapter,
+};
+
+export function agentAdapter(name: string): AgentAdapter | undefined {
+  return Object.prototype.hasOwnProperty.call(AGENTS, name) ? AGENTS[name] : undefined;
+}
