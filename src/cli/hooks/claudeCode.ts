@@ -90,13 +90,16 @@ export function claudeCodeSource(toolName: string, toolInput: Readonly<Record<st
 }
 
 /**
- * The one mode in which a hook's `ask` reaches a person: `default`. Seen with 2.1.332 (`-p`, a hook answering
- * `ask` for a `.vscode/settings.json` write): `bypassPermissions` wrote the file; `auto` and `plan` handed the
- * ask to auto mode's server-side check (no person); `dontAsk` refused without asking. `acceptEdits` put that
- * one to Claude Code's own prompt, but the mode exists to let edits through unasked, so it is not counted on.
- * Any other or a missing mode: refused too (an ask Toolgate cannot be sure a person sees is a refusal).
+ * The modes in which a hook's `ask` reaches a person, as seen with 2.1.332 (a hook answering `ask` for a
+ * `.vscode/settings.json` write and for a plain file, interactively in tmux and with `-p`):
+ * - `default`, `acceptEdits`, `dontAsk`: Claude Code shows the person the question (dontAsk refused the
+ *   `.vscode` write itself); with `-p` it rejects the call. Either way nothing runs unasked.
+ * - `bypassPermissions`: the `.vscode/settings.json` write was accepted and written with no question (the plain
+ *   file was asked): an ask there is not a person's decision.
+ * - `auto` and `plan`: the ask goes to auto mode's server-side check, which decides without a person.
+ * Any other mode, or none: refused (an ask Toolgate cannot be sure a person sees is a refusal).
  */
-const ASK_REACHES_A_PERSON: readonly string[] = ["default"];
+const ASK_REACHES_A_PERSON: readonly string[] = ["default", "acceptEdits", "dontAsk"];
 
 /** Claude Code's plan mode withholds writes, edits and commands that change things: the gate decides in plan mode. */
 const READ_ONLY_MODES: readonly string[] = ["plan"];
@@ -106,12 +109,14 @@ const USAGE = `usage: toolgate hook claude-code [--settings FILE | --user-settin
   {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"deny"|"ask", ...}}.
   The workspace is $CLAUDE_PROJECT_DIR, which Claude Code sets for its hooks (its .vscode/settings.json is
   the workspace layer); without it the call is refused. The input's cwd (where the model's \`cd\` left the
-  shell) only resolves relative paths and is where a command starts. Every ask is a deny unless Claude Code
-  is in its default mode (elsewhere an ask would not reach you); in plan mode nothing that changes things is
-  allowed. A command that could print the environment (env, printenv, $API_KEY, node -e…) asks, since it
-  runs with Claude Code's environment. Always exits 0; anything that cannot be decided is a deny.
-  In .claude/settings.json:
-    {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook claude-code"}]}]}}`;
+  shell) only resolves relative paths and is where a command starts.
+  Every ask is a deny unless Claude Code is in default, acceptEdits or dontAsk mode (in bypassPermissions,
+  auto and plan an ask would not reach you); in plan mode nothing plan mode withholds is allowed. A command
+  that could print the environment (env, printenv, $API_KEY, node -e...) asks: Claude Code runs it with its
+  own environment. Always exits 0; anything that cannot be decided is a deny.
+  In .claude/settings.json (absolute paths: a command that is not found lets the call through):
+    {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",
+      "command": "/usr/bin/node /path/to/toolgate/dist/cli.js hook claude-code"}]}]}}`;
 
 function render(answer: HookAnswer): Rendered {
   const out = hookOutput(answer.decision, answer.reason);

@@ -130,9 +130,18 @@ describe("golden answers (bypassPermissions as captured: every ask is a deny)", 
 });
 
 describe("modes", () => {
-  it("default mode keeps the ask (Claude Code puts it to the person); acceptEdits and plan refuse it", async () => {
+  it("default, acceptEdits and dontAsk keep the ask (Claude Code puts it to the person); the others refuse it", async () => {
     expect((await decide(fixture("default-write"))).permissionDecision).toBe("ask");
-    expect((await decide(fixture("acceptedits-write"))).permissionDecision).toBe("deny");
+    expect((await decide(fixture("acceptedits-write"))).permissionDecision).toBe("ask");
+    expect((await decide(fixture("default-write", { permission_mode: "dontAsk" }))).permissionDecision).toBe("ask");
+    for (const mode of ["bypassPermissions", "auto", "plan"]) {
+      const out = await decide(fixture("default-write", { permission_mode: mode }));
+      expect(out.permissionDecision, mode).toBe("deny");
+      // Plan mode refuses the write outright (Toolgate decides in plan mode); the others refuse the ask.
+      expect(out.permissionDecisionReason).toMatch(
+        mode === "plan" ? /plan mode is read-only/ : new RegExp(`refused, not asked: with Claude Code in ${mode}`),
+      );
+    }
     expect((await decide(fixture("default-bash"))).permissionDecision).toBe("allow");
     expect((await decide(fixture("acceptedits-bash"))).permissionDecision).toBe("allow");
     // A mode Toolgate does not know, or none: no person is sure to see an ask.
