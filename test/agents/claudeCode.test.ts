@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolResults } from "./support/anthropicServer";
 import { startLoopbackServer, type LoopbackServer } from "./support/loopbackServer";
 import { API_KEY, CLI, runClaude, type ClaudeRun } from "./support/claudeCodeRun";
 
@@ -120,6 +121,32 @@ describe("Claude Code in bypassPermissions", () => {
     // No request after the hook's answer carries the key anywhere (tool results, messages, system).
     for (const b of hooked.server.bodies) expect(JSON.stringify(b.messages)).not.toContain(API_KEY);
     expect(hooked.results[0]).toMatch(/Toolgate: .*printenv.*hook:environment/);
+  });
+
+  it("a sub-agent's command comes through the hook too: runs without it, refused with it", async () => {
+    const turns = [
+      {
+        tool: "Agent",
+        input: {
+          description: "tidy",
+          prompt: "run it",
+          subagent_type: "general-purpose",
+          // In the foreground, so the main agent waits and the script's turns go to one agent at a time.
+          run_in_background: false,
+        },
+      },
+      // The sub-agent's first turn (the fake model serves the main agent and the sub-agent from one script).
+      { tool: "Bash", input: { command: "touch from-subagent", description: "t" } },
+      { text: "sub-agent done" },
+    ];
+    const bare = await runClaude({ mode: "bypassPermissions", turns, files: FILES });
+    expectClean(bare);
+    expect(existsSync(path.join(bare.ws, "from-subagent"))).toBe(true);
+    const hooked = await runClaude({ mode: "bypassPermissions", turns, files: FILES, ...withHook });
+    expectClean(hooked);
+    expect(existsSync(path.join(hooked.ws, "from-subagent"))).toBe(false);
+    const all = hooked.server.bodies.flatMap((b) => toolResults(b)).join("\n");
+    expect(all).toMatch(/Toolgate: .*from-subagent.*refused, not asked/);
   });
 
   for (const [label, extra] of both)

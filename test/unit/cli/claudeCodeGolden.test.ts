@@ -80,7 +80,9 @@ describe("the captured inputs are what the adapter reads", () => {
     expect(names.length).toBeGreaterThanOrEqual(20);
     for (const n of names) {
       const f = fixture(n.replace(/\.json$/, ""));
-      expect(Object.keys(f).sort(), n).toEqual(
+      // A sub-agent's calls come with its `agent_id` and `agent_type` (and the parent's session id).
+      const keys = Object.keys(f).filter((k) => k !== "agent_id" && k !== "agent_type");
+      expect(keys.sort(), n).toEqual(
         [
           "cwd",
           "effort",
@@ -119,6 +121,7 @@ describe("golden answers (bypassPermissions as captured: every ask is a deny)", 
     ["bash-cd-sub", "allow", /read-only|safe|catalogue/],
     ["bash-after-cd-cat", "deny", /Read\(sub\/\*\*\)/],
     ["bash-printenv-key", "deny", /printenv.*environment.*\[hook:environment\]/],
+    ["subagent-bash", "deny", /from-subagent.*refused, not asked/],
   ];
   for (const [name, decision, reason] of golden)
     it(`${name} → ${decision}`, async () => {
