@@ -159,6 +159,23 @@ describe("Claude Code in bypassPermissions", () => {
     });
 });
 
+describe("Claude Code in acceptEdits (an ask reaches a person there; with -p, Claude Code rejects it)", () => {
+  it("an edit Toolgate does not auto-approve: written without the hook, not with it; protected paths neither", async () => {
+    const turns = [
+      { tool: "Write", input: { file_path: "__WS__/notes.txt", content: "edited" } },
+      { tool: "Write", input: { file_path: "__WS__/.vscode/settings.json", content: '{"x": 1}' } },
+    ];
+    const bare = await runClaude({ mode: "acceptEdits", turns, files: FILES });
+    expectClean(bare);
+    expect(existsSync(path.join(bare.ws, "notes.txt"))).toBe(true);
+    const hooked = await runClaude({ mode: "acceptEdits", turns, files: FILES, ...withHook });
+    expectClean(hooked);
+    expect(existsSync(path.join(hooked.ws, "notes.txt"))).toBe(false);
+    expect(existsSync(path.join(hooked.ws, ".vscode/settings.json"))).toBe(false);
+    expect(hooked.results).toHaveLength(2);
+  });
+});
+
 describe("Claude Code in auto mode", () => {
   // With a loopback model, auto mode's server-side check is unavailable and Claude Code refuses every action it
   // would have checked (seen with 2.1.332): the harm cannot be shown here without the hook. The run without it
