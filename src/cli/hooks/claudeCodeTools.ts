@@ -115,6 +115,15 @@ export function mapClaudeCodeTool(input: AgentCall): Mapped {
     if (!mcp) return malformed(`\`${name}\` is not an mcp__server__tool name`);
     return call("use_mcp_tool", { server_name: mcp.server, tool_name: mcp.tool, arguments: JSON.stringify(p) });
   }
+  if ((name === "Agent" || name === "Task") && p.isolation !== undefined) {
+    // A worktree is a write into the repository's git directory; a remote agent runs where no hook of this
+    // machine sees its calls, with the session's context sent out.
+    const where =
+      p.isolation === "worktree"
+        ? "in a new git worktree (a write into the repository's git directory)"
+        : `with isolation ${JSON.stringify(p.isolation)}, where its calls may not come through this hook`;
+    return { kind: "ask", reason: `Claude Code's \`${name}\` starts a sub-agent ${where}, so you decide` };
+  }
   if (Object.prototype.hasOwnProperty.call(INERT, name)) return { kind: "inert", reason: `\`${name}\` ${INERT[name]}` };
   if (Object.prototype.hasOwnProperty.call(ASKS, name))
     return { kind: "ask", reason: `Claude Code's \`${name}\` ${ASKS[name]}, so you decide` };

@@ -220,6 +220,44 @@ describe("environment", () => {
   });
 });
 
+describe("tools by what they do", () => {
+  it("a sub-agent in a worktree or a remote environment is the person's call; inert tools run", async () => {
+    const agent = fixture("agent", { permission_mode: "default" });
+    const input = agent.tool_input as Record<string, unknown>;
+    expect((await decide(agent)).permissionDecision).toBe("allow");
+    for (const isolation of ["worktree", "remote"]) {
+      const out = await decide({ ...agent, tool_input: { ...input, isolation } });
+      expect(out.permissionDecision, isolation).toBe("ask");
+    }
+    for (const tool of ["TodoWrite", "TaskStop", "ListAgents", "ExitPlanMode", "ReportFindings"])
+      expect((await decide(fixture("toolsearch", { tool_name: tool, tool_input: {} }))).permissionDecision).toBe(
+        "allow",
+      );
+    for (const tool of ["CronDelete", "Workflow", "EnterWorktree", "ExitWorktree", "RemoteTrigger", "LSP"])
+      expect((await decide(fixture("default-write", { tool_name: tool, tool_input: {} }))).permissionDecision).toBe(
+        "ask",
+      );
+  });
+
+  it("Monitor's command is a command (from cwd); its WebSocket asks; NotebookEdit is an edit", async () => {
+    const monitor = fixture("monitor", { permission_mode: "default" });
+    expect((await decide(monitor)).permissionDecision).toBe("allow");
+    const rm = await decide({ ...monitor, tool_input: { description: "x", timeout_ms: 1000, command: "rm -rf src" } });
+    expect(rm.permissionDecision).toBe("ask");
+    const ws = await decide({
+      ...monitor,
+      tool_input: { description: "x", timeout_ms: 1000, ws: { url: "wss://x.test" } },
+    });
+    expect(ws).toMatchObject({ permissionDecision: "ask" });
+    expect(ws.permissionDecisionReason).toMatch(/WebSocket/);
+    const nb = fixture("default-write", {
+      tool_name: "NotebookEdit",
+      tool_input: { notebook_path: t.path("ws/.vscode/x.json"), new_source: "1" },
+    });
+    expect((await decide(nb)).permissionDecisionReason).toMatch(/protected/);
+  });
+});
+
 describe("no extra field changes a decision", () => {
   it("fields Claude Code sends (or might) that the decision does not hang on", async () => {
     const base = fixture("bash-smuggled");
