@@ -15,8 +15,8 @@
 import { isCredentialVariable } from "../sandbox/credentialEnv";
 import { UNKNOWN, type Word } from "./model";
 
-/** Model-provider and agent variables a hook's agent holds (`ANTHROPIC_BASE_URL` is no secret, but its family is). */
-const AGENT_PREFIX = /^(ANTHROPIC_|OPENAI_|GEMINI_|GOOGLE_|CLAUDE_|CODEX_|CLINE_|AZURE_OPENAI_|MISTRAL_|GROQ_|XAI_)/i;
+/** Model-provider variables an agent holds (`ANTHROPIC_BASE_URL` is no secret, but `ANTHROPIC_AUTH_TOKEN` is). */
+const AGENT_PREFIX = /^(ANTHROPIC_|OPENAI_|GEMINI_|GOOGLE_|MISTRAL_|GROQ_|XAI_|COHERE_|DEEPSEEK_|OPENROUTER_)/i;
 
 /** Whether a variable name looks like it holds a credential (`*_KEY`, `*_TOKEN`, `AWS_*`, `ANTHROPIC_*`…). */
 export function credentialLooking(name: string): boolean {

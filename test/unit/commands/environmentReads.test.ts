@@ -65,6 +65,7 @@ describe("lines that cannot (as far as the analysis sees)", () => {
     'echo "$HOME"',
     "echo $PATH",
     "echo $USER",
+    'cd "$CLAUDE_PROJECT_DIR" && ls',
     "set -e",
     "set -euo pipefail; ls",
     "export FOO=1",
