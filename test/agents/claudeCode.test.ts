@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolResults } from "./support/anthropicServer";
 import { startLoopbackServer, type LoopbackServer } from "./support/loopbackServer";
-import { API_KEY, CLI, runClaude, type ClaudeRun } from "./support/claudeCodeRun";
+import { API_KEY, CLI, removeRunFolders, runClaude, type ClaudeRun } from "./support/claudeCodeRun";
 
 /** Toolgate as a new user has it: the defaults, plus one rule for the `cd` scenario. */
 const TOOLGATE = { "toolgate.permissions.deny": ["Read(sub/secret.txt)"] };
@@ -35,6 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await payload.close();
+  removeRunFolders();
 });
 
 function expectClean(r: ClaudeRun): void {

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { startAnthropicServer, toolResults, type AnthropicServer, type Turn } from "./anthropicServer";
@@ -37,6 +37,13 @@ export interface ClaudeRunOptions {
   readonly git?: boolean;
 }
 
+/** Every folder the runs made (projects, homes, state), removed by `removeRunFolders` after the file's tests. */
+const made: string[] = [];
+
+export function removeRunFolders(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 function withWs<T>(v: T, ws: string): T {
   return JSON.parse(JSON.stringify(v).replaceAll("__WS__", ws)) as T;
 }
@@ -46,6 +53,7 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
   const ws = mkdtempSync(path.join(tmpdir(), "tg-cc-ws-"));
   const home = mkdtempSync(path.join(tmpdir(), "tg-cc-home-"));
   const state = mkdtempSync(path.join(tmpdir(), "tg-cc-state-"));
+  made.push(ws, home, state);
   if (o.git) execFileSync("git", ["init", "-q", ws]);
   for (const [rel, text] of Object.entries(o.files ?? {})) {
     mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
