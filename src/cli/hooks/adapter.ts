@@ -31,6 +31,11 @@ export interface AgentCall {
   readonly sessionId?: string;
   /** The agent's permission mode or approval setting as sent, when its protocol carries one. */
   readonly mode?: string;
+  /**
+   * The MCP server and tool the agent itself says the call goes to, where its protocol names them apart from the
+   * tool name (Gemini CLI's `mcp_context`): a joined name such as `mcp_a_b_c` cannot say where the server ends.
+   */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** The agent's call in Toolgate's vocabulary. */
