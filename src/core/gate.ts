@@ -1,3 +1,4 @@
+import * as nodePath from "node:path";
 import { CommandPathGate, commandLists, type EffectFinding, type FileSwitches } from "./commandGate";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext } from "./commands/types";
 import { defaultAnalyzer } from "./commands/defaultAnalyzer";
@@ -70,6 +71,18 @@ export interface GateOptions {
 export const LEAVE_SANDBOX_RULE = "sandbox:leave";
 
 /** The model's stated reason when it asks to leave the sandbox (`sandbox: false`; the validator made it required). */
+/**
+ * Where a command starts: the caller's `facts.cwd` (normalised), else `base` (the first root). Undefined for a
+ * cwd that is not absolute (or holds NUL): the caller's claim cannot be judged, so the call is refused.
+ */
+function commandCwd(facts: ToolCall["facts"], base: string): string | undefined {
+  const cwd = facts?.cwd;
+  if (cwd === undefined) return base;
+  if (typeof cwd !== "string") return undefined;
+  if (cwd.includes("\0") || !nodePath.isAbsolute(cwd)) return undefined;
+  return nodePath.resolve(cwd);
+}
+
 function leaveSandboxReason(params: ToolCall["params"]): string | undefined {
   if (boolParam(params.sandbox) !== false) return undefined;
   return typeof params.reason === "string" ? params.reason.trim() : "";
@@ -313,7 +326,12 @@ export class Gate {
       tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
     const commandPaths = this.commandCtx.paths as CommandPathGate;
     commandPaths.begin();
-    const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
+    // A command starts where the caller says it runs (a hook's agent after the model's `cd`), else in the first
+    // root; relative paths, `cd` and "outside the workspace" are judged from there, the roots stay the workspace.
+    const cwd = commandCwd(canonical.call.facts, this.paths.base);
+    if (cwd === undefined) return deny("the command's working directory must be an absolute path", "validate:cwd");
+    const ctx = cwd === this.commandCtx.cwd ? this.commandCtx : { ...this.commandCtx, cwd };
+    const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace, ctx) : undefined;
     const effect = analysis ? commandPaths.worst() : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
     const subjects =
@@ -335,10 +353,11 @@ export class Gate {
       parts.command = {
         line: command,
         shell: "bash",
-        cwd: this.commandCtx.cwd,
+        cwd,
         readOnly: analysis?.readOnly === true,
         mayRunOutside: s.mode !== "plan",
         ...(leave !== undefined ? { leaveSandbox: { reason: leave } } : {}),
+        ...(analysis?.readsEnvironment !== undefined ? { readsEnvironment: analysis.readsEnvironment } : {}),
         // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.
         grant: commandGrant({
           mode: s.mode,
@@ -632,10 +651,10 @@ export class Gate {
     return ask(`\`${tool}\` needs your approval`, "default:ask");
   }
 
-  private analyze(command: string, trace: Trace): CommandAnalysis {
+  private analyze(command: string, trace: Trace, ctx: CommandContext): CommandAnalysis {
     let analysis: CommandAnalysis;
     try {
-      analysis = this.analyzer.analyze(command, this.commandCtx);
+      analysis = this.analyzer.analyze(command, ctx);
     } catch (e) {
       analysis = {
         verdict: "unparseable",

@@ -55,6 +55,11 @@ export interface CommandTarget {
    * asks for such a call; once the person approved it, it runs unsandboxed.
    */
   readonly leaveSandbox?: { readonly reason: string };
+  /**
+   * Why the line could print the environment it runs with (`CommandAnalysis.readsEnvironment`), if it could.
+   * Only a caller that runs it outside the OS sandbox, with a full environment, decides on it (the hooks).
+   */
+  readonly readsEnvironment?: string;
 }
 
 export interface ResolvedCall {

@@ -35,6 +35,11 @@ export interface CallFacts {
    * decision; absent or empty: none.
    */
   readonly taintedBy?: readonly string[];
+  /**
+   * Commands: the absolute directory the command starts in (a hook's agent after the model's `cd`); absent: the
+   * first workspace root. The command's relative paths and `cd` resolve against it; the roots stay the workspace.
+   */
+  readonly cwd?: string;
   /** Commands: an auto-approved command would run inside a working OS sandbox now (absent: not known, read as no). */
   readonly commandSandboxed?: boolean;
 }

@@ -7,6 +7,7 @@
  * Precedence of the answer: deny (found anywhere, even in a line that is otherwise unparseable) >
  * unparseable > ask-rule > unsafe > safe. On Windows the exact-match analyzer decides.
  */
+import { lineReadsEnvironment, programReadsEnvironment } from "./environmentReads";
 import { homedir } from "node:os";
 import { posix } from "node:path";
 import type { Parser } from "web-tree-sitter";
@@ -208,6 +209,7 @@ export class BashAnalyzer implements CommandAnalyzer {
     };
     const run = new Run(this, ctx, rules, this.home);
     run.line = command;
+    run.readsEnvironment = lineReadsEnvironment(command);
     const history = historyRisk(command);
     if (history) run.flagUnsafe(history, "commands:risky-construct");
     run.script(this.parse(command), 0);
@@ -242,6 +244,8 @@ class Run {
   deletes = false;
   /** The first program (or subcommand) with the catalogue's network effect, as the person reads it. */
   network: string | undefined;
+  /** Why the line could print the environment it runs with (environmentReads.ts), once something could. */
+  readsEnvironment: string | undefined;
   /** Possible working directories; undefined once a `cd` went somewhere not followed. */
   cwds: string[] | undefined;
   /** The top-level line's text (spans index it), for following `cd DIR && …`. */
@@ -738,6 +742,7 @@ class Run {
   payload(word: Word, what: string, depth: number): void {
     if (depth >= MAX_PAYLOAD_DEPTH) return this.flagUnparseable("commands are nested too deeply to analyse");
     if (word.literal) return this.inPayload(() => this.script(this.analyzer.parse(word.value), depth + 1));
+    this.readsEnvironment ??= `${what} runs a command computed at run time, which can print the environment`;
     this.flagUnknown(`${what} runs a command computed at run time`, "commands:dynamic-code");
     // Still look for denied programs in the part that is known (`eval "rm $x"`).
     this.guessPayload(word.value.replaceAll(UNKNOWN, " _ "), depth);
@@ -837,6 +842,7 @@ class Run {
     // Recorded for every resolved program, guessed ones included: the sandboxed tier asks at the network.
     const values = ruleArgv.map((w) => w.value);
     this.network ??= networkUse(base, values);
+    this.readsEnvironment ??= programReadsEnvironment(base, argv, opts.stdin);
     if (opts.guess) {
       // Only looking for denied commands: follow what this one runs, ignore the rest.
       const entry = systemPath ? catalogueEntry(base) : undefined;
@@ -920,6 +926,7 @@ class Run {
     return {
       ...r,
       ...(this.network !== undefined ? { network: this.network } : {}),
+      ...(this.readsEnvironment !== undefined ? { readsEnvironment: this.readsEnvironment } : {}),
       ...(leaves ? { leavesStartDir: true as const } : {}),
     };
   }

@@ -82,6 +82,13 @@ export interface CommandAnalysis {
    * analysis could not follow); absent when every directory it may be in is that one or below it.
    */
   readonly leavesStartDir?: true;
+  /**
+   * Why the line could print the environment it runs with (a program that prints variables, an expansion of a
+   * credential-looking name, `/proc/…/environ`, code text an interpreter runs; see environmentReads.ts); absent
+   * when it cannot, as far as the analysis sees. The gate does not decide on it: a command outside the OS
+   * sandbox (a hook's agent runs it with its own environment) asks on it.
+   */
+  readonly readsEnvironment?: string;
   /** The narrowest allow rule that would have allowed it (`git log` for `git log --oneline -5`), if any. */
   readonly suggestion?: string;
   /**
