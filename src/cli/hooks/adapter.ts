@@ -81,6 +81,11 @@ export interface AgentAdapter {
   map(call: AgentCall): Mapped;
   /** False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses. */
   honoursAsk(call: AgentCall, flags: ParsedFlags): boolean;
+  /**
+   * True where the agent's own mode withholds every change (Claude Code's `plan`): the gate then decides in
+   * Toolgate's plan mode, so the hook never allows what that mode withholds. Absent: false.
+   */
+  readOnlyMode?(call: AgentCall): boolean;
   /** The source of someone else's content this call brings into the session once it runs (taint), if any. */
   source(call: AgentCall): string | undefined;
   /** The agent's answer; a refusal in the agent's own refusal shape. */

@@ -39,6 +39,10 @@ function answer(d: Decision): HookAnswer {
   return { decision: d.decision, reason: `Toolgate: ${d.reason} [${d.rule}]` };
 }
 
+function inPlanMode(policy: Policy): Policy {
+  return { ...policy, loaded: { ...policy.loaded, settings: { ...policy.loaded.settings, mode: "plan" } } };
+}
+
 /** An MCP server the agent configured and Toolgate does not know is judged with no always-allow. */
 function withServer(policy: Policy, server: string, agent: string): Policy {
   const s = policy.loaded.settings;
@@ -70,7 +74,10 @@ export async function decideHook(
   const decided = await decideCall(adapter, call, flags, env);
   if (decided.decision !== "ask" || adapter.honoursAsk(call, flags)) return decided;
   const why = call.mode !== undefined ? `${adapter.displayName} in ${call.mode}` : adapter.displayName;
-  return { decision: "deny", reason: `${decided.reason} (refused, not asked: with ${why}, an ask would not reach you)` };
+  return {
+    decision: "deny",
+    reason: `${decided.reason} (refused, not asked: with ${why}, an ask would not reach you)`,
+  };
 }
 
 async function decideCall(
@@ -87,6 +94,8 @@ async function decideCall(
   if (mapped.kind === "malformed") return refuse(mapped.reason);
   if (mapped.kind === "inert") return { decision: "allow", reason: `Toolgate: ${mapped.reason}` };
   let policy = loadPolicy({ ...settingsArgs(flags), workspaces: call.workspaces }, { cwd: call.cwd, env });
+  // The agent's read-only mode only ever tightens: plan is the strictest of Toolgate's modes.
+  if (adapter.readOnlyMode?.(call) === true) policy = inPlanMode(policy);
   if (policy.loaded.errors.length > 0)
     return refuse(
       `the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
@@ -127,6 +136,14 @@ function decideInSession(
     const refused = recordSource(adapter, agentCall, source, env);
     if (refused) return refused;
   }
+  // The agent runs an allowed command itself, unsandboxed, with its own environment (API keys included), and
+  // its output goes to the model: a line that could print that environment is the person's call.
+  const printsEnv = d.resolved?.command?.readsEnvironment;
+  if (d.decision === "allow" && printsEnv !== undefined)
+    return {
+      decision: "ask",
+      reason: `Toolgate: ${printsEnv}; ${adapter.displayName} runs it with its own environment, API keys included, and the output goes to the model [hook:environment]`,
+    };
   return answer(d);
 }
 

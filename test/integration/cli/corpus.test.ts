@@ -165,8 +165,15 @@ async function hookDecisions(root: string): Promise<(Verdict | undefined)[]> {
     }
     // One session per call: the corpus compares single decisions, and a session that fetched would taint the rest.
     const session_id = `corpus-${process.pid}-${out.length}`;
-    const input = { session_id, transcript_path: "/t", cwd: root, hook_event_name: "PreToolUse", ...cc };
-    const state = { XDG_STATE_HOME: path.join(appData, "state") };
+    const input = {
+      session_id,
+      transcript_path: "/t",
+      cwd: root,
+      permission_mode: "default",
+      hook_event_name: "PreToolUse",
+      ...cc,
+    };
+    const state = { XDG_STATE_HOME: path.join(appData, "state"), CLAUDE_PROJECT_DIR: root };
     const r = await decideHook(claudeCodeAdapter, JSON.stringify(input), [], { ...process.env, ...env(), ...state });
     out.push(r.decision);
   }

@@ -35,6 +35,7 @@ const input = (tool_name: string, tool_input: unknown, extra: Record<string, unk
   session_id: `s${++sessions}`,
   transcript_path: "/tmp/t.jsonl",
   cwd: ws(),
+  permission_mode: "default",
   hook_event_name: "PreToolUse",
   tool_name,
   tool_input,
@@ -45,6 +46,7 @@ const hermetic: NodeJS.ProcessEnv = {
   ...process.env,
   VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
   XDG_STATE_HOME: t.path("state"),
+  CLAUDE_PROJECT_DIR: ws(),
 };
 delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 
@@ -59,10 +61,14 @@ async function decide(stdin: unknown, args: string[] = ["--settings", t.path("us
 }
 
 /** The real bundled entry point, as Claude Code runs it. */
-function hook(stdin: unknown, args: string[] = ["--settings", t.path("user/settings.json")]) {
+function hook(
+  stdin: unknown,
+  args: string[] = ["--settings", t.path("user/settings.json")],
+  project: string | undefined = ws(),
+) {
   const r = toolgate(cli, ["hook", "claude-code", ...args], {
     input: typeof stdin === "string" ? stdin : JSON.stringify(stdin),
-    env: { XDG_STATE_HOME: t.path("state") },
+    env: { XDG_STATE_HOME: t.path("state"), ...(project !== undefined ? { CLAUDE_PROJECT_DIR: project } : {}) },
   });
   expect(r.status).toBe(0);
   const out = JSON.parse(r.stdout) as {
@@ -114,7 +120,7 @@ describe("toolgate hook claude-code: golden answers for each mapped tool", () =>
   }
 
   it("an unknown tool asks; a malformed call of a known tool is denied with the reason", async () => {
-    expect(await decide(input("TodoWrite", { todos: [] }))).toMatchObject({ permissionDecision: "ask" });
+    expect(await decide(input("FutureTool", { x: 1 }))).toMatchObject({ permissionDecision: "ask" });
     const bad = await decide(input("Bash", { cmd: "ls" }));
     expect(bad.permissionDecision).toBe("deny");
     expect(bad.permissionDecisionReason).toMatch(/`command`/);
@@ -159,11 +165,14 @@ describe("toolgate hook claude-code: every failure answers deny and exits 0", ()
   it("a broken workspace settings file, a missing workspace, a relative cwd, an unknown agent, a bad flag", () => {
     const broken = tempTree({ ".vscode/settings.json": "{ nope" });
     try {
-      expect(hook({ ...input("Bash", { command: "ls" }), cwd: broken.dir }).permissionDecision).toBe("deny");
+      const out = hook({ ...input("Bash", { command: "ls" }), cwd: broken.dir }, undefined, broken.dir);
+      expect(out.permissionDecision).toBe("deny");
     } finally {
       broken.cleanup();
     }
-    expect(hook({ ...input("Bash", { command: "ls" }), cwd: t.path("missing") }).permissionDecision).toBe("deny");
+    const gone = hook(input("Bash", { command: "ls" }), undefined, t.path("missing"));
+    expect(gone).toMatchObject({ permissionDecision: "deny" });
+    expect(gone.permissionDecisionReason).toMatch(/not a directory/);
     expect(hook({ ...input("Bash", { command: "ls" }), cwd: "ws" }).permissionDecision).toBe("deny");
     // An agent Toolgate has no adapter for: exit 2 with the reason on stderr (a block for exit-code agents).
     const other = toolgate(cli, ["hook", "windsurf"], { input: JSON.stringify(input("Bash", { command: "ls" })) });
@@ -178,6 +187,7 @@ describe("toolgate hook claude-code: every failure answers deny and exits 0", ()
     const r = toolgate(alone, ["hook", "claude-code"], {
       input: JSON.stringify(input("Bash", { command: "ls" })),
       cwd: path.dirname(alone),
+      env: { CLAUDE_PROJECT_DIR: ws() },
     });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout).hookSpecificOutput;

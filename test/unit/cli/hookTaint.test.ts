@@ -27,6 +27,7 @@ function session() {
     ...process.env,
     VSCODE_APPDATA: path.join(tmpdir(), "toolgate-no-vscode-settings"),
     XDG_STATE_HOME: state,
+    CLAUDE_PROJECT_DIR: t.path("ws"),
   };
   delete env.TOOLGATE_MANAGED_SETTINGS;
   const decide = async (tool_name: string, tool_input: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -36,6 +37,7 @@ function session() {
         session_id: id,
         transcript_path: "/t",
         cwd: t.path("ws"),
+        permission_mode: "default",
         hook_event_name: "PreToolUse",
         tool_name,
         tool_input,
@@ -70,9 +72,9 @@ describe("the Claude Code hook keeps the taint per session", () => {
     expect(d.reason).toMatch(/tracker\/fetch_issue.*bypassPermissions, an ask would not reach you/);
   });
 
-  it("WebSearch (asked: the person decides) taints too; a trusted server does not", async () => {
+  it("WebSearch (a web fetch of the search provider, allowed here by webFetch) taints too; a trusted server does not", async () => {
     const s = session();
-    expect((await s.decide("WebSearch", { query: "x" })).decision).toBe("ask");
+    expect((await s.decide("WebSearch", { query: "x" })).decision).toBe("allow");
     expect((await s.decide("WebFetch", exfiltrate)).reason).toMatch(/web search results/);
     const trusted = session();
     await trusted.decide("mcp__docs__search", { q: "x" });

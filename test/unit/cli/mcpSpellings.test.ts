@@ -84,6 +84,7 @@ describe("toolgate hook claude-code: MCP rule spellings", () => {
     // Each call is its own session in a state folder of this test's: an MCP call taints its session (the
     // untrusted-content guard), which would make the next call's MCP tool a way out that asks.
     XDG_STATE_HOME: t.path("state"),
+    CLAUDE_PROJECT_DIR: t.path("ws"),
   };
   let sessions = 0;
   delete hermetic.TOOLGATE_MANAGED_SETTINGS;
@@ -92,6 +93,7 @@ describe("toolgate hook claude-code: MCP rule spellings", () => {
       session_id: `spelling-${++sessions}`,
       transcript_path: "/tmp/t.jsonl",
       cwd: t.path("ws"),
+      permission_mode: "default",
       hook_event_name: "PreToolUse",
       tool_name,
       tool_input: {},
