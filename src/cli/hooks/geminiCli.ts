@@ -18,7 +18,7 @@ import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { FlagSpec, ParsedFlags } from "../args";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, Rendered } from "./adapter";
-import { globBase } from "./claudeCode";
+import { globBase } from "./claudeCodeTools";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -70,20 +70,12 @@ export function parseGeminiInput(
   };
 }
 
-/** A word bash reads back as exactly `s`. */
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The line the gate judges for `command` run in `dir`: Gemini CLI starts the shell there, and the analysis follows
- * a leading `cd DIR &&` into the group after it. The group keeps the model's whole line inside the `cd` (a `;` in
- * it does not end the chain); a line that closes the group early is judged from every directory it may be in,
- * which over-approximates, and one that breaks the parse asks.
+ * Where Gemini CLI starts the shell for `run_shell_command`: `dir_path` resolved against the project root, as
+ * Gemini CLI resolves it; without one, the root. The gate judges the line from there (`CallFacts.cwd`).
  */
-export function commandIn(dir: string | undefined, cwd: string, command: string): string {
-  if (dir === undefined || dir === "" || dir === ".") return command;
-  return `cd -- ${shellQuote(nodePath.resolve(cwd, dir))} && {\n${command}\n}`;
+export function commandDir(dir: string | undefined, cwd: string): string {
+  return dir === undefined || dir === "" ? cwd : nodePath.resolve(cwd, dir);
 }
 
 /** Every http(s) URL a `web_fetch` call would fetch, as Gemini CLI reads them (whitespace-separated `://` words). */
@@ -120,6 +112,8 @@ export function mapGeminiTool(input: AgentCall): Mapped {
   const str = (k: string): string | undefined => (typeof p[k] === "string" ? (p[k] as string) : undefined);
   const call = (tool: string, params: Record<string, unknown>): Mapped => ({ kind: "call", call: { tool, params } });
   const malformed = (reason: string): Mapped => ({ kind: "malformed", reason });
+  // Gemini CLI resolves a relative path against its project folder, which is the input's `cwd`.
+  const at = (path: string): string => nodePath.resolve(input.cwd, path);
   const need = (k: string): string | Mapped => {
     const s = str(k);
     return s === undefined || s === "" ? malformed(`\`${name}\` needs a string \`${k}\``) : s;
@@ -142,28 +136,31 @@ export function mapGeminiTool(input: AgentCall): Mapped {
       const dir = p.dir_path;
       if (dir !== undefined && typeof dir !== "string")
         return malformed("`run_shell_command`'s `dir_path` must be a string");
-      return call("execute_command", { command: commandIn(dir, input.cwd, command) });
+      return {
+        kind: "call",
+        call: { tool: "execute_command", params: { command }, facts: { cwd: commandDir(dir, input.cwd) } },
+      };
     }
     case "read_file": {
       const path = need("file_path");
-      return typeof path === "string" ? call("read_file", { path }) : path;
+      return typeof path === "string" ? call("read_file", { path: at(path) }) : path;
     }
     case "write_file": {
       const path = need("file_path");
       if (typeof path !== "string") return path;
       if (typeof p.content !== "string") return malformed("`write_file` needs a string `content`");
-      return call("write_to_file", { path, content: p.content });
+      return call("write_to_file", { path: at(path), content: p.content });
     }
     case "replace": {
       const path = need("file_path");
       if (typeof path !== "string") return path;
       if (typeof p.old_string !== "string" || typeof p.new_string !== "string")
         return malformed("`replace` needs string `old_string` and `new_string`");
-      return call("replace_in_file", { path, diff: block(p.old_string, p.new_string) });
+      return call("replace_in_file", { path: at(path), diff: block(p.old_string, p.new_string) });
     }
     case "list_directory": {
       const path = need("dir_path");
-      return typeof path === "string" ? call("list_files", { path }) : path;
+      return typeof path === "string" ? call("list_files", { path: at(path) }) : path;
     }
     case "glob": {
       const pattern = need("pattern");
@@ -186,7 +183,7 @@ export function mapGeminiTool(input: AgentCall): Mapped {
       if (!Array.isArray(include) || include.length === 0 || !include.every((i) => typeof i === "string" && i !== ""))
         return malformed("`read_many_files` needs a non-empty `include` list of strings");
       const only = include[0] as string;
-      if (include.length === 1 && !GLOB_CHARS.test(only)) return call("read_file", { path: only });
+      if (include.length === 1 && !GLOB_CHARS.test(only)) return call("read_file", { path: at(only) });
       return {
         kind: "ask",
         reason:
