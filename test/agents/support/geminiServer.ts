@@ -10,7 +10,7 @@
  * records it as unexpected.
  */
 import type { ServerResponse } from "node:http";
-import { startLoopbackServer, writeSse, type LoopbackServer, type RecordedRequest } from "./loopbackServer";
+import { startLoopbackServer, writeSse, type LoopbackServer, type RecordedRequest, type Route } from "./loopbackServer";
 
 export type GeminiTurn =
   { readonly call: { readonly name: string; readonly args: Record<string, unknown> } } | { readonly text: string };
@@ -32,7 +32,11 @@ function candidate(turn: GeminiTurn): unknown {
   };
 }
 
-export async function startGeminiServer(turns: readonly GeminiTurn[]): Promise<GeminiServer> {
+/** `extra` answers other paths on the same server (a payload a smuggled `curl` would fetch). */
+export async function startGeminiServer(
+  turns: readonly GeminiTurn[],
+  extra: readonly Route[] = [],
+): Promise<GeminiServer> {
   let next = 0;
   const modelRequests: RecordedRequest[] = [];
   const stream = (req: RecordedRequest, res: ServerResponse): boolean => {
@@ -49,7 +53,7 @@ export async function startGeminiServer(turns: readonly GeminiTurn[]): Promise<G
     res.end(JSON.stringify({ totalTokens: 10 }));
     return true;
   };
-  const server = await startLoopbackServer([stream, count]);
+  const server = await startLoopbackServer([stream, count, ...extra]);
   return { ...server, modelRequests: () => modelRequests };
 }
 
