@@ -51,9 +51,19 @@ function script(port: string): GeminiTurn[] {
     shell("cat ../credentials.txt", "sub"),
     shell("printenv GEMINI_API_KEY"),
     shell("ls"),
+    { call: { name: "grep_search", args: { pattern: "canary" } } },
   ];
 }
-const STEP = { smuggled: 0, ignoredRead: 1, vscodeWrite: 2, gitHookWrite: 3, cdThenRead: 4, printenv: 5, ls: 6 };
+const STEP = {
+  smuggled: 0,
+  ignoredRead: 1,
+  vscodeWrite: 2,
+  gitHookWrite: 3,
+  cdThenRead: 4,
+  printenv: 5,
+  ls: 6,
+  grep: 7,
+};
 
 async function runGemini(o: RunOptions): Promise<Run> {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), "toolgate-gemini-")));
@@ -164,6 +174,7 @@ describe.each(["with", "without"] as const)("Gemini CLI 0.61.0 %s Toolgate's hoo
       "run_shell_command",
       "run_shell_command",
       "run_shell_command",
+      "grep_search",
     ]);
   });
 
@@ -180,12 +191,12 @@ describe.each(["with", "without"] as const)("Gemini CLI 0.61.0 %s Toolgate's hoo
     }
   });
 
-  it("reading a file listed in .toolgateignore, directly and after dir_path moves into a subfolder", () => {
+  it("reading a file listed in .toolgateignore: directly, after dir_path moves into a subfolder, by grep_search", () => {
     const r = run(mode);
-    for (const step of [STEP.ignoredRead, STEP.cdThenRead]) {
+    for (const step of [STEP.ignoredRead, STEP.cdThenRead, STEP.grep]) {
       if (mode === "with") {
         expect(result(r, step)).not.toContain(SECRET);
-        expect(result(r, step)).toMatch(/Tool execution blocked: Toolgate:.*toolgateignore/);
+        expect(result(r, step)).toMatch(/Tool execution blocked: Toolgate:.*\.toolgateignore/);
       } else expect(result(r, step)).toContain(SECRET);
     }
   });

@@ -254,6 +254,8 @@ export const geminiCliAdapter: AgentAdapter = {
   parse: (text, env) => parseGeminiInput(text, env),
   map: mapGeminiTool,
   honoursAsk: (_call, flags: ParsedFlags) => !flags.bools.has("--headless"),
+  // grep_search honours .gitignore and .geminiignore, not Toolgate's ignore file (and `no_ignore` drops even those).
+  searchReadsIgnored: true,
   source: geminiSource,
   render,
 };

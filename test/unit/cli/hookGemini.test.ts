@@ -82,7 +82,7 @@ describe("toolgate hook gemini-cli: the captured inputs", () => {
     replace: ["ask", /editing files/],
     list_directory: ["allow", /reading files/],
     glob: ["allow", /reading files/],
-    grep_search: ["allow", /reading files/],
+    grep_search: ["ask", /search reads every file in the folder, the ones \.toolgateignore excludes/],
     write_todos: ["allow", /to-do list/],
     web_fetch: ["ask", /loopback|private|local/i], // http://127.0.0.1:9/page
     google_web_search: ["ask", /web search/],
@@ -141,7 +141,7 @@ describe("toolgate hook gemini-cli: the tool map", () => {
     ["glob", { pattern: "/etc/**/*.conf" }, "ask", /outside the workspace/],
     ["glob", { pattern: "*.ts", dir_path: "sub" }, "allow", /reading files/],
     ["grep_search", { pattern: "x", dir_path: "/etc" }, "ask", /outside the workspace/],
-    ["search_file_content", { pattern: "x" }, "allow", /reading files/],
+    ["search_file_content", { pattern: "x" }, "ask", /search reads every file/],
     ["list_directory", { dir_path: "/" }, "ask", /outside the workspace/],
     ["read_many_files", { include: [".env"] }, "deny", /toolgateignore/],
     ["read_many_files", { include: ["src/**/*.ts"] }, "ask", /read_many_files/],
@@ -188,6 +188,26 @@ describe("toolgate hook gemini-cli: the tool map", () => {
       expect(out.decision, `${tool} ${JSON.stringify(input)}`).toBe("deny");
       expect(out.reason).toMatch(reason);
     }
+  });
+});
+
+describe("toolgate hook gemini-cli: grep_search and the ignore file", () => {
+  it("a search is decided by the gate only where no root has ignore rules; with --headless it is refused", async () => {
+    const plain = tempTree({ "a.txt": "a", "sub/b.txt": "b" });
+    try {
+      const env = { ...hermetic(), GEMINI_PROJECT_DIR: plain.dir };
+      const grep = captured("grep_search", { cwd: plain.dir });
+      expect((await decide(grep, SETTINGS, env)).decision).toBe("allow");
+      // Outside the workspace it asks for that reason, as any read there does.
+      const out = await decide({ ...grep, tool_input: { pattern: "x", dir_path: "/etc" } }, SETTINGS, env);
+      expect(out.reason).toMatch(/outside the workspace/);
+    } finally {
+      plain.cleanup();
+    }
+    expect((await decide(captured("grep_search"), [...SETTINGS, "--headless"])).decision).toBe("deny");
+    // A search the gate refuses stays refused: the folder itself is ignored.
+    const ignored = await decide(withTool("grep_search", { pattern: "x", dir_path: ".env" }));
+    expect(ignored.decision).toBe("deny");
   });
 });
 
