@@ -93,14 +93,13 @@ function block(oldText: string, newText: string): string {
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
-/** Tools with no effect of their own: a to-do list, the session's topic line, a question to the person, a sub-agent. */
+/** Tools with no effect of their own: a to-do list, the session's topic line, a question to the person. */
 const INERT: Readonly<Record<string, string>> = {
   write_todos: "Gemini CLI's to-do list has no effect outside the session",
   update_topic: "Gemini CLI's topic line has no effect outside the session",
   ask_user: "asking you a question has no effect of its own",
   complete_task: "ending the task has no effect of its own",
   enter_plan_mode: "entering plan mode only narrows what Gemini CLI may do",
-  invoke_agent: "a sub-agent's own tool calls come through this hook",
   list_background_processes: "listing the session's background commands has no effect of its own",
   read_background_output: "reading a background command's output has no effect of its own (the command was decided)",
 };
@@ -202,6 +201,13 @@ export function mapGeminiTool(input: AgentCall): Mapped {
     }
     case "google_web_search":
       return { kind: "ask", reason: "a web search sends your query out and brings search results in, so you decide" };
+    case "invoke_agent":
+      // A local sub-agent's own calls come through this hook, but the name may be a remote (A2A) or browser agent,
+      // which sends the prompt out and brings content in; the call does not say which.
+      return {
+        kind: "ask",
+        reason: "`invoke_agent` may start a remote or browser agent that sends the prompt out, so you decide",
+      };
     case "save_memory":
       return {
         kind: "ask",
@@ -223,6 +229,9 @@ export function geminiSource(call: AgentCall): string | undefined {
   }
   if (call.toolName === "google_web_search") return "web search results";
   if (call.toolName === "read_mcp_resource") return "an MCP resource";
+  // A remote agent's answer is someone else's content; a local one cannot be told apart from the call.
+  if (call.toolName === "invoke_agent")
+    return typeof call.toolInput.agent_name === "string" ? `agent ${call.toolInput.agent_name}` : "a sub-agent";
   return undefined;
 }
 

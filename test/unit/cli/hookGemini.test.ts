@@ -151,6 +151,9 @@ describe("toolgate hook gemini-cli: the tool map", () => {
     ["mcp_gh_create_issue", { title: "x" }, "ask", /which MCP server/],
     ["update_topic", { strategic_intent: "x" }, "allow", /topic/],
     ["save_memory", { fact: "x" }, "ask", /every later Gemini CLI session/],
+    ["invoke_agent", { agent_name: "codebase_investigator", prompt: "x" }, "ask", /remote or browser agent/],
+    ["write_todos", { todos: [] }, "allow", /to-do list/],
+    ["read_background_output", { pid: 1 }, "allow", /background command/],
     ["exit_plan_mode", { plan_filename: "p.md" }, "ask", /no rule for Gemini CLI's `exit_plan_mode`/],
     ["some_new_tool", {}, "ask", /no rule/],
   ];
