@@ -9,8 +9,10 @@
  * The hook's environment carries `GEMINI_PROJECT_DIR` (= that root), which is the workspace here.
  * Output (JSON on stdout, exit 0): `{"decision": "allow" | "deny" | "ask", "reason": "..."}`. A deny reaches the
  * model as "Tool execution blocked: <reason>". `ask` forces Gemini's confirmation prompt, which a `gemini -p` run
- * never answers, hence `--headless`. An `allow` does not skip Gemini's own policy (it still asks or refuses where
- * its policy says so).
+ * never answers (it hangs), hence `--headless`. An `allow` does not skip Gemini's own policy (it still asks or
+ * refuses where its policy says so). What fails open, before any Toolgate code answers: exit 1, exit 2 with no
+ * output, non-JSON output on exit 0, a decision word Gemini does not know, a timeout; exit 2 (or any other code)
+ * with text on stderr blocks with that text, and so does a missing command (the shell's exit 127).
  *
  * Only the fields a tool's decision hangs on are carried over; every other field of the input is ignored.
  */
