@@ -31,6 +31,11 @@ export interface AgentCall {
   readonly sessionId?: string;
   /** The agent's permission mode or approval setting as sent, when its protocol carries one. */
   readonly mode?: string;
+  /**
+   * The MCP server and tool the agent itself says the call goes to, where its protocol names them apart from the
+   * tool name (Gemini CLI's `mcp_context`): a joined name such as `mcp_a_b_c` cannot say where the server ends.
+   */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** The agent's call in Toolgate's vocabulary. */
@@ -81,6 +86,12 @@ export interface AgentAdapter {
    * Toolgate's plan mode, so the hook never allows what that mode withholds. Absent: false.
    */
   readOnlyMode?(call: AgentCall): boolean;
+  /**
+   * True where the agent's own content search (Gemini CLI's `grep_search`) reads every file under its folder,
+   * the ones Toolgate's ignore file excludes included (Toolgate's own `search_files` skips them; the agent's does
+   * not): an allowed search then asks while any root has ignore rules. Absent: false.
+   */
+  readonly searchReadsIgnored?: boolean;
   /** The source of someone else's content this call brings into the session once it runs (taint), if any. */
   source(call: AgentCall): string | undefined;
   /** The agent's answer; a refusal in the agent's own refusal shape. */

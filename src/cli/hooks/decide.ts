@@ -138,6 +138,15 @@ function decideInSession(
   }
   // The agent runs an allowed command itself, unsandboxed, with its own environment (API keys included), and
   // its output goes to the model: a line that could print that environment is the person's call.
+  // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
+  if (d.decision === "allow" && call.tool === "search_files" && adapter.searchReadsIgnored === true) {
+    const file = policy.loaded.settings.ignoreFile;
+    if (agentCall.workspaces.some((_, i) => gate.ignore.hasRules(i)))
+      return {
+        decision: "ask",
+        reason: `Toolgate: ${adapter.displayName}'s search reads every file in the folder, the ones ${file} excludes included [hook:search-ignored]`,
+      };
+  }
   const printsEnv = d.resolved?.command?.readsEnvironment;
   if (d.decision === "allow" && printsEnv !== undefined)
     return {
