@@ -33,10 +33,28 @@ export interface AgentCall {
   readonly mode?: string;
 }
 
+/** One of several calls an agent's single tool call makes (Cline's `run_commands` runs a list of commands). */
+export interface MappedCall {
+  readonly call: ToolCall;
+  /**
+   * Why this call needs a person even where the gate would allow it: something the agent does that Toolgate's
+   * own executor never would (a command run with the agent's whole environment). Only an allow becomes this ask;
+   * a deny or an ask from the gate stands.
+   */
+  readonly hardAsk?: string;
+  /** The agent runs this command itself, outside Toolgate's sandbox: with `toolgate.sandbox.mode: "required"` refused. */
+  readonly runsUnsandboxed?: boolean;
+}
+
 /** The agent's call in Toolgate's vocabulary. */
 export type Mapped =
   /** A call the gate decides. */
   | { readonly kind: "call"; readonly call: ToolCall }
+  /**
+   * Several calls, all of which run if the agent's call is let through: each is decided and the strictest
+   * answer wins (deny over ask over allow). Never empty.
+   */
+  | { readonly kind: "calls"; readonly calls: readonly MappedCall[] }
   /** A tool with no effect of its own (a sub-agent's own calls come through the hook): allowed. */
   | { readonly kind: "inert"; readonly reason: string }
   /** A tool Toolgate has no rule for, or one that schedules or persists work: a person decides. */

@@ -1,9 +1,11 @@
 /** Every agent `toolgate hook <agent>` answers for: one line per agent (docs/architecture.md, "Adding an agent"). */
 import type { AgentAdapter } from "./adapter";
 import { claudeCodeAdapter } from "./claudeCode";
+import { clineAdapter } from "./cline";
 
 export const AGENTS: Readonly<Record<string, AgentAdapter>> = {
   [claudeCodeAdapter.name]: claudeCodeAdapter,
+  [clineAdapter.name]: clineAdapter,
 };
 
 export function agentAdapter(name: string): AgentAdapter | undefined {
