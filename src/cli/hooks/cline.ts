@@ -237,10 +237,20 @@ export function mapClineTool(input: AgentCall, env: NodeJS.ProcessEnv = process.
       );
     }
     case "read_files": {
-      // Verified: a relative path is read from the workspace root, not from the task's directory.
+      // Verified: a relative path is read from the directory of the process running the session (the CLI, or
+      // its hub daemon), which is neither the task's directory nor the workspace and which the hook cannot see.
       const paths = readPaths(p);
       if (!Array.isArray(paths)) return bad(paths);
-      return many(paths.map((path) => one("read_file", { path: nodePath.resolve(root, path) })));
+      // Such a path is judged from the workspace root and from the task's directory (a deny from either
+      // stands) and asks even where both would be allowed.
+      return many(
+        paths.flatMap((path) => {
+          if (nodePath.isAbsolute(path)) return [one("read_file", { path })];
+          const hardAsk = `Cline reads the relative path \`${path}\` from a directory the hook cannot see, so Toolgate cannot tell which file it is (an absolute path can be judged)`;
+          const bases = [...new Set([root, cwd])];
+          return bases.map((base) => one("read_file", { path: nodePath.resolve(base, path) }, { hardAsk }));
+        }),
+      );
     }
     case "editor": {
       // Verified: a relative path is written in the task's directory.

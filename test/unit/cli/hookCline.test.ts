@@ -108,8 +108,7 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     ["run_commands", { commands: ["cat /proc/self/environ"] }, true, /environ/],
     ["run_commands", { commands: ["echo hi > .git/hooks/pre-commit"] }, true, /\.git/],
     ["read_files", undefined, true, /\.env.*\.toolgateignore/],
-    ["read_files", { files: [{ path: "a.txt", start_line: 1, end_line: 2 }] }, false, /.*/],
-    ["read_files", { files: [{ path: "a.txt" }, { path: "secrets/k" }] }, true, /secrets/],
+    ["read_files", { files: [{ path: "a.txt", start_line: 1, end_line: 2 }] }, true, /relative path `a\.txt`/],
     ["editor-create", undefined, true, /\.vscode/],
     ["editor-replace", undefined, true, /editing files inside the workspace is not auto-approved/],
     ["editor-replace", undefined, false, /.*/, "user/edits.json"],
@@ -150,6 +149,18 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     });
   }
 
+  it("read_files with absolute paths: each file judged, the strictest answer wins", async () => {
+    const ok = await decide(
+      withInput("read_files", { files: [{ path: t.path("ws/a.txt"), start_line: 1, end_line: 2 }] }),
+    );
+    expect(ok.cancel).toBe(false);
+    const mixed = await decide(
+      withInput("read_files", { files: [{ path: t.path("ws/a.txt") }, { path: t.path("ws/secrets/k") }] }),
+    );
+    expect(mixed.cancel).toBe(true);
+    expect(mixed.errorMessage).toMatch(/secrets/);
+  });
+
   it("an unknown tool and a team tool cancel, saying a person must decide and Cline stops", async () => {
     for (const tool of ["team_spawn_teammate", "skills", "mcp_server_tool"]) {
       const out = await decide(
@@ -174,10 +185,7 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     // The same through the real entry point, spawned in the subfolder.
     expect(hook(withInput("run_commands", { commands: ["cat .env"] }), { cwd: t.path("ws/sub") }).cancel).toBe(true);
     expect(hook(withInput("run_commands", { commands: ["cat b.txt"] }), { cwd: t.path("ws/sub") }).cancel).toBe(false);
-    // read_files resolves a relative path against the root (verified), editor against the task's directory.
-    expect(
-      (await decide(withInput("read_files", { files: [{ path: "b.txt" }] }), { cwd: t.path("ws/sub") })).cancel,
-    ).toBe(false);
+    // editor resolves a relative path against the task's directory (verified).
     const edit = await decide(withInput("editor-create", { path: "../../outside.txt", new_text: "x" }), {
       cwd: t.path("ws/sub"),
     });
@@ -205,7 +213,7 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     // A file read is not a command: it still runs.
     expect(
       (
-        await decide(withInput("read_files", { files: [{ path: "a.txt" }] }), {
+        await decide(withInput("read_files", { files: [{ path: t.path("ws/a.txt") }] }), {
           settings: t.path("user/required.json"),
         })
       ).cancel,
