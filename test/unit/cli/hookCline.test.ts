@@ -19,7 +19,8 @@ const t = tempTree({
   "ws/.env": "SECRET=1\n",
   "ws/sub/.env": "SUBSECRET=1\n",
   "ws/.toolgateignore": ".env\n",
-  "ws/.vscode/settings.json": '{ "toolgate.permissions.deny": ["Read(secrets/**)"] }',
+  "ws/.vscode/settings.json": '{ "toolgate.permissions.deny": ["Read(secrets/**)", "Read(sub/private.txt)"] }',
+  "ws/sub/private.txt": "p\n",
   "ws/secrets/k": "k",
   "user/settings.json": JSON.stringify({
     "toolgate.commands.deny": ["curl"],
@@ -182,7 +183,16 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     const env = await decide(withInput("run_commands", { commands: ["cat .env"] }), { cwd: t.path("ws/sub") });
     expect(env.cancel).toBe(true);
     expect(env.errorMessage).toMatch(/\.toolgateignore/);
+    // The workspace's deny rule names sub/private.txt: from sub/, `cat private.txt` is that file.
+    const denied = await decide(withInput("run_commands", { commands: ["cat private.txt"] }), {
+      cwd: t.path("ws/sub"),
+    });
+    expect(denied.cancel).toBe(true);
+    expect(denied.errorMessage).toMatch(/Read\(sub\/private\.txt\)/);
     // The same through the real entry point, spawned in the subfolder.
+    expect(hook(withInput("run_commands", { commands: ["cat private.txt"] }), { cwd: t.path("ws/sub") }).cancel).toBe(
+      true,
+    );
     expect(hook(withInput("run_commands", { commands: ["cat .env"] }), { cwd: t.path("ws/sub") }).cancel).toBe(true);
     expect(hook(withInput("run_commands", { commands: ["cat b.txt"] }), { cwd: t.path("ws/sub") }).cancel).toBe(false);
     // editor resolves a relative path against the task's directory (verified).
