@@ -20,8 +20,7 @@ import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { ToolCall } from "../../core/types";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
-import { environmentAsk } from "./envExposure";
-import { patchFiles } from "./patchFiles";
+import { agentCommand, patchCalls, shellQuote } from "./agentCalls";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -142,13 +141,6 @@ export function clineCommandGroups(commands: readonly string[]): string[] {
   return out;
 }
 
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The command line as the gate should read it: from the task's directory, where Cline runs it. */
-function lineFrom(root: string, cwd: string, line: string): string {
-  return nodePath.resolve(cwd) === nodePath.resolve(root) ? line : `cd -- ${shellQuote(cwd)} && ${line}`;
-}
-
 type Fail = { readonly malformed: string };
 const fail = (malformed: string): Fail => ({ malformed });
 
@@ -225,16 +217,7 @@ export function mapClineTool(input: AgentCall, env: NodeJS.ProcessEnv = process.
     case "run_commands": {
       const cmds = commandsOf(p);
       if (!Array.isArray(cmds)) return bad(cmds);
-      return many(
-        clineCommandGroups(cmds).map((line) => {
-          const hardAsk = environmentAsk("Cline", line, env);
-          return one(
-            "execute_command",
-            { command: lineFrom(root, cwd, line) },
-            { runsUnsandboxed: true, ...(hardAsk !== undefined ? { hardAsk } : {}) },
-          );
-        }),
-      );
+      return many(clineCommandGroups(cmds).map((line) => agentCommand("Cline", root, cwd, line, env)));
     }
     case "read_files": {
       // Verified: a relative path is read from the directory of the process running the session (the CLI, or
@@ -267,21 +250,11 @@ export function mapClineTool(input: AgentCall, env: NodeJS.ProcessEnv = process.
       return many([one("write_to_file", { path, content: p.new_text })]);
     }
     case "apply_patch": {
+      // Cline's apply_patch executor works from the task's directory (its `cwd`), as the editor does.
       const text = typeof p.input === "string" ? p.input : undefined;
       if (text === undefined) return bad(fail("`apply_patch` needs a string `input` (the patch)"));
-      const files = patchFiles(text);
-      if (!files.ok) return bad(fail(files.reason));
-      const write = (f: string, hardAsk?: string): MappedCall =>
-        one("write_to_file", { path: nodePath.resolve(cwd, f), content: "" }, hardAsk !== undefined ? { hardAsk } : {});
-      return many(
-        files.ops.flatMap((op) =>
-          op.kind === "delete"
-            ? [write(op.path, `the patch deletes \`${op.path}\``)]
-            : op.kind === "move"
-              ? [write(op.from, `the patch moves \`${op.from}\` away`), write(op.to)]
-              : [write(op.path)],
-        ),
-      );
+      const calls = patchCalls(cwd, text);
+      return typeof calls === "string" ? bad(fail(calls)) : many(calls);
     }
     case "search_codebase": {
       // Cline's search reads every file under the task's directory, ignored files included: judged as that read.
