@@ -2,10 +2,12 @@
 import type { AgentAdapter } from "./adapter";
 import { claudeCodeAdapter } from "./claudeCode";
 import { clineAdapter } from "./cline";
+import { codexAdapter } from "./codex";
 
 export const AGENTS: Readonly<Record<string, AgentAdapter>> = {
   [claudeCodeAdapter.name]: claudeCodeAdapter,
   [clineAdapter.name]: clineAdapter,
+  [codexAdapter.name]: codexAdapter,
 };
 
 export function agentAdapter(name: string): AgentAdapter | undefined {
