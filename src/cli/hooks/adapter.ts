@@ -38,8 +38,8 @@ export interface MappedCall {
   readonly call: ToolCall;
   /**
    * Why this call needs a person even where the gate would allow it: something the agent does that Toolgate's
-   * own executor never would (a command run with the agent's whole environment). Only an allow becomes this ask;
-   * a deny or an ask from the gate stands.
+   * own executor never would (a command run with the agent's whole environment). An allow or an ask of the gate
+   * becomes this (hard) ask; a deny stands.
    */
   readonly hardAsk?: string;
   /** The agent runs this command itself, outside Toolgate's sandbox: with `toolgate.sandbox.mode: "required"` refused. */
@@ -66,6 +66,8 @@ export interface HookAnswer {
   readonly decision: HookDecision;
   /** For a person and the model, prefixed "Toolgate: ". */
   readonly reason: string;
+  /** The rule or layer that decided (`Decision.rule`), when the gate decided: tells a hard ask from a soft one. */
+  readonly rule?: string;
   /** The tool input to run instead (the sandbox rewrite); only with `allow`, only where the agent applies it. */
   readonly updatedInput?: Readonly<Record<string, unknown>>;
 }
@@ -92,8 +94,11 @@ export interface AgentAdapter {
     flags: ParsedFlags,
   ): { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
   map(call: AgentCall): Mapped;
-  /** False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses. */
-  honoursAsk(call: AgentCall, flags: ParsedFlags): boolean;
+  /**
+   * False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses.
+   * `answer` is the ask itself (with its `rule`), for agents that honour only some asks.
+   */
+  honoursAsk(call: AgentCall, flags: ParsedFlags, answer: HookAnswer): boolean;
   /** The source of someone else's content this call brings into the session once it runs (taint), if any. */
   source(call: AgentCall): string | undefined;
   /** The agent's answer; a refusal in the agent's own refusal shape. */

@@ -37,7 +37,7 @@ function isDirectory(p: string): boolean {
 const refuse = (reason: string): HookAnswer => ({ decision: "deny", reason: `Toolgate: ${reason}` });
 
 function answer(d: Decision): HookAnswer {
-  return { decision: d.decision, reason: `Toolgate: ${d.reason} [${d.rule}]` };
+  return { decision: d.decision, reason: `Toolgate: ${d.reason} [${d.rule}]`, rule: d.rule };
 }
 
 /** An MCP server the agent configured and Toolgate does not know is judged with no always-allow. */
@@ -69,7 +69,7 @@ export async function decideHook(
   if (!parsed.ok) return refuse(parsed.reason);
   const call = parsed.call;
   const decided = await decideCall(adapter, call, flags, env);
-  if (decided.decision !== "ask" || adapter.honoursAsk(call, flags)) return decided;
+  if (decided.decision !== "ask" || adapter.honoursAsk(call, flags, decided)) return decided;
   const why = call.mode !== undefined ? `${adapter.displayName} in ${call.mode}` : adapter.displayName;
   return {
     decision: "deny",
@@ -145,8 +145,15 @@ function decideInSession(
     const call = c.call;
     const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
     let a = answer(d);
-    if (d.decision === "allow" && c.hardAsk !== undefined)
-      a = { decision: "ask", reason: `Toolgate: ${c.hardAsk} [hook: ${adapter.name}]` };
+    // A hard ask of the adapter's outranks an allow and a soft ask alike (an agent may run soft asks unasked).
+    if (d.decision !== "deny" && c.hardAsk !== undefined) {
+      const also = d.decision === "ask" ? ` (also: ${d.reason} [${d.rule}])` : "";
+      a = {
+        decision: "ask",
+        reason: `Toolgate: ${c.hardAsk}${also} [hook: ${adapter.name}]`,
+        rule: `hook: ${adapter.name}`,
+      };
+    }
     if (d.decision !== "deny") a = sandboxRequiredRefusal(adapter, policy, c) ?? a;
     const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
     const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);

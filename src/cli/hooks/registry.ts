@@ -3,11 +3,13 @@ import type { AgentAdapter } from "./adapter";
 import { claudeCodeAdapter } from "./claudeCode";
 import { clineAdapter } from "./cline";
 import { codexAdapter } from "./codex";
+import { cursorAdapter } from "./cursor";
 
 export const AGENTS: Readonly<Record<string, AgentAdapter>> = {
   [claudeCodeAdapter.name]: claudeCodeAdapter,
   [clineAdapter.name]: clineAdapter,
   [codexAdapter.name]: codexAdapter,
+  [cursorAdapter.name]: cursorAdapter,
 };
 
 export function agentAdapter(name: string): AgentAdapter | undefined {
