@@ -19,7 +19,8 @@ const PRINTERS = ["env", "printenv", "set", "export", "declare", "typeset", "com
 
 // A word boundary in shell terms: start, blank, an operator or a quote/substitution opener, and the same after.
 const BEFORE = String.raw`(?:^|[\s;&|()<>` + "`" + String.raw`'"{}$\\])`;
-const AFTER = String.raw`(?=$|[\s;&|()<>` + "`" + String.raw`'"{}\\])`;
+// After the word also `.` and `[`: jq's `$ENV.X` and `$ENV["X"]`.
+const AFTER = String.raw`(?=$|[\s;&|()<>.[` + "`" + String.raw`'"{}\\])`;
 const PRINTER_WORD = new RegExp(`${BEFORE}(?:[\\w./-]*/)?(?:${PRINTERS.join("|")})${AFTER}`, "i");
 
 /** `$NAME`, `${NAME…}` and `${!…}` expansions. */
