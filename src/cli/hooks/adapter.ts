@@ -38,10 +38,28 @@ export interface AgentCall {
   readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
+/** One of several calls an agent's single tool call makes (Cline's `run_commands` runs a list of commands). */
+export interface MappedCall {
+  readonly call: ToolCall;
+  /**
+   * Why this call needs a person even where the gate would allow it: something the agent does that Toolgate's
+   * own executor never would (a command run with the agent's whole environment). An allow or an ask of the gate
+   * becomes this (hard) ask; a deny stands.
+   */
+  readonly hardAsk?: string;
+  /** The agent runs this command itself, outside Toolgate's sandbox: with `toolgate.sandbox.mode: "required"` refused. */
+  readonly runsUnsandboxed?: boolean;
+}
+
 /** The agent's call in Toolgate's vocabulary. */
 export type Mapped =
   /** A call the gate decides. */
   | { readonly kind: "call"; readonly call: ToolCall }
+  /**
+   * Several calls, all of which run if the agent's call is let through: each is decided and the strictest
+   * answer wins (deny over ask over allow). Never empty.
+   */
+  | { readonly kind: "calls"; readonly calls: readonly MappedCall[] }
   /** A tool with no effect of its own (a sub-agent's own calls come through the hook): allowed. */
   | { readonly kind: "inert"; readonly reason: string }
   /** A tool Toolgate has no rule for, or one that schedules or persists work: a person decides. */
@@ -53,6 +71,8 @@ export interface HookAnswer {
   readonly decision: HookDecision;
   /** For a person and the model, prefixed "Toolgate: ". */
   readonly reason: string;
+  /** The rule or layer that decided (`Decision.rule`), when the gate decided: tells a hard ask from a soft one. */
+  readonly rule?: string;
   /** The tool input to run instead (the sandbox rewrite); only with `allow`, only where the agent applies it. */
   readonly updatedInput?: Readonly<Record<string, unknown>>;
 }
@@ -79,8 +99,11 @@ export interface AgentAdapter {
     flags: ParsedFlags,
   ): { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
   map(call: AgentCall): Mapped;
-  /** False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses. */
-  honoursAsk(call: AgentCall, flags: ParsedFlags): boolean;
+  /**
+   * False where an `ask` would be accepted without a person, hang, or not exist: every ask then refuses.
+   * `answer` is the ask itself (with its `rule`), for agents that honour only some asks.
+   */
+  honoursAsk(call: AgentCall, flags: ParsedFlags, answer: HookAnswer): boolean;
   /**
    * True where the agent's own mode withholds every change (Claude Code's `plan`): the gate then decides in
    * Toolgate's plan mode, so the hook never allows what that mode withholds. Absent: false.

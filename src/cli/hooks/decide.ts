@@ -10,11 +10,13 @@
 import { statSync } from "node:fs";
 import type { Gate } from "../../core/gate";
 import { activeSources, mcpServerTrusted } from "../../core/taint";
-import type { Decision, ToolCall } from "../../core/types";
+import type { Judged } from "../../core/resolvedCall";
+import type { Decision } from "../../core/types";
 import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, type ParsedFlags } from "../args";
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
-import type { AgentAdapter, AgentCall, HookAnswer } from "./adapter";
+import { parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
+import type { AgentAdapter, AgentCall, HookAnswer, MappedCall } from "./adapter";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -36,7 +38,7 @@ function isDirectory(p: string): boolean {
 const refuse = (reason: string): HookAnswer => ({ decision: "deny", reason: `Toolgate: ${reason}` });
 
 function answer(d: Decision): HookAnswer {
-  return { decision: d.decision, reason: `Toolgate: ${d.reason} [${d.rule}]` };
+  return { decision: d.decision, reason: `Toolgate: ${d.reason} [${d.rule}]`, rule: d.rule };
 }
 
 function inPlanMode(policy: Policy): Policy {
@@ -72,7 +74,7 @@ export async function decideHook(
   if (!parsed.ok) return refuse(parsed.reason);
   const call = parsed.call;
   const decided = await decideCall(adapter, call, flags, env);
-  if (decided.decision !== "ask" || adapter.honoursAsk(call, flags)) return decided;
+  if (decided.decision !== "ask" || adapter.honoursAsk(call, flags, decided)) return decided;
   const why = call.mode !== undefined ? `${adapter.displayName} in ${call.mode}` : adapter.displayName;
   return {
     decision: "deny",
@@ -106,54 +108,110 @@ async function decideCall(
     const refused = source !== undefined ? recordSource(adapter, call, source, env) : undefined;
     return refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` };
   }
-  const server = mapped.call.params.server_name;
-  if (mapped.call.tool === "use_mcp_tool" && typeof server === "string")
-    policy = withServer(policy, server, adapter.name);
+  const calls: readonly MappedCall[] = mapped.kind === "call" ? [{ call: mapped.call }] : mapped.calls;
+  if (calls.length === 0) return refuse(`${adapter.displayName}'s \`${call.toolName}\` call names nothing to decide`);
+  for (const { call: c } of calls) {
+    const server = c.params.server_name;
+    if (c.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server, adapter.name);
+  }
   const gate = await gateFor(policy, { headless: false });
-  return decideInSession(adapter, call, mapped.call, gate, policy, env);
+  return decideInSession(adapter, call, calls, gate, policy, env);
+}
+
+const STRICTNESS: Readonly<Record<HookAnswer["decision"], number>> = { allow: 0, ask: 1, deny: 2 };
+
+/** Where the agent runs commands outside Toolgate's sandbox, `required` refuses them (DESIGN: fail closed). */
+function sandboxRequiredRefusal(adapter: AgentAdapter, policy: Policy, c: MappedCall): HookAnswer | undefined {
+  if (c.runsUnsandboxed !== true) return undefined;
+  const sandbox = parseSandboxSettings(policy.loaded.values);
+  if (sandbox.ok && sandbox.value.mode !== "required") return undefined;
+  return refuse(
+    `toolgate.sandbox.mode is "required", and ${adapter.displayName} runs commands itself, outside Toolgate's sandbox ` +
+      "(its hook cannot move them into it), so every command is refused [sandbox.mode]",
+  );
+}
+
+/**
+ * The checks that belong to agents that run an allowed call themselves (not through Toolgate's executor), after
+ * the gate's answer `a` for one of the agent's calls.
+ */
+function agentChecks(
+  adapter: AgentAdapter,
+  agentCall: AgentCall,
+  c: MappedCall,
+  d: Judged,
+  gate: Gate,
+  policy: Policy,
+): HookAnswer {
+  const a = answer(d);
+  if (d.decision === "deny") return a;
+  // A hard ask of the adapter's outranks an allow and a soft ask alike (an agent may run soft asks unasked).
+  if (c.hardAsk !== undefined) {
+    const also = d.decision === "ask" ? ` (also: ${d.reason} [${d.rule}])` : "";
+    return {
+      decision: "ask",
+      reason: `Toolgate: ${c.hardAsk}${also} [hook:${adapter.name}]`,
+      rule: `hook:${adapter.name}`,
+    };
+  }
+  const required = sandboxRequiredRefusal(adapter, policy, c);
+  if (required) return required;
+  if (d.decision !== "allow") return a;
+  // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
+  if (c.call.tool === "search_files" && adapter.searchReadsIgnored === true) {
+    const file = policy.loaded.settings.ignoreFile;
+    if (agentCall.workspaces.some((_, i) => gate.ignore.hasRules(i)))
+      return {
+        decision: "ask",
+        reason: `Toolgate: ${adapter.displayName}'s search reads every file in the folder, the ones ${file} excludes included [hook:search-ignored]`,
+        rule: "hook:search-ignored",
+      };
+  }
+  // The agent runs an allowed command itself, unsandboxed, with its own environment (API keys included), and
+  // its output goes to the model: a line that could print that environment is the person's call.
+  const printsEnv = d.resolved?.command?.readsEnvironment;
+  if (printsEnv !== undefined)
+    return {
+      decision: "ask",
+      reason: `Toolgate: ${printsEnv}; ${adapter.displayName} runs it with its own environment, API keys included, and the output goes to the model [hook:environment]`,
+      rule: "hook:environment",
+    };
+  return a;
 }
 
 /**
  * The decision with the session's taint (hookTaint.ts): decided as in a task that read what the session read;
  * a call that will bring someone else's content in marks the session before it is let through (allow, or an
  * ask the person may approve). If that mark cannot be written the call is refused: its result would enter
- * unrecorded.
+ * unrecorded. Several calls: each decided, the strictest answer (the first of equals) is the answer.
  */
 function decideInSession(
   adapter: AgentAdapter,
   agentCall: AgentCall,
-  call: ToolCall,
+  calls: readonly MappedCall[],
   gate: Gate,
   policy: Policy,
   env: NodeJS.ProcessEnv,
 ): HookAnswer {
   const taintedBy = activeSources(readSessionTaint(hookStateDir(env), adapter.name, agentCall.sessionId));
-  const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
+  let worst: HookAnswer | undefined;
+  let recordable = false;
+  for (const c of calls) {
+    const call = c.call;
+    const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
+    const a = agentChecks(adapter, agentCall, c, d, gate, policy);
+    const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
+    const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
+    if (!trusted) recordable = true;
+    if (worst === undefined || STRICTNESS[a.decision] > STRICTNESS[worst.decision]) worst = a;
+  }
+  if (worst === undefined) return refuse("nothing to decide");
   const source = adapter.source(agentCall);
-  const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
-  const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
-  if (d.decision !== "deny" && source !== undefined && !trusted) {
+  if (worst.decision !== "deny" && source !== undefined && recordable) {
     const refused = recordSource(adapter, agentCall, source, env);
     if (refused) return refused;
   }
-  // The agent runs an allowed command itself, unsandboxed, with its own environment (API keys included), and
-  // its output goes to the model: a line that could print that environment is the person's call.
-  // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
-  if (d.decision === "allow" && call.tool === "search_files" && adapter.searchReadsIgnored === true) {
-    const file = policy.loaded.settings.ignoreFile;
-    if (agentCall.workspaces.some((_, i) => gate.ignore.hasRules(i)))
-      return {
-        decision: "ask",
-        reason: `Toolgate: ${adapter.displayName}'s search reads every file in the folder, the ones ${file} excludes included [hook:search-ignored]`,
-      };
-  }
-  const printsEnv = d.resolved?.command?.readsEnvironment;
-  if (d.decision === "allow" && printsEnv !== undefined)
-    return {
-      decision: "ask",
-      reason: `Toolgate: ${printsEnv}; ${adapter.displayName} runs it with its own environment, API keys included, and the output goes to the model [hook:environment]`,
-    };
-  return answer(d);
+  return worst;
 }
 
 /** Marks the session as having read `source`; a refusal when that cannot be recorded. */

@@ -35,6 +35,8 @@ export function lineReadsEnvironment(line: string): string | undefined {
     const name = m[1]!;
     if (credentialLooking(name)) return `the line expands \`$${name}\`, which looks like a credential`;
   }
+  // `${!x}` expands the variable `x` names, `${!PREFIX*}` lists names: either may reach any variable.
+  if (/\$\{!/.test(line)) return "the line expands `${!…}`, which may reach any variable";
   if (/environ/.test(line) && /\/proc\b|\/dev\/fd/.test(line))
     return "the line names a process's environment (`/proc/…/environ`)";
   return undefined;
@@ -105,6 +107,8 @@ export function programReadsEnvironment(
       return `\`${base}\` without a name prints variables`;
     return undefined;
   }
+  if (base === "compgen" && args.some((w) => /^-[a-zA-Z]*[ve]/.test(w.value) || w.value === "-A"))
+    return "`compgen -v`/`-e` lists the shell's variables";
   if (/^(awk|gawk|mawk|nawk|busybox)$/.test(base) && args.some((w) => w.value.includes("ENVIRON")))
     return `the \`${base}\` program reads \`ENVIRON\``;
   if (/^(jq|gojq|yq)$/.test(base) && args.some((w) => /\benv\b|\$ENV\b/.test(w.value)))

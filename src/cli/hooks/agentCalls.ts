@@ -1,0 +1,42 @@
+/**
+ * Gate calls for what agents without Toolgate's executor do themselves: a command the agent runs in its own
+ * process environment, from a directory the model chose, and a patch that names the files it writes. Shared by
+ * the adapters of agents whose hook cannot move a command into Toolgate's sandbox (Cline, Codex).
+ */
+import * as nodePath from "node:path";
+import type { MappedCall } from "./adapter";
+import { patchFiles } from "./patchFiles";
+
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A command the agent runs itself: judged from its directory (`CallFacts.cwd`; the workspace stays the agent's
+ * project), and refused under `sandbox.mode: "required"`. A line that could print the agent's environment asks
+ * in the decision loop (`CommandAnalysis.readsEnvironment`), as for every agent.
+ */
+export function agentCommand(cwd: string, line: string): MappedCall {
+  return {
+    call: { tool: "execute_command", params: { command: line }, facts: { cwd: nodePath.resolve(cwd) } },
+    runsUnsandboxed: true,
+  };
+}
+
+/**
+ * Each file an `apply_patch` patch writes, as a write (relative paths from `cwd`); a deletion or a move's
+ * source is also a hard ask. A patch Toolgate cannot read is a reason.
+ */
+export function patchCalls(cwd: string, patch: string): MappedCall[] | string {
+  const files = patchFiles(patch);
+  if (!files.ok) return files.reason;
+  const write = (f: string, hardAsk?: string): MappedCall => ({
+    call: { tool: "write_to_file", params: { path: nodePath.resolve(cwd, f), content: "" } },
+    ...(hardAsk !== undefined ? { hardAsk } : {}),
+  });
+  return files.ops.flatMap((op) =>
+    op.kind === "delete"
+      ? [write(op.path, `the patch deletes \`${op.path}\``)]
+      : op.kind === "move"
+        ? [write(op.from, `the patch moves \`${op.from}\` away`), write(op.to)]
+        : [write(op.path)],
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Codex's PreToolUse hook protocol (`toolgate hook codex`), verified against Codex CLI 0.171.0 (its native
+ * binary's embedded schemas and a real `codex exec` against a loopback Responses API).
+ *
+ * Input: `{session_id, turn_id, transcript_path, cwd, hook_event_name: "PreToolUse", model, permission_mode,
+ * tool_name, tool_input, tool_use_id}` (+ `agent_id`, `agent_type` for sub-agents). `cwd` is the directory the
+ * command runs in (the model's `workdir`), not the project: the hook process itself runs in the session's
+ * directory, which the person chose (`codex -C DIR`), and that is the workspace. `exec_command` arrives as
+ * `Bash` with `{command}`; `apply_patch` with the patch text in `command`; MCP tools as `mcp__server__tool`.
+ *
+ * Output: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+ * "permissionDecisionReason": …}}` blocks and tells the model the reason. 0.171 calls `allow` without
+ * `updatedInput`, and `ask`, "unsupported" and runs the tool anyway, as it does on non-JSON output or a crash:
+ * so an allow is `{}`, and every ask is a deny. `allow` with `updatedInput` does replace the command (verified)
+ * — the sandbox rewrite can use it; until then commands run in Codex's own environment, unsandboxed by Toolgate.
+ */
+import * as nodePath from "node:path";
+import type { AgentAdapter, AgentCall, HookAnswer, Mapped, Rendered } from "./adapter";
+import { agentCommand, patchCalls } from "./agentCalls";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+type Parsed = { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
+
+/** Checks the envelope; `sessionDir` is the hook process's directory (the session's, set by Codex). */
+export function parseCodexInput(text: string, sessionDir: string): Parsed {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
+  }
+  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
+  if (v.hook_event_name !== "PreToolUse")
+    return { ok: false, reason: `this hook answers PreToolUse events, not ${JSON.stringify(v.hook_event_name)}` };
+  if (typeof v.tool_name !== "string" || v.tool_name === "")
+    return { ok: false, reason: "the hook input has no `tool_name`" };
+  if (!isRecord(v.tool_input)) return { ok: false, reason: "the hook input's `tool_input` must be an object" };
+  if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
+    return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
+  const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
+  const mode = typeof v.permission_mode === "string" ? { mode: v.permission_mode } : {};
+  return {
+    ok: true,
+    call: {
+      workspaces: nodePath.isAbsolute(sessionDir) ? [sessionDir] : [],
+      cwd: v.cwd,
+      toolName: v.tool_name,
+      toolInput: v.tool_input,
+      ...sessionId,
+      ...mode,
+    },
+  };
+}
+
+/** Codex's call as Toolgate's. */
+export function mapCodexTool(input: AgentCall): Mapped {
+  const p = input.toolInput;
+  const name = input.toolName;
+  const command = typeof p.command === "string" && p.command.trim() !== "" ? p.command : undefined;
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice("mcp__".length);
+    const cut = rest.indexOf("__");
+    if (cut <= 0 || cut + 2 >= rest.length)
+      return { kind: "malformed", reason: `\`${name}\` is not an mcp__server__tool name` };
+    return {
+      kind: "call",
+      call: {
+        tool: "use_mcp_tool",
+        params: { server_name: rest.slice(0, cut), tool_name: rest.slice(cut + 2), arguments: JSON.stringify(p) },
+      },
+    };
+  }
+  switch (name) {
+    case "Bash":
+      if (command === undefined) return { kind: "malformed", reason: "`Bash` needs a string `command`" };
+      return { kind: "calls", calls: [agentCommand(input.cwd, command)] };
+    case "apply_patch": {
+      if (command === undefined) return { kind: "malformed", reason: "`apply_patch` needs the patch in `command`" };
+      const calls = patchCalls(input.cwd, command);
+      return typeof calls === "string" ? { kind: "malformed", reason: calls } : { kind: "calls", calls };
+    }
+    default:
+      return { kind: "ask", reason: `Toolgate has no rule for Codex's \`${name}\` tool, so a person must decide` };
+  }
+}
+
+/** What a Codex call brings into the session once it runs: an MCP tool's result. */
+export function codexSource(call: AgentCall): string | undefined {
+  if (!call.toolName.startsWith("mcp__")) return undefined;
+  const rest = call.toolName.slice("mcp__".length);
+  const cut = rest.indexOf("__");
+  return cut > 0 ? `${rest.slice(0, cut)}/${rest.slice(cut + 2)}` : call.toolName;
+}
+
+/** A refusal in Codex's shape; an allow says nothing (0.171 treats a bare `allow` as an unsupported answer). */
+export function renderCodex(answer: HookAnswer): Rendered {
+  if (answer.decision === "allow") return { stdout: "{}\n", exitCode: 0 };
+  const out = {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: answer.reason,
+    },
+  };
+  return { stdout: JSON.stringify(out) + "\n", exitCode: 0 };
+}
+
+const USAGE = `usage: toolgate hook codex [--settings FILE | --user-settings FILE] [--managed FILE] [--mcp FILE]
+  Codex's PreToolUse hook: reads the hook JSON on stdin, answers {} (go on) or
+  {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", ...}}.
+  Codex runs an "ask" without asking, so every ask is a deny. The workspace is the session's directory
+  (the hook's working directory); the input's cwd is where the command runs. Always exits 0.
+  In ~/.codex/config.toml (Codex runs a hook only once you trust it: /hooks, or its hooks.state entry):
+    [features]
+    hooks = true
+    [[hooks.PreToolUse]]
+    matcher = "*"
+    [[hooks.PreToolUse.hooks]]
+    type = "command"
+    command = "toolgate hook codex"`;
+
+export const codexAdapter: AgentAdapter = {
+  name: "codex",
+  displayName: "Codex",
+  usage: USAGE,
+  parse: (text) => parseCodexInput(text, process.cwd()),
+  map: (call) => mapCodexTool(call),
+  honoursAsk: () => false,
+  source: codexSource,
+  render: renderCodex,
+};
