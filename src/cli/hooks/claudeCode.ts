@@ -12,12 +12,14 @@
 import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { AgentAdapter, AgentCall, HookAnswer, HookDecision, Mapped, Rendered } from "./adapter";
+import { claudeCommandRewrite } from "./claudeRewrite";
 
 export interface HookOutput {
   readonly hookSpecificOutput: {
     readonly hookEventName: "PreToolUse";
     readonly permissionDecision: HookDecision;
     readonly permissionDecisionReason: string;
+    readonly updatedInput?: Readonly<Record<string, unknown>>;
   };
 }
 
@@ -197,7 +199,12 @@ const USAGE = `usage: toolgate hook claude-code [--settings FILE | --user-settin
     {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook claude-code"}]}]}}`;
 
 function render(answer: HookAnswer): Rendered {
-  const out = hookOutput(answer.decision, answer.reason);
+  const base = hookOutput(answer.decision, answer.reason);
+  // The sandbox rewrite (sandboxRewrite.ts): Claude Code runs `updatedInput` instead, with an allow only.
+  const out =
+    answer.updatedInput !== undefined && answer.decision === "allow"
+      ? { hookSpecificOutput: { ...base.hookSpecificOutput, updatedInput: answer.updatedInput } }
+      : base;
   return { stdout: JSON.stringify(out) + "\n", exitCode: 0 };
 }
 
@@ -210,4 +217,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   honoursAsk: (call) => !ACCEPTS_ASK.includes(call.mode ?? ""),
   source: (call) => claudeCodeSource(call.toolName, call.toolInput),
   render,
+  commandRewrite: claudeCommandRewrite,
 };

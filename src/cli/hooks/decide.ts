@@ -8,13 +8,17 @@
  * from here are internal; the caller turns them into the agent's refusal.
  */
 import { statSync } from "node:fs";
+import * as nodePath from "node:path";
 import type { Gate } from "../../core/gate";
 import { activeSources, mcpServerTrusted } from "../../core/taint";
+import type { Judged } from "../../core/resolvedCall";
 import type { Decision, ToolCall } from "../../core/types";
+import { probeSandbox } from "../../agent/sandbox/sandboxProbe";
 import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, type ParsedFlags } from "../args";
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
 import type { AgentAdapter, AgentCall, HookAnswer } from "./adapter";
+import { sandboxStep, type RewriteContext } from "./sandboxRewrite";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -50,12 +54,29 @@ function withServer(policy: Policy, server: string, agent: string): Policy {
   };
 }
 
+/** The gate's answer with the decision it came from (absent when nothing reached the gate). */
+interface Verdict {
+  readonly answer: HookAnswer;
+  readonly judged?: Judged;
+  readonly policy?: Policy;
+}
+
+/** The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe of this process. */
+export function defaultRewriteContext(): RewriteContext {
+  return {
+    node: process.execPath,
+    cli: nodePath.resolve(process.argv[1] ?? "dist/cli.js"),
+    sandbox: () => probeSandbox(),
+  };
+}
+
 /** Decides one hook input for `adapter`'s agent. */
 export async function decideHook(
   adapter: AgentAdapter,
   text: string,
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
+  ctx: RewriteContext = defaultRewriteContext(),
 ): Promise<HookAnswer> {
   let flags: ParsedFlags;
   try {
@@ -67,10 +88,30 @@ export async function decideHook(
   const parsed = adapter.parse(text, env, flags);
   if (!parsed.ok) return refuse(parsed.reason);
   const call = parsed.call;
-  const decided = await decideCall(adapter, call, flags, env);
+  const verdict = await decideCall(adapter, call, flags, env);
+  const decided = verdict.policy
+    ? sandboxStep(adapter, call, flags, verdict.answer, verdict.judged, verdict.policy.loaded.values, env, ctx)
+    : verdict.answer;
   if (decided.decision !== "ask" || adapter.honoursAsk(call, flags)) return decided;
   const why = call.mode !== undefined ? `${adapter.displayName} in ${call.mode}` : adapter.displayName;
-  return { decision: "deny", reason: `${decided.reason} (refused, not asked: with ${why}, an ask would not reach you)` };
+  return {
+    decision: "deny",
+    reason: `${decided.reason} (refused, not asked: with ${why}, an ask would not reach you)`,
+  };
+}
+
+/**
+ * For `toolgate sandbox --decided-by-hook`: the same call decided again, as the hook decided it, up to the
+ * gate's decision (the sandbox step is the caller's: it compares the grant and the directory it was given).
+ */
+export async function redecideHookCommand(
+  adapter: AgentAdapter,
+  call: AgentCall,
+  flags: ParsedFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ readonly answer: HookAnswer; readonly judged?: Judged }> {
+  const v = await decideCall(adapter, call, flags, env);
+  return { answer: v.answer, ...(v.judged ? { judged: v.judged } : {}) };
 }
 
 async function decideCall(
@@ -78,30 +119,34 @@ async function decideCall(
   call: AgentCall,
   flags: ParsedFlags,
   env: NodeJS.ProcessEnv,
-): Promise<HookAnswer> {
+): Promise<Verdict> {
   if (call.workspaces.length === 0)
-    return refuse(`workspace unknown: ${adapter.displayName} did not say which project this call belongs to`);
+    return {
+      answer: refuse(`workspace unknown: ${adapter.displayName} did not say which project this call belongs to`),
+    };
   const missing = call.workspaces.find((w) => !isDirectory(w));
-  if (missing !== undefined) return refuse(`the workspace ${missing} is not a directory`);
+  if (missing !== undefined) return { answer: refuse(`the workspace ${missing} is not a directory`) };
   const mapped = adapter.map(call);
-  if (mapped.kind === "malformed") return refuse(mapped.reason);
-  if (mapped.kind === "inert") return { decision: "allow", reason: `Toolgate: ${mapped.reason}` };
+  if (mapped.kind === "malformed") return { answer: refuse(mapped.reason) };
+  if (mapped.kind === "inert") return { answer: { decision: "allow", reason: `Toolgate: ${mapped.reason}` } };
   let policy = loadPolicy({ ...settingsArgs(flags), workspaces: call.workspaces }, { cwd: call.cwd, env });
   if (policy.loaded.errors.length > 0)
-    return refuse(
-      `the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
-    );
+    return {
+      answer: refuse(
+        `the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
+      ),
+    };
   if (mapped.kind === "ask") {
     // A tool with no Toolgate rule: the person decides, and if they approve, what it brings in enters the session.
     const source = adapter.source(call);
     const refused = source !== undefined ? recordSource(adapter, call, source, env) : undefined;
-    return refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` };
+    return { answer: refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` } };
   }
   const server = mapped.call.params.server_name;
   if (mapped.call.tool === "use_mcp_tool" && typeof server === "string")
     policy = withServer(policy, server, adapter.name);
   const gate = await gateFor(policy, { headless: false });
-  return decideInSession(adapter, call, mapped.call, gate, policy, env);
+  return { ...decideInSession(adapter, call, mapped.call, gate, policy, env), policy };
 }
 
 /**
@@ -117,7 +162,7 @@ function decideInSession(
   gate: Gate,
   policy: Policy,
   env: NodeJS.ProcessEnv,
-): HookAnswer {
+): { readonly answer: HookAnswer; readonly judged: Judged } {
   const taintedBy = activeSources(readSessionTaint(hookStateDir(env), adapter.name, agentCall.sessionId));
   const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
   const source = adapter.source(agentCall);
@@ -125,9 +170,9 @@ function decideInSession(
   const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
   if (d.decision !== "deny" && source !== undefined && !trusted) {
     const refused = recordSource(adapter, agentCall, source, env);
-    if (refused) return refused;
+    if (refused) return { answer: refused, judged: d };
   }
-  return answer(d);
+  return { answer: answer(d), judged: d };
 }
 
 /** Marks the session as having read `source`; a refusal when that cannot be recorded. */
