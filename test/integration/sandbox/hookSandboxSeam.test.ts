@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../support/cli";
 import { sandboxDescribe } from "../../support/sandboxRequired";
 import { tempTree } from "../../support/workspace";
@@ -195,5 +195,30 @@ sandboxDescribe(probe)("Claude Code's hook → rewritten Bash → real bash → 
     expect(r.status).toBe(125);
     expect(r.stderr).toContain("toolgate.hooks.sandboxWrap");
     expect(existsSync(t.path("ws/nested.txt"))).toBe(false);
+  });
+});
+
+describe("toolgate sandbox --decided-by-hook usage", () => {
+  const run = (args: readonly string[]) =>
+    spawnSync(process.execPath, [cli, "sandbox", ...args], { cwd: ws(), encoding: "utf8", env: agentEnv() });
+  const base = ["--workspace", ws(), "--cwd", ws()];
+
+  it("is listed in --help", () => {
+    expect(run(["--help"]).stdout).toContain("--decided-by-hook AGENT");
+  });
+
+  it("an incomplete or unknown hook call is a usage error (exit 2) and runs nothing", () => {
+    const bad: (readonly string[])[] = [
+      [...base, "--hook-tool", "Bash", "--", "touch u.txt"],
+      [...base, "--decided-by-hook", "nobody", "--hook-tool", "Bash", "--hook-cwd", ws(), "--", "touch u.txt"],
+      [...base, "--decided-by-hook", "claude-code", "--hook-tool", "Bash", "--", "touch u.txt"],
+      [...base, "--decided-by-hook", "claude-code", "--hook-tool", "Read", "--hook-cwd", ws(), "--", "touch u.txt"],
+      [...base, "--decided-by-hook", "claude-code", "--hook-tool", "Bash", "--hook-cwd", "rel", "--", "touch u.txt"],
+    ];
+    for (const args of bad) {
+      const r = run(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(existsSync(t.path("ws/u.txt"))).toBe(false);
+    }
   });
 });

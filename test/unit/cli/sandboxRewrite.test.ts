@@ -27,6 +27,9 @@ const t = tempTree({
   "user/required.json": JSON.stringify({ "toolgate.sandbox.mode": "required", "toolgate.hooks.sandboxWrap": false }),
   "user/off.json": JSON.stringify({ "toolgate.sandbox.mode": "off" }),
   "user/badwrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": "no" }),
+  "user/wrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": true }),
+  "managed/nowrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": false }),
+  "managed/required.json": JSON.stringify({ "toolgate.sandbox.mode": "required" }),
 });
 afterAll(() => t.cleanup());
 
@@ -62,9 +65,10 @@ const input = (command: unknown, extra: Record<string, unknown> = {}, mode = "de
 
 async function decide(
   stdin: unknown,
-  o: { settings?: string; env?: NodeJS.ProcessEnv; ctx?: RewriteContext } = {},
+  o: { settings?: string; managed?: string; env?: NodeJS.ProcessEnv; ctx?: RewriteContext } = {},
 ): Promise<ReturnType<typeof hookOutput>["hookSpecificOutput"] & { updatedInput?: Record<string, unknown> }> {
   const args = ["--settings", t.path(`user/${o.settings ?? "default"}.json`)];
+  if (o.managed !== undefined) args.push("--managed", t.path(`managed/${o.managed}.json`));
   const r = await decideHook(claudeCodeAdapter, JSON.stringify(stdin), args, o.env ?? env(), o.ctx ?? CTX);
   const out = claudeCodeAdapter.render(r);
   expect(out.exitCode).toBe(0);
@@ -173,6 +177,14 @@ describe("toolgate.hooks.sandboxWrap and toolgate.sandbox.mode", () => {
     const out = await decide(input("ls"), { settings: "nowrap" });
     expect(out.permissionDecision).toBe("allow");
     expect(out.updatedInput).toBeUndefined();
+  });
+
+  it("the managed policy fixes it: off over the user's on; required over the user's wrap-off", async () => {
+    const off = await decide(input("ls"), { settings: "wrap", managed: "nowrap" });
+    expect(off.permissionDecision).toBe("allow");
+    expect(off.updatedInput).toBeUndefined();
+    const required = await decide(input("ls"), { settings: "nowrap", managed: "required", ctx: NO_SANDBOX });
+    expect(required.permissionDecision).toBe("ask");
   });
 
   it("a workspace cannot turn the wrapping off (its .vscode/settings.json is tighten-only)", async () => {
