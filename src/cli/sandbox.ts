@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { appendFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { constants } from "node:os";
 import { grantOf, parseGrantKind, describeGrant, type SandboxGrant } from "../core/sandbox/grant";
@@ -8,7 +8,15 @@ import { finishSandboxed } from "../agent/node/commandSandbox";
 import { undoProtectedChanges } from "../agent/sandbox/protectedUndo";
 import { availabilityOf, probeSandbox } from "../agent/sandbox/sandboxProbe";
 import { SandboxSession, SandboxUnavailableError, type PreparedSpawn } from "../agent/sandbox/sandboxedSpawn";
-import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError } from "./args";
+import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError, type ParsedFlags } from "./args";
+import {
+  checkDecidedByHook,
+  HOOK_SANDBOX_FLAGS,
+  HOOK_SANDBOX_USAGE,
+  hookInvocation,
+  nestedHint,
+  type HookInvocation,
+} from "./sandboxHook";
 import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
 
 /**
@@ -28,8 +36,9 @@ export const SANDBOX_USAGE = `usage: toolgate sandbox [options] -- LINE
   --cwd DIR             the working directory (default: the first workspace)
 ${SETTINGS_USAGE}
   --status              print the sandbox probe as one JSON line
+${HOOK_SANDBOX_USAGE}
 exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths (undone);
-            125 no sandbox could start (nothing ran)`;
+            125 no sandbox could start, or (--decided-by-hook) the decision changed: nothing ran`;
 
 /** Exit status when no sandbox could be started (nothing ran), as `env`/`timeout` use 125. */
 export const NO_SANDBOX_EXIT = 125;
@@ -45,6 +54,7 @@ const FLAGS = {
   "--network": "list",
   "--cwd": "value",
   "--status": "bool",
+  ...HOOK_SANDBOX_FLAGS,
 } as const;
 
 interface Invocation {
@@ -56,6 +66,9 @@ interface Invocation {
   readonly roots: readonly string[];
   readonly ignoreFileName: string;
   readonly sandbox: SandboxSettings;
+  /** `--decided-by-hook`: the agent's call to decide again before anything runs. */
+  readonly hook?: HookInvocation;
+  readonly flags?: ParsedFlags;
 }
 
 function parse(argv: readonly string[]): Invocation {
@@ -88,9 +101,11 @@ function parse(argv: readonly string[]): Invocation {
     if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory())
       throw new UsageError(`--cwd ${cwdFlag} is not a directory`);
   }
+  const hook = rest !== undefined ? hookInvocation(flags, rest[0]!, cwd) : undefined;
   return {
     status,
     help: false,
+    ...(hook !== undefined ? { hook, flags } : {}),
     grant: grantOf(kind, flags.lists["--network"] ?? []),
     ...(rest !== undefined ? { line: rest[0]! } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
@@ -113,6 +128,15 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     process.stdout.write(SANDBOX_USAGE + "\n");
     return 0;
   }
+  if (inv.hook !== undefined && inv.flags !== undefined) {
+    // Decided again with the same policy: a changed decision, grant or directory runs nothing.
+    const changed = await checkDecidedByHook(inv.hook, inv.flags, inv.grant, inv.cwd ?? "", process.env);
+    if (changed !== undefined) {
+      process.stderr.write(`toolgate sandbox: not run: ${changed}\n`);
+      return NO_SANDBOX_EXIT;
+    }
+  }
+  const hint = inv.hook !== undefined ? nestedHint(inv.hook.agent) : "";
   const probe = probeSandbox();
   if (inv.status) {
     process.stdout.write(JSON.stringify(availabilityOf(probe)) + "\n");
@@ -135,8 +159,27 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
   } catch (e) {
     session?.dispose();
     if (!(e instanceof SandboxUnavailableError)) throw e;
-    process.stderr.write(`toolgate sandbox: no sandbox: ${e.message}\n`);
+    process.stderr.write(`toolgate sandbox: no sandbox: ${e.message}${hint}\n`);
     return NO_SANDBOX_EXIT;
+  }
+  const log = inv.hook !== undefined ? process.env.TOOLGATE_SANDBOX_LOG : undefined;
+  if (log !== undefined && log !== "") {
+    // One JSON line per command a hook's rewrite ran here (the real-agent suite's sentinel; an audit trail).
+    try {
+      const entry = {
+        agent: inv.hook?.agent,
+        tool: inv.hook?.tool,
+        grant: inv.grant,
+        cwd: prepared.cwd,
+        line: inv.line,
+      };
+      appendFileSync(log, JSON.stringify(entry) + "\n", { mode: 0o600 });
+    } catch (e) {
+      prepared.cleanup();
+      session?.dispose();
+      process.stderr.write(`toolgate sandbox: cannot write TOOLGATE_SANDBOX_LOG (${(e as Error).message}): not run\n`);
+      return NO_SANDBOX_EXIT;
+    }
   }
   const s = session;
   const p = prepared;
@@ -155,7 +198,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     child.on("error", (e) => {
       p.cleanup();
       s.dispose();
-      process.stderr.write(`toolgate sandbox: cannot start ${p.file}: ${e.message}\n`);
+      process.stderr.write(`toolgate sandbox: cannot start ${p.file}: ${e.message}${hint}\n`);
       resolve(NO_SANDBOX_EXIT);
     });
     child.on("close", (code, signal) => {
@@ -163,7 +206,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       const report = finishSandboxed(p, { exitCode: exit, output: head }, undefined);
       s.dispose();
       if (report.notRun !== undefined) {
-        process.stderr.write(`toolgate sandbox: ${report.notRun}\n`);
+        process.stderr.write(`toolgate sandbox: ${report.notRun}${hint}\n`);
         resolve(NO_SANDBOX_EXIT);
         return;
       }

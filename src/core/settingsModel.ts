@@ -1,4 +1,5 @@
 import { CHECKPOINT_SETTING_KEYS } from "./checkpointSettings";
+import { HOOK_SETTING_KEYS } from "./hookSettings";
 import type { Mode } from "./types";
 import { SANDBOX_SETTING_KEYS } from "./sandbox/sandboxSettings";
 
@@ -120,6 +121,7 @@ export const AGENT_SETTING_KEYS = {
 export const OTHER_SETTING_KEYS = {
   ...SANDBOX_SETTING_KEYS,
   ...CHECKPOINT_SETTING_KEYS,
+  ...HOOK_SETTING_KEYS,
   notifyOnAsk: "toolgate.notifyOnAsk",
 } as const;
 

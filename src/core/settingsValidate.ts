@@ -21,6 +21,7 @@ import {
   SETTING_KEYS,
   TIGHTEN_ONLY_KEYS,
 } from "./settingsModel";
+import { HOOK_SETTING_KEYS } from "./hookSettings";
 
 export interface ValidLayer {
   /** The layer's valid `toolgate.*` values (non-Toolgate keys are left out). */
@@ -121,6 +122,8 @@ function validValue(key: string, value: unknown, source: string, errors: string[
   if (key === AGENT_SETTING_KEYS.provider)
     return PROVIDERS.includes(value) ? value : fail(`must be one of ${PROVIDERS.join(", ")}, got ${show(value)}`);
   if (STRING_AGENT_KEYS.includes(key)) return typeof value === "string" ? value : fail("must be a string");
+  if (key === HOOK_SETTING_KEYS.sandboxWrap)
+    return typeof value === "boolean" ? value : fail(`must be true or false, got ${show(value)}`);
   if ((Object.values(OTHER_SETTING_KEYS) as string[]).includes(key)) return value;
   const r = parseSettings({ [key]: value }, source);
   if (r.ok) return value;

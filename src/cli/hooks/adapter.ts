@@ -47,8 +47,6 @@ export interface MappedCall {
    * becomes this (hard) ask; a deny stands.
    */
   readonly hardAsk?: string;
-  /** The agent runs this command itself, outside Toolgate's sandbox: with `toolgate.sandbox.mode: "required"` refused. */
-  readonly runsUnsandboxed?: boolean;
 }
 
 /** The agent's call in Toolgate's vocabulary. */
@@ -119,4 +117,33 @@ export interface AgentAdapter {
   source(call: AgentCall): string | undefined;
   /** The agent's answer; a refusal in the agent's own refusal shape. */
   render(answer: HookAnswer): Rendered;
+  /**
+   * Where the agent applies a rewritten tool input (`updatedInput`): how its command tools are rewritten to run
+   * inside Toolgate's sandbox (sandboxRewrite.ts). Absent: the agent cannot be rewritten, so a command runs
+   * unsandboxed with the agent's environment, and while the sandbox is required no command is allowed.
+   */
+  readonly commandRewrite?: CommandRewrite;
+}
+
+/** What the sandbox rewrite needs to know about one agent (see sandboxRewrite.ts). */
+export interface CommandRewrite {
+  /** The `tool_input` field holding the command line, for each of the agent's tools that run one. */
+  commandField(toolName: string): string | undefined;
+  /** Fields dropped from a rewritten input: they would let the command leave the sandbox. */
+  readonly dropFields: readonly string[];
+  /**
+   * The running agent's version as the hook can tell it, and whether a rewrite is verified to be applied by
+   * that version (the real-agent suite's sentinel test). Unverified: an allow that holds only because the
+   * sandbox bounds the command is not given, and a required sandbox allows no command.
+   */
+  version(env: NodeJS.ProcessEnv): { readonly version?: string; readonly verified: boolean };
+  /**
+   * The agent's own deny/ask rules that name the ORIGINAL line (the rewritten one no longer matches them), or
+   * an ask when they cannot be read.
+   */
+  ownRules?(
+    call: AgentCall,
+    line: string,
+    env: NodeJS.ProcessEnv,
+  ): { readonly decision: "deny" | "ask"; readonly reason: string } | undefined;
 }

@@ -7,17 +7,14 @@ import * as nodePath from "node:path";
 import type { MappedCall } from "./adapter";
 import { patchFiles } from "./patchFiles";
 
-export const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /**
  * A command the agent runs itself: judged from its directory (`CallFacts.cwd`; the workspace stays the agent's
- * project), and refused under `sandbox.mode: "required"`. A line that could print the agent's environment asks
+ * project), and refused under `sandbox.mode: "required"` (sandboxRewrite.ts: the agent cannot run it in the sandbox). A line that could print the agent's environment asks
  * in the decision loop (`CommandAnalysis.readsEnvironment`), as for every agent.
  */
 export function agentCommand(cwd: string, line: string): MappedCall {
   return {
     call: { tool: "execute_command", params: { command: line }, facts: { cwd: nodePath.resolve(cwd) } },
-    runsUnsandboxed: true,
   };
 }
 

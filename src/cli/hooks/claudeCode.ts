@@ -20,12 +20,14 @@ import type { AgentAdapter, AgentCall, HookAnswer, HookDecision, Rendered } from
 import { mapClaudeCodeTool, mcpParts } from "./claudeCodeTools";
 
 export { globBase, mapClaudeCodeTool } from "./claudeCodeTools";
+import { claudeCommandRewrite } from "./claudeRewrite";
 
 export interface HookOutput {
   readonly hookSpecificOutput: {
     readonly hookEventName: "PreToolUse";
     readonly permissionDecision: HookDecision;
     readonly permissionDecisionReason: string;
+    readonly updatedInput?: Readonly<Record<string, unknown>>;
   };
 }
 
@@ -119,7 +121,12 @@ const USAGE = `usage: toolgate hook claude-code [--settings FILE | --user-settin
       "command": "/usr/bin/node /path/to/toolgate/dist/cli.js hook claude-code"}]}]}}`;
 
 function render(answer: HookAnswer): Rendered {
-  const out = hookOutput(answer.decision, answer.reason);
+  const base = hookOutput(answer.decision, answer.reason);
+  // The sandbox rewrite (sandboxRewrite.ts): Claude Code runs `updatedInput` instead, with an allow only.
+  const out =
+    answer.updatedInput !== undefined && answer.decision === "allow"
+      ? { hookSpecificOutput: { ...base.hookSpecificOutput, updatedInput: answer.updatedInput } }
+      : base;
   return { stdout: JSON.stringify(out) + "\n", exitCode: 0 };
 }
 
@@ -133,4 +140,5 @@ export const claudeCodeAdapter: AgentAdapter = {
   readOnlyMode: (call) => READ_ONLY_MODES.includes(call.mode ?? ""),
   source: (call) => claudeCodeSource(call.toolName, call.toolInput),
   render,
+  commandRewrite: claudeCommandRewrite,
 };

@@ -20,7 +20,8 @@ import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { ToolCall } from "../../core/types";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
-import { agentCommand, patchCalls, shellQuote } from "./agentCalls";
+import { agentCommand, patchCalls } from "./agentCalls";
+import { quoteWord } from "./shellQuote";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -262,7 +263,7 @@ export function mapClineTool(input: AgentCall): Mapped {
       if (!Array.isArray(queries)) return bad(queries);
       return many(
         queries.map((q) =>
-          one("execute_command", { command: `grep -rn -e ${shellQuote(q)} -- ${shellQuote(nodePath.resolve(cwd))}` }),
+          one("execute_command", { command: `grep -rn -e ${quoteWord(q)} -- ${quoteWord(nodePath.resolve(cwd))}` }),
         ),
       );
     }

@@ -8,15 +8,17 @@
  * from here are internal; the caller turns them into the agent's refusal.
  */
 import { statSync } from "node:fs";
+import * as nodePath from "node:path";
 import type { Gate } from "../../core/gate";
 import { activeSources, mcpServerTrusted } from "../../core/taint";
 import type { Judged } from "../../core/resolvedCall";
 import type { Decision } from "../../core/types";
+import { probeSandbox } from "../../agent/sandbox/sandboxProbe";
 import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, type ParsedFlags } from "../args";
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
-import { parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
 import type { AgentAdapter, AgentCall, HookAnswer, MappedCall } from "./adapter";
+import { sandboxStep, type RewriteContext } from "./sandboxRewrite";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -56,12 +58,38 @@ function withServer(policy: Policy, server: string, agent: string): Policy {
   };
 }
 
+/** What the per-call steps after the gate need. */
+interface Step {
+  readonly flags: ParsedFlags;
+  readonly env: NodeJS.ProcessEnv;
+  readonly ctx: RewriteContext;
+  /** One agent call is one gate call, so a rewritten input can stand for it. */
+  readonly rewritable: boolean;
+}
+
+/** The gate's answer with the decision it came from (absent when nothing reached the gate). */
+interface Verdict {
+  readonly answer: HookAnswer;
+  readonly judged?: Judged;
+  readonly policy?: Policy;
+}
+
+/** The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe of this process. */
+export function defaultRewriteContext(): RewriteContext {
+  return {
+    node: process.execPath,
+    cli: nodePath.resolve(process.argv[1] ?? "dist/cli.js"),
+    sandbox: () => probeSandbox(),
+  };
+}
+
 /** Decides one hook input for `adapter`'s agent. */
 export async function decideHook(
   adapter: AgentAdapter,
   text: string,
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
+  ctx: RewriteContext = defaultRewriteContext(),
 ): Promise<HookAnswer> {
   let flags: ParsedFlags;
   try {
@@ -73,7 +101,7 @@ export async function decideHook(
   const parsed = adapter.parse(text, env, flags);
   if (!parsed.ok) return refuse(parsed.reason);
   const call = parsed.call;
-  const decided = await decideCall(adapter, call, flags, env);
+  const decided = (await decideCall(adapter, call, flags, env, ctx)).answer;
   if (decided.decision !== "ask" || adapter.honoursAsk(call, flags, decided)) return decided;
   const why = call.mode !== undefined ? `${adapter.displayName} in ${call.mode}` : adapter.displayName;
   return {
@@ -82,54 +110,65 @@ export async function decideHook(
   };
 }
 
+/**
+ * For `toolgate sandbox --decided-by-hook`: the same call decided again, as the hook decided it, up to the
+ * gate's decision (the sandbox step is the caller's: it compares the grant and the directory it was given).
+ */
+export async function redecideHookCommand(
+  adapter: AgentAdapter,
+  call: AgentCall,
+  flags: ParsedFlags,
+  env: NodeJS.ProcessEnv,
+): Promise<{ readonly answer: HookAnswer; readonly judged?: Judged }> {
+  const v = await decideCall(adapter, call, flags, env, defaultRewriteContext());
+  return { answer: v.answer, ...(v.judged ? { judged: v.judged } : {}) };
+}
+
 async function decideCall(
   adapter: AgentAdapter,
   call: AgentCall,
   flags: ParsedFlags,
   env: NodeJS.ProcessEnv,
-): Promise<HookAnswer> {
+  ctx: RewriteContext,
+): Promise<Verdict> {
   if (call.workspaces.length === 0)
-    return refuse(`workspace unknown: ${adapter.displayName} did not say which project this call belongs to`);
+    return {
+      answer: refuse(`workspace unknown: ${adapter.displayName} did not say which project this call belongs to`),
+    };
   const missing = call.workspaces.find((w) => !isDirectory(w));
-  if (missing !== undefined) return refuse(`the workspace ${missing} is not a directory`);
+  if (missing !== undefined) return { answer: refuse(`the workspace ${missing} is not a directory`) };
   const mapped = adapter.map(call);
-  if (mapped.kind === "malformed") return refuse(mapped.reason);
-  if (mapped.kind === "inert") return { decision: "allow", reason: `Toolgate: ${mapped.reason}` };
+  if (mapped.kind === "malformed") return { answer: refuse(mapped.reason) };
+  if (mapped.kind === "inert") return { answer: { decision: "allow", reason: `Toolgate: ${mapped.reason}` } };
   let policy = loadPolicy({ ...settingsArgs(flags), workspaces: call.workspaces }, { cwd: call.cwd, env });
   // The agent's read-only mode only ever tightens: plan is the strictest of Toolgate's modes.
   if (adapter.readOnlyMode?.(call) === true) policy = inPlanMode(policy);
   if (policy.loaded.errors.length > 0)
-    return refuse(
-      `the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
-    );
+    return {
+      answer: refuse(
+        `the settings have errors, so nothing is decided until they are fixed: ${policy.loaded.errors.join("; ")}`,
+      ),
+    };
   if (mapped.kind === "ask") {
     // A tool with no Toolgate rule: the person decides, and if they approve, what it brings in enters the session.
     const source = adapter.source(call);
     const refused = source !== undefined ? recordSource(adapter, call, source, env) : undefined;
-    return refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` };
+    return { answer: refused ?? { decision: "ask", reason: `Toolgate: ${mapped.reason}` } };
   }
   const calls: readonly MappedCall[] = mapped.kind === "call" ? [{ call: mapped.call }] : mapped.calls;
-  if (calls.length === 0) return refuse(`${adapter.displayName}'s \`${call.toolName}\` call names nothing to decide`);
+  if (calls.length === 0)
+    return { answer: refuse(`${adapter.displayName}'s \`${call.toolName}\` call names nothing to decide`) };
   for (const { call: c } of calls) {
     const server = c.params.server_name;
     if (c.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server, adapter.name);
   }
   const gate = await gateFor(policy, { headless: false });
-  return decideInSession(adapter, call, calls, gate, policy, env);
+  // A rewrite replaces the agent's whole input: only where one agent call is one gate call.
+  const step: Step = { flags, env, ctx, rewritable: mapped.kind === "call" };
+  return { ...decideInSession(adapter, call, calls, gate, policy, step), policy };
 }
 
 const STRICTNESS: Readonly<Record<HookAnswer["decision"], number>> = { allow: 0, ask: 1, deny: 2 };
-
-/** Where the agent runs commands outside Toolgate's sandbox, `required` refuses them (DESIGN: fail closed). */
-function sandboxRequiredRefusal(adapter: AgentAdapter, policy: Policy, c: MappedCall): HookAnswer | undefined {
-  if (c.runsUnsandboxed !== true) return undefined;
-  const sandbox = parseSandboxSettings(policy.loaded.values);
-  if (sandbox.ok && sandbox.value.mode !== "required") return undefined;
-  return refuse(
-    `toolgate.sandbox.mode is "required", and ${adapter.displayName} runs commands itself, outside Toolgate's sandbox ` +
-      "(its hook cannot move them into it), so every command is refused [sandbox.mode]",
-  );
-}
 
 /**
  * The checks that belong to agents that run an allowed call themselves (not through Toolgate's executor), after
@@ -142,6 +181,7 @@ function agentChecks(
   d: Judged,
   gate: Gate,
   policy: Policy,
+  step: Step,
 ): HookAnswer {
   const a = answer(d);
   if (d.decision === "deny") return a;
@@ -154,9 +194,15 @@ function agentChecks(
       rule: `hook:${adapter.name}`,
     };
   }
-  const required = sandboxRequiredRefusal(adapter, policy, c);
-  if (required) return required;
   if (d.decision !== "allow") return a;
+  // The sandbox rewrite, the agent's own rules and a required sandbox (sandboxRewrite.ts), for commands. A wrapped
+  // command runs in the sandbox with a scrubbed environment: the environment check below is not for it.
+  const rewriter: AgentAdapter = step.rewritable ? adapter : { ...adapter, commandRewrite: undefined };
+  const stepped = sandboxStep(rewriter, agentCall, step.flags, a, d, policy.loaded.values, step.env, step.ctx);
+  if (stepped.decision !== "allow") return stepped;
+  // Wrapped by a version that is verified to apply the rewrite: it runs sandboxed, its environment scrubbed.
+  if (stepped.updatedInput !== undefined && rewriter.commandRewrite?.version(step.env).verified === true)
+    return stepped;
   // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
   if (c.call.tool === "search_files" && adapter.searchReadsIgnored === true) {
     const file = policy.loaded.settings.ignoreFile;
@@ -167,16 +213,16 @@ function agentChecks(
         rule: "hook:search-ignored",
       };
   }
-  // The agent runs an allowed command itself, unsandboxed, with its own environment (API keys included), and
-  // its output goes to the model: a line that could print that environment is the person's call.
+  // The agent runs an allowed command itself (unwrapped, or wrapped by a version not verified to apply the
+  // rewrite) with its own environment, API keys included, and its output goes to the model: a line that could
+  // print that environment is the person's call.
   const printsEnv = d.resolved?.command?.readsEnvironment;
-  if (printsEnv !== undefined)
-    return {
-      decision: "ask",
-      reason: `Toolgate: ${printsEnv}; ${adapter.displayName} runs it with its own environment, API keys included, and the output goes to the model [hook:environment]`,
-      rule: "hook:environment",
-    };
-  return a;
+  if (printsEnv === undefined) return stepped;
+  return {
+    decision: "ask",
+    reason: `Toolgate: ${printsEnv}; ${adapter.displayName} may run it with its own environment, API keys included, and the output goes to the model [hook:environment]`,
+    rule: "hook:environment",
+  };
 }
 
 /**
@@ -191,27 +237,30 @@ function decideInSession(
   calls: readonly MappedCall[],
   gate: Gate,
   policy: Policy,
-  env: NodeJS.ProcessEnv,
-): HookAnswer {
+  step: Step,
+): { readonly answer: HookAnswer; readonly judged?: Judged } {
+  const env = step.env;
   const taintedBy = activeSources(readSessionTaint(hookStateDir(env), adapter.name, agentCall.sessionId));
   let worst: HookAnswer | undefined;
+  let last: Judged | undefined;
   let recordable = false;
   for (const c of calls) {
     const call = c.call;
     const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
-    const a = agentChecks(adapter, agentCall, c, d, gate, policy);
+    last = d;
+    const a = agentChecks(adapter, agentCall, c, d, gate, policy, step);
     const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
     const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
     if (!trusted) recordable = true;
     if (worst === undefined || STRICTNESS[a.decision] > STRICTNESS[worst.decision]) worst = a;
   }
-  if (worst === undefined) return refuse("nothing to decide");
+  if (worst === undefined || last === undefined) return { answer: refuse("nothing to decide") };
   const source = adapter.source(agentCall);
   if (worst.decision !== "deny" && source !== undefined && recordable) {
     const refused = recordSource(adapter, agentCall, source, env);
-    if (refused) return refused;
+    if (refused) return { answer: refused };
   }
-  return worst;
+  return { answer: worst, ...(calls.length === 1 ? { judged: last } : {}) };
 }
 
 /** Marks the session as having read `source`; a refusal when that cannot be recorded. */

@@ -63,6 +63,12 @@ async function decide(
     text,
     ["--settings", t.path(o.settings ?? "user/settings.json")],
     env("project" in o ? o.project : ws()),
+    // The decision unwrapped (no sandbox here): sandboxRewrite.test.ts covers the rewrite.
+    {
+      node: process.execPath,
+      cli: "/abs/dist/cli.js",
+      sandbox: () => ({ available: false, reason: "not in this test" }),
+    },
   );
   const out = claudeCodeAdapter.render(a);
   expect(out.exitCode).toBe(0);

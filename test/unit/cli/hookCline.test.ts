@@ -219,7 +219,7 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
       settings: t.path("user/required.json"),
     });
     expect(out.cancel).toBe(true);
-    expect(out.errorMessage).toMatch(/sandbox\.mode is "required".*outside Toolgate's sandbox/);
+    expect(out.errorMessage).toMatch(/sandbox\.mode is "required".*cannot run this command in Toolgate's sandbox/);
     // A file read is not a command: it still runs.
     expect(
       (
