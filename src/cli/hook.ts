@@ -15,6 +15,7 @@ import { addSessionTaint, claudeCodeSource, hookStateDir, readSessionTaint } fro
 import { parseFlags, settingsArgs, type FlagSpec } from "./args";
 import { hookOutput, mapClaudeCodeTool, parseHookInput, type HookDecision, type HookInput } from "./claudeCode";
 import type { CliCommand, CliIo } from "./command";
+import { hookAdminMain, isHookAdmin } from "./hooks/admin";
 import { gateFor, loadPolicy, type Policy } from "./loadGate";
 
 const FLAGS: FlagSpec = { "--settings": "value", "--user-settings": "value", "--managed": "value", "--mcp": "value" };
@@ -150,6 +151,7 @@ function recordSource(
 }
 
 async function hookMain(argv: readonly string[], io: CliIo): Promise<number> {
+  if (isHookAdmin(argv[0])) return hookAdminMain(argv[0], argv.slice(1), io);
   let answered = false;
   const respond = (decision: HookDecision, reason: string): void => {
     if (answered) return;
