@@ -41,6 +41,25 @@ function set(text: string, path: JSONPath, value: unknown, insert = false): stri
   return applyEdits(text, modify(text, path, value, { formattingOptions: FORMAT, isArrayInsertion: insert }));
 }
 
+/**
+ * Removes element `index` of the array at `path`. Done by hand: jsonc-parser 3.3.1's `modify` cuts one
+ * character too few when the last element is followed directly by `]` (`[a, b]` becomes `[a}]`).
+ * Removes the element with the separator before it (after it, for the first), and no other text.
+ */
+function removeElement(text: string, file: string, path: JSONPath, index: number): string {
+  const list = findNodeAtLocation(tree(text, file), path);
+  const items = list?.children ?? [];
+  const item = items[index];
+  if (list === undefined || item === undefined) return text;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  let from = list.offset + 1;
+  let to = list.offset + list.length - 1;
+  if (prev !== undefined) [from, to] = [prev.offset + prev.length, item.offset + item.length];
+  else if (next !== undefined) [from, to] = [item.offset, next.offset];
+  return text.slice(0, from) + text.slice(to);
+}
+
 /** The array at `path`, or undefined when absent; anything else there is an error (never overwritten). */
 function arrayAt(root: Node, path: JSONPath, file: string): Node | undefined {
   for (let i = 1; i < path.length; i++) {
@@ -118,7 +137,9 @@ export function mergeGroupedHook(
     const last = extra[extra.length - 1];
     if (last === undefined) break;
     const wholeGroup = last.groupAllOurs && last.groupHooks === extra.filter((o) => o.group === last.group).length;
-    t = set(t, wholeGroup ? [...event, last.group] : [...event, last.group, "hooks", last.hook], undefined);
+    t = wholeGroup
+      ? removeElement(t, file, event, last.group)
+      : removeElement(t, file, [...event, last.group, "hooks"], last.hook);
   }
   const groups = arrayAt(tree(t, file), event, file);
   const keeper = groups === undefined ? undefined : occurrences(groups, isOurs).find((o) => o.catchAll);
@@ -148,7 +169,7 @@ export function mergeFlatHook(
       return list === undefined ? set(t, event, [entry]) : set(t, [...event, -1], entry, true);
     }
     if (last !== first) {
-      t = set(t, [...event, last], undefined);
+      t = removeElement(t, file, event, last);
       continue;
     }
     const node = list.children?.[first];
