@@ -36,6 +36,8 @@ export function writeExecutableIfChanged(file: string, content: string): "writte
     chmodSync(file, 0o755);
     return "unchanged";
   }
+  // Only the leaf folder is private: parents like ~/.local/share keep the default mode.
+  mkdirSync(path.dirname(path.dirname(file)), { recursive: true });
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   try {

@@ -4,9 +4,12 @@
  * its exact shape, and pass a good answer (including stdin's bytes) through unchanged.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { refreshInstalledWrappers, writeWrapper } from "../../../src/agent/hooks/wrapperFile";
 import {
+  parseWrapperSpec,
   REFUSALS,
   refusalText,
   renderWrapper,
@@ -161,5 +164,39 @@ describe("the wrapper under stress", () => {
     rmSync(odd, { force: true, recursive: true });
     const r = run(wrapper("cline", { node: `${odd}/node` }), "good");
     expect(JSON.parse(r.stdout)).toEqual({ cancel: true, errorMessage: `Toolgate: ${REFUSALS.noNode}` });
+  });
+});
+
+describe("refreshing installed wrappers (extension activation)", () => {
+  it("re-renders only Toolgate's installed wrappers with the new dist/cli.js, and only when they differ", () => {
+    const home = tempTree({ "other.sh": "" });
+    const env = { HOME: home.dir, PATH: process.env.PATH ?? "" };
+    const spec: WrapperSpec = {
+      agent: "claude-code",
+      style: "exit2",
+      node: process.execPath,
+      cli: "/old/dist/cli.js",
+      hookArgs: [],
+      limitSeconds: 20,
+      tools: TOOLS,
+    };
+    const { path: file } = writeWrapper(spec, env);
+    const foreign = path.join(path.dirname(file), "mine.sh");
+    writeFileSync(foreign, "#!/bin/sh\necho mine\n");
+    expect(refreshInstalledWrappers("/new/dist/cli.js", env)).toEqual([file]);
+    expect(parseWrapperSpec(readFileSync(file, "utf8"))?.cli).toBe("/new/dist/cli.js");
+    expect(readFileSync(file, "utf8")).toBe(renderWrapper({ ...spec, cli: "/new/dist/cli.js" }));
+    expect(refreshInstalledWrappers("/new/dist/cli.js", env)).toEqual([]);
+    expect(readFileSync(foreign, "utf8")).toBe("#!/bin/sh\necho mine\n");
+    expect(readdirSync(path.dirname(file)).sort()).toEqual(["claude-code.sh", "mine.sh"]);
+    expect(statSync(file).mode & 0o777).toBe(0o755);
+    home.cleanup();
+  });
+
+  it("does nothing when no wrapper was ever installed", () => {
+    const home = tempTree({});
+    expect(refreshInstalledWrappers("/x/cli.js", { HOME: home.dir })).toEqual([]);
+    expect(readdirSync(home.dir)).toEqual([]);
+    home.cleanup();
   });
 });
