@@ -8,6 +8,7 @@ import { UsageError } from "../args";
 import type { CliIo } from "../command";
 import { AGENTS, FACTS, type AgentName } from "./agentConfigs";
 import { agentVersion } from "./agentVersion";
+import { codexPreToolUseHooks } from "./codexHooks";
 import type { DoctorContext, Finding } from "./doctorCommon";
 import { doctorClaudeCode, doctorGemini } from "./doctorJsonAgents";
 import { doctorCline, doctorCodex, doctorCursor } from "./doctorOtherAgents";
@@ -88,7 +89,9 @@ export async function doctorMain(argv: readonly string[], io: CliIo): Promise<nu
     ...(cli !== undefined ? { cli } : {}),
     ...(v.version !== undefined ? { version: v.version } : {}),
   };
-  const r = runDoctor(a.agent, ctx);
+  const codexHooks =
+    a.agent === "codex" && v.bin !== undefined ? await codexPreToolUseHooks(v.bin, ctx.dir, io.env) : undefined;
+  const r = runDoctor(a.agent, codexHooks !== undefined ? { ...ctx, codexHooks } : ctx);
   if (a.json) {
     io.stdout.write(
       JSON.stringify({ agent: a.agent, version: v.version ?? null, failsOpen: r.failsOpen, findings: r.findings }) +

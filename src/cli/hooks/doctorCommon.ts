@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseWrapperSpec, renderWrapper, wrapperWorstCaseSeconds } from "../../agent/hooks/wrapperScript";
+import type { CodexHookInfo } from "./codexHooks";
 import { findProgram, isExecutableFile } from "./programs";
 
 export type Level = "fails-open" | "warn" | "info";
@@ -24,6 +25,8 @@ export interface DoctorContext {
   /** The dist/cli.js of this toolgate, to tell a stale wrapper. */
   readonly cli?: string;
   readonly version?: string;
+  /** Codex's own list of its PreToolUse hooks (`codex app-server` hooks/list); absent when not asked or unknown. */
+  readonly codexHooks?: readonly CodexHookInfo[];
 }
 
 export const finding = (level: Level, code: string, message: string): Finding => ({ level, code, message });

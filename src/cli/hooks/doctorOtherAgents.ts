@@ -152,6 +152,43 @@ function codexHooksOff(text: string): boolean {
   return false;
 }
 
+/** What Codex itself reports about the Toolgate hook: loaded, enabled, trusted. */
+function codexListed(ctx: DoctorContext): Finding[] {
+  if (ctx.codexHooks === undefined)
+    return [
+      finding(
+        "warn",
+        "codex-trust",
+        "Codex runs a non-managed hook only after it is reviewed and trusted (/hooks in the TUI), again after each change; Codex was not asked here (give --agent-bin)",
+      ),
+    ];
+  const ours = ctx.codexHooks.filter((h) => isToolgateCommand(h.command, "/toolgate/hooks/"));
+  if (ours.length === 0)
+    return [
+      finding(
+        "fails-open",
+        "codex-not-loaded",
+        "Codex does not list the Toolgate hook (is the project trusted, the file loaded?): no call is checked",
+      ),
+    ];
+  return ours.flatMap((h) => {
+    if (!h.enabled)
+      return [
+        finding("fails-open", "codex-hook-disabled", `Codex lists the Toolgate hook in ${h.sourcePath} as disabled`),
+      ];
+    // Codex 0.171.0's HookTrustStatus: "managed" | "untrusted" | "trusted"; anything else is taken as not running.
+    if (!h.isManaged && h.trustStatus !== "trusted" && h.trustStatus !== "managed")
+      return [
+        finding(
+          "fails-open",
+          "codex-untrusted",
+          `Codex has not trusted the Toolgate hook in ${h.sourcePath} (${h.trustStatus}), so it does not run: trust it with /hooks in Codex's TUI`,
+        ),
+      ];
+    return [];
+  });
+}
+
 export function doctorCodex(ctx: DoctorContext): Finding[] {
   const out: Finding[] = [];
   const files = [
@@ -207,14 +244,7 @@ export function doctorCodex(ctx: DoctorContext): Finding[] {
         "no Toolgate block in Codex's config.toml: run `toolgate hook install codex`",
       ),
     );
-  else
-    out.push(
-      finding(
-        "warn",
-        "codex-trust",
-        "Codex runs a non-managed hook only after it is reviewed and trusted (/hooks in the TUI), again after each change to it; until then no call is checked (not read here)",
-      ),
-    );
+  else out.push(...codexListed(ctx));
   out.push(...versionFinding("codex", ctx.version));
   out.push(
     finding(

@@ -212,6 +212,22 @@ describe("doctor cline, codex, cursor", () => {
     expect(codes(s.doctor().findings, "fails-open")).toEqual(["hooks-disabled"]);
   });
 
+  it("codex: what Codex lists decides: untrusted, disabled and not loaded fail open; trusted passes", () => {
+    const s = installed("codex");
+    const command = `'${s.wrapper}' || exit 2`;
+    const listed = (trustStatus: string, enabled = true) => [
+      { command, enabled, trustStatus, sourcePath: "config.toml", isManaged: false },
+    ];
+    expect(codes(s.doctor({ codexHooks: listed("untrusted") }).findings, "fails-open")).toEqual(["codex-untrusted"]);
+    expect(codes(s.doctor({ codexHooks: listed("trusted", false) }).findings, "fails-open")).toEqual([
+      "codex-hook-disabled",
+    ]);
+    expect(codes(s.doctor({ codexHooks: [] }).findings, "fails-open")).toEqual(["codex-not-loaded"]);
+    const ok = s.doctor({ codexHooks: listed("trusted") });
+    expect(ok.failsOpen).toBe(false);
+    expect(codes(ok.findings, "warn")).not.toContain("codex-trust");
+  });
+
   it("cursor: every event covered after install; an event left out fails open", () => {
     const s = installed("cursor", { scope: "project" });
     expect(s.doctor().failsOpen).toBe(false);
