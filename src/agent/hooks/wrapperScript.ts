@@ -123,10 +123,11 @@ ${refuseFunction(spec.style)}
 [ -f "$CLI" ] && [ -r "$CLI" ] || refuse "$M_noCli"
 [ -x "$TIMEOUT" ] || refuse "$M_noTimeout"
 umask 077
-OUT=$("$MKTEMP") || refuse "$M_tmp"
-ERR=$("$MKTEMP") || { "$RM" -f "$OUT"; refuse "$M_tmp"; }
-trap '"$RM" -f "$OUT" "$ERR"' EXIT
+TMP=$("$MKTEMP" -d) || refuse "$M_tmp"
+trap '"$RM" -rf "$TMP"' EXIT
 trap 'exit 143' HUP INT TERM
+OUT="$TMP/answer"
+ERR="$TMP/stderr"
 
 # stdin is inherited: the agent's input reaches Node byte for byte.
 "$TIMEOUT" -k ${KILL_GRACE_SECONDS} ${limit} "$NODE" "$CLI" ${hookWords} >"$OUT" 2>"$ERR"
@@ -143,7 +144,7 @@ case $ANSWER in
   *) refuse "$M_noAnswer" ;;
 esac
 "$CAT" "$OUT" || refuse "$M_read"
-"$CAT" "$ERR" >&2
+[ -s "$ERR" ] && "$CAT" "$ERR" >&2
 exit 0
 `;
 }
