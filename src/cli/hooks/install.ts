@@ -177,6 +177,27 @@ export function applyPlan(plan: readonly PlannedFile[]): string[] {
   return written;
 }
 
+const PER_USER_PATH =
+  "the configuration names this user's wrapper path: in a shared repository each person runs install (or use --user, or the agent's managed settings)";
+
+/** What a person must know after installing for each agent. */
+const AFTER_INSTALL: Readonly<Record<AgentName, (scope: Scope) => string[]>> = {
+  "claude-code": (scope) => (scope === "project" ? [PER_USER_PATH] : []),
+  "gemini-cli": (scope) => [
+    "for `gemini -p` install with `-- --headless` (an ask would hang a headless run)",
+    ...(scope === "project" ? [PER_USER_PATH, "Gemini CLI runs project hooks only in a trusted folder"] : []),
+  ],
+  cline: (scope) => [
+    "Cline has no ask: a refusal cancels the whole task",
+    ...(scope === "project" ? [PER_USER_PATH] : []),
+  ],
+  codex: (scope) => [
+    "Codex runs the hook only once you trust it: start codex, open /hooks and trust the Toolgate hook (again after an install that changes it)",
+    ...(scope === "project" ? [PER_USER_PATH, "Codex reads .codex/config.toml only for a trusted project"] : []),
+  ],
+  cursor: () => ["Cursor's hook format is taken from its documentation and was not verified against Cursor"],
+};
+
 function parseInstallArgs(argv: readonly string[]): {
   agent: AgentName;
   scope: Scope;
@@ -263,6 +284,7 @@ export async function installMain(argv: readonly string[], io: CliIo): Promise<n
   }
   const written = new Set(applyPlan(plan));
   for (const f of plan) io.stdout.write(`${written.has(f.path) ? "wrote" : "unchanged"}: ${f.path}\n`);
+  for (const note of AFTER_INSTALL[a.agent](a.scope)) io.stdout.write(`note: ${note}\n`);
   io.stdout.write(`check it: toolgate hook doctor ${a.agent}${a.scope === "project" ? ` --project ${o.dir}` : ""}\n`);
   return 0;
 }
