@@ -10,6 +10,7 @@
 import type { Readable } from "node:stream";
 import type { CliCommand, CliIo } from "./command";
 import type { AgentAdapter, HookAnswer } from "./hooks/adapter";
+import { hookAdminMain, isHookAdmin } from "./hooks/admin";
 import { decideHook } from "./hooks/decide";
 import { AGENTS, agentAdapter } from "./hooks/registry";
 
@@ -17,7 +18,9 @@ const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 const USAGE = `usage: toolgate hook <agent> [--settings FILE | --user-settings FILE] [--managed FILE] [--mcp FILE]
   The agent's pre-tool hook: reads the hook JSON on stdin and answers in the agent's protocol.
-  Agents: ${Object.keys(AGENTS).join(", ")}   (toolgate hook <agent> --help for each)`;
+  Agents: ${Object.keys(AGENTS).join(", ")}   (toolgate hook <agent> --help for each)
+       toolgate hook install <agent> [--project DIR | --user] [--dry-run]   install it so that it fails closed
+       toolgate hook doctor <agent> [--project DIR] [--json]   report what would let a call through unchecked`;
 
 async function readAll(input: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -65,6 +68,7 @@ async function answerAgent(adapter: AgentAdapter, argv: readonly string[], io: C
 }
 
 async function hookMain(argv: readonly string[], io: CliIo): Promise<number> {
+  if (isHookAdmin(argv[0])) return hookAdminMain(argv[0], argv.slice(1), io);
   const [agent, ...rest] = argv;
   if (agent === "--help" || agent === "-h") {
     io.stdout.write(USAGE + "\n");
