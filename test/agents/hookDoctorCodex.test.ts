@@ -6,7 +6,7 @@
  * Skipped (with the reason printed) when the agent is not installed.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codexPreToolUseHooks } from "../../src/cli/hooks/codexHooks";
