@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { watchedFacts } from "../src/agent/node/watchedFacts";
 import { gateFor, loadPolicy } from "../src/cli/loadGate";
 import { BashAnalyzer } from "../src/core/commands/analyzer";
 import { grammarFilesIn, loadBashGrammar } from "../src/core/commands/treeSitter";
@@ -106,13 +107,16 @@ async function main(): Promise<void> {
     });
     if (policy.loaded.errors.length > 0) throw new Error(policy.loaded.errors.join("\n"));
     const analyzer = new BashAnalyzer({ grammarDir: dist });
-    const gate = await gateFor(policy, { headless: false, analyzer });
+    // As `toolgate check` runs: the task's file-system facts kept true by fs.watch (TOOLGATE_BENCH_FRESH=1: none).
+    const watched = process.env.TOOLGATE_BENCH_FRESH ? undefined : watchedFacts(policy.roots);
+    const gate = await gateFor(policy, { headless: false, analyzer, ...(watched ? { facts: watched.facts } : {}) });
     const { parser } = await loadBashGrammar(grammarFilesIn(dist));
     const calls: ToolCall[] = lines.map((l) => ({ tool: "execute_command", params: { command: l.text } }));
     const decide = (c: ToolCall) => gate.decide(c);
     const parse = (c: ToolCall) => parser.parse(c.params.command as string)?.delete();
 
     const rss0 = settle().rss;
+    console.log(watched ? "file-system facts: watched (fs.watch)" : "file-system facts: afresh every decision");
     console.log(
       `whole-gate command decisions: ${calls.length} lines (${lines.filter((l) => l.kind === "adversarial").length} adversarial, ${lines.filter((l) => l.kind === "everyday").length} everyday, ${lines.filter((l) => l.kind === "long").length} of 1-2 KB), workspace of ${files.length + dirs.length * 50 + 8} files in git`,
     );
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
     console.log(
       `memory: RSS at start ${mb(rss0)}, before ${mb(before.rss)} -> after ${MEMORY_DECISIONS.toLocaleString("en")} more decisions ${mb(after.rss)} (heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}, array buffers and wasm ${mb(before.arrayBuffers)} -> ${mb(after.arrayBuffers)}); every 10,000: ${marks.join(", ")}   (target: flat, ≤ 110 MB)`,
     );
+    watched?.close();
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

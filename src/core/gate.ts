@@ -6,7 +6,8 @@ import { IgnoreRules } from "./ignoreFile";
 import { TaskLimits } from "./limits";
 import { lookupMcpTool, mcpServerNameProblem, repairMcpToolName, type McpListedTool } from "./mcp";
 import { resourceFiles } from "./mcpResource";
-import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
+import { FsFacts } from "./fsFacts";
+import { WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
 import type { GitConfigSource } from "./gitConfigTargets";
 import {
@@ -37,7 +38,13 @@ export interface GateOptions {
   /** No person to ask: every ask becomes a deny carrying the reason. */
   readonly headless?: boolean;
   readonly analyzer?: CommandAnalyzer;
+  /** Replaces the path resolution's system calls (tests: an in-memory file system). */
   readonly fs?: FsProbe;
+  /**
+   * The task's file-system facts, kept true by a watcher (fsFacts.ts); shared by the gates of one task and its
+   * rebuilds. Without one, each decision sees the file system afresh (facts last one decision).
+   */
+  readonly facts?: FsFacts;
   /** Defaults to reading the ignore file from each root. */
   readonly ignore?: IgnoreRules;
   /** Shared by a task tree; defaults to a fresh one from the settings. */
@@ -117,6 +124,7 @@ const FILE_SWITCH_TEXT = Object.fromEntries(
 export class Gate {
   readonly limits: TaskLimits;
   private readonly paths: WorkspacePaths;
+  private readonly facts: FsFacts;
   private readonly validator: ToolValidator;
   private readonly protectedPaths: ProtectedPaths;
   private readonly rules: readonly PermissionRule[];
@@ -129,10 +137,11 @@ export class Gate {
 
   private constructor(private readonly opts: GateOptions) {
     const s = opts.settings;
-    this.paths = new WorkspacePaths(opts.roots, opts.fs ?? nodeFsProbe);
+    this.facts = opts.facts ?? FsFacts.perDecision();
+    this.paths = new WorkspacePaths(opts.roots, opts.fs ?? this.facts);
     const ignore = opts.ignore ?? IgnoreRules.load(this.paths.roots, s.ignoreFile);
     this.validator = new ToolValidator(this.paths, ignore);
-    this.protectedPaths = new ProtectedPaths(s.ignoreFile, this.paths.roots, opts.gitConfig);
+    this.protectedPaths = new ProtectedPaths(s.ignoreFile, this.paths.roots, opts.gitConfig, this.facts);
     const modeRules = s.mode === "plan" ? ["Edit"] : [];
     const parsed = parseRules([
       { effect: "deny", layer: "settings", sources: s.permissions.deny },
@@ -165,6 +174,7 @@ export class Gate {
         this.protectedPaths,
         denyOrAsk,
         switches,
+        this.facts,
         // Deny rules come before ask rules in `this.rules`, so this is `denyOrAsk`'s first match.
         (subject) => this.index.find("deny", subject, false) ?? this.index.find("ask", subject, false),
       ),
@@ -285,7 +295,9 @@ export class Gate {
 
   private decideInner(call: ToolCall, trace: Trace, preview: boolean): Judged {
     const s = this.opts.settings;
-    // Every decision sees the file system as it is now: realpaths are not carried over from earlier calls.
+    // Every decision sees the file system as it is now, or as the task's watcher last reported it (fsFacts.ts):
+    // the changes reported since the last decision are applied first.
+    this.facts.beginDecision();
     this.paths.beginDecision();
     this.protectedPaths.beginDecision();
     // 1. Validate the complete call; MCP names are repaired before anything looks at them.
