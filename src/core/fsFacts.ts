@@ -256,11 +256,9 @@ export class FsFacts implements FsProbe, FsInvalidation {
     return real;
   }
 
-  /** Missing, and decided so by kept facts only: nothing at `p`, and its directory link-free or missing too. */
+  /** Missing, and decided so by a kept fact: nothing at `p`, in a watched, link-free directory. */
   private keptMissing(p: string): boolean {
-    if (this.lstat(p) !== "missing" || !this.lstats.has(p)) return false;
-    const parent = nodePath.dirname(p);
-    return this.reals.get(parent) === parent || this.reals.get(parent) === MISSING;
+    return this.lstat(p) === "missing" && this.lstats.has(p);
   }
 
   /** What is at `path` itself, not following a final link. */

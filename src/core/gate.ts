@@ -82,6 +82,25 @@ function leaveSandboxReason(params: ToolCall["params"]): string | undefined {
   return typeof params.reason === "string" ? params.reason.trim() : "";
 }
 
+/** Tools that only read: running one changes no file-system fact. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "list_files",
+  "search_files",
+  "web_fetch",
+  "ask_followup_question",
+  "access_mcp_resource",
+]);
+
+/** Whether a call that ran may have changed files (when unsure: yes). */
+function mayChangeFiles(call: ResolvedCall): boolean {
+  if (READ_ONLY_TOOLS.has(call.tool)) return false;
+  if (call.command) return call.command.readOnly !== true;
+  if (call.tool === "attempt_completion") return false;
+  if (call.mcp) return call.mcp.readOnlyHint !== true;
+  return true;
+}
+
 /** The one place a ResolvedCall is made: from what this gate judged. */
 function mint(parts: ResolvedCallParts): ResolvedCall {
   return parts as ResolvedCall;
@@ -222,6 +241,15 @@ export class Gate {
       else r.tools.forEach((t) => out.add(t));
     }
     return [...out];
+  }
+
+  /**
+   * A call this gate judged has run (undefined: one whose judged form is gone). If it may have changed files
+   * the facts are forgotten: the agent's own changes are seen by the next decision without waiting on a
+   * watcher, whose delivery delay then only bounds changes made by others.
+   */
+  ran(call?: ResolvedCall): void {
+    if (call === undefined || mayChangeFiles(call)) this.facts.changedAll();
   }
 
   recordCost(usd: number): void {
