@@ -241,10 +241,25 @@ export class FsFacts implements FsProbe, FsInvalidation {
     this.size++;
   }
 
+  /**
+   * Below a directory kept as missing nothing exists: its creation would be reported by the watch on its own
+   * directory, which forgets everything below it. No system call needed.
+   */
+  private belowMissing(path: string): boolean {
+    if (!this.watcher) return false;
+    const parent = nodePath.dirname(path);
+    return parent !== path && this.reals.get(parent) === MISSING;
+  }
+
   realpath(path: string): string | undefined {
     const hit = this.reals.get(path);
     if (hit !== undefined) return hit === MISSING ? undefined : hit;
+    // Asking whether the directory keeps facts may find it missing: then so is this path.
     const keep = this.keeps(path);
+    if (this.belowMissing(path)) {
+      this.keep(this.reals, path, MISSING);
+      return undefined;
+    }
     this.stats.calls++;
     const real = this.calls.realpath(path);
     if (!keep) return real;
@@ -256,7 +271,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     return real;
   }
 
-  /** Missing, and decided so by a kept fact: nothing at `p`, in a watched, link-free directory. */
+  /** Missing, and decided so by a kept fact: nothing at `p`, in a watched, link-free (or missing) directory. */
   private keptMissing(p: string): boolean {
     return this.lstat(p) === "missing" && this.lstats.has(p);
   }
@@ -266,6 +281,10 @@ export class FsFacts implements FsProbe, FsInvalidation {
     const hit = this.lstats.get(path);
     if (hit !== undefined) return hit;
     const keep = this.keeps(path);
+    if (this.belowMissing(path)) {
+      this.keep(this.lstats, path, "missing");
+      return "missing";
+    }
     this.stats.calls++;
     const kind = this.calls.lstat(path);
     if (keep) this.keep(this.lstats, path, kind);

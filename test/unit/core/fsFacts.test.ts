@@ -221,9 +221,13 @@ describe("FsFacts: invalidation", () => {
     facts.changed("/ws/src/new");
     facts.beginDecision();
     expect(facts.realpath("/ws/src/new")).toBe("/ws/src/new");
-    // Below a missing directory nothing is kept (no watch can be in place there).
+    // Below a directory kept as missing nothing exists, without a system call, until its creation is reported.
     expect(callsOf(fs, facts, () => facts.realpath("/ws/src/gone/y"))).toBeGreaterThan(0);
-    expect(callsOf(fs, facts, () => facts.realpath("/ws/src/gone/y"))).toBeGreaterThan(0);
+    expect(callsOf(fs, facts, () => facts.realpath("/ws/src/gone/y/z"))).toBe(0);
+    fs.dir("/ws/src/gone").file("/ws/src/gone/y");
+    facts.changed("/ws/src/gone");
+    facts.beginDecision();
+    expect(facts.realpath("/ws/src/gone/y")).toBe("/ws/src/gone/y");
   });
 
   it("after the watcher stops, every fact lasts one decision", () => {
