@@ -237,6 +237,8 @@ export class FsFacts implements FsProbe, FsInvalidation {
   }
 
   private keep<K, V>(m: Map<K, V>, k: K, v: V): void {
+    // Bounded within a decision too (a walk over a large tree): past the bound, start again empty.
+    if (this.size >= MAX_FACTS) this.clear();
     m.set(k, v);
     this.size++;
   }
@@ -349,6 +351,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
   }
 
   private keepTree(dir: string, tag: string, value: unknown): void {
+    if (this.size >= MAX_FACTS) this.clear();
     let m = this.trees.get(dir);
     if (!m) this.trees.set(dir, (m = new Map()));
     m.set(tag, value);

@@ -135,8 +135,9 @@ const FILE_SWITCH_TEXT = Object.fromEntries(
 
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
- * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
- * afresh (realpaths are kept for one decision) and scanning directories a command reads recursively. Every
+ * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is the file-system facts it
+ * needs (realpaths, kinds, listings for recursive reads, git probes), from `GateOptions.facts` — kept across
+ * decisions while a watcher reports no change (fsFacts.ts) — or, without one, afresh for each decision. Every
  * decision past validation carries the resolved call it judged, the only thing a handler may run. The analyzer
  * must be ready (`Gate.create` awaits it).
  */

@@ -102,8 +102,10 @@ const NOT_NORMAL_RELATIVE = /^\.\.?(?:\/|$)|\/\/|\/\.\.?(?:\/|$)|\/$/;
  * Workspace roots and path resolution for one task.
  *
  * Invariants: the roots (and their realpaths) are fetched once when the task starts (a folder added mid-task
- * counts from the next task on). Realpaths of other paths are cached for ONE decision only (`beginDecision`
- * clears them): a path that becomes a link between two decisions is judged by where it leads now. `..` after
+ * counts from the next task on). This class's own realpaths are cached for ONE decision only (`beginDecision`
+ * clears them); across decisions only the probe below may remember, and the gate's probe is the task's
+ * `FsFacts` (fsFacts.ts), which keeps a fact only while a watcher would report its change: a path that becomes a
+ * link between two decisions is judged by where it leads now, as soon as the change was reported. `..` after
  * a link is resolved the way the kernel does, from the link's target (`link/..` is the parent of the target).
  */
 export class WorkspacePaths {
