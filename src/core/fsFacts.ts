@@ -127,8 +127,13 @@ export class FsFacts implements FsProbe, FsInvalidation {
   private readonly trees = new Map<string, Map<string, unknown>>();
   private pending: string[] | "all" = [];
   private size = 0;
-  /** Facts that could not be kept since the cache began (a tree computed over one of them is not kept). */
-  private unkept = 0;
+  /**
+   * Facts fetched and not kept since the cache began: a result computed over one of them (a tree, a resolved
+   * path) is not kept either.
+   */
+  private fresh = 0;
+  /** Moves whenever anything kept is forgotten: a result derived from kept facts holds while it stays. */
+  private forgotten = 0;
   private watcher: DirWatcher | undefined;
   /** Counters for tests and benchmarks: system calls made, changes applied. */
   readonly stats = { calls: 0, invalidations: 0 };
@@ -154,6 +159,15 @@ export class FsFacts implements FsProbe, FsInvalidation {
 
   get watched(): boolean {
     return this.watcher !== undefined;
+  }
+
+  /**
+   * For results derived from facts (WorkspacePaths' resolutions): undefined without a watcher (nothing lasts
+   * past a decision); otherwise a stamp that changes whenever a kept fact is forgotten, and a count of facts
+   * fetched without being kept. A result derived while the count stayed put holds while the stamp does.
+   */
+  stability(): { readonly stamp: number; readonly fresh: number } | undefined {
+    return this.watcher ? { stamp: this.forgotten, fresh: this.fresh } : undefined;
   }
 
   /** The watcher failed: from now on every fact lasts one decision. */
@@ -183,6 +197,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     if (this.pending.length === 0) return;
     const changed = this.pending;
     this.pending = [];
+    this.forgotten++;
     this.stats.invalidations += changed.length;
     const below = changed.map((c) => c + nodePath.sep);
     const hit = (key: string) => changed.some((c, i) => key === c || key.startsWith(below[i]!));
@@ -196,6 +211,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
   }
 
   private clear(): void {
+    this.forgotten++;
     if (this.size === 0) return;
     this.reals.clear();
     this.lstats.clear();
@@ -222,7 +238,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     if (!this.watcher) return true;
     if (!this.inScope(dir) || this.realpath(dir) !== dir || !this.reals.has(dir)) return false;
     if (this.watcher.watch(dir)) return true;
-    this.unkept++;
+    this.fresh++;
     return false;
   }
 
@@ -231,9 +247,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     if (!this.watcher) return true;
     if (this.isRoot(p)) return true;
     const parent = nodePath.dirname(p);
-    const ok = parent !== p && this.inScope(parent) && this.keepsBelow(parent);
-    if (!ok && this.inScope(p)) this.unkept++;
-    return ok;
+    return parent !== p && this.inScope(parent) && this.keepsBelow(parent);
   }
 
   private keep<K, V>(m: Map<K, V>, k: K, v: V): void {
@@ -264,11 +278,14 @@ export class FsFacts implements FsProbe, FsInvalidation {
     }
     this.stats.calls++;
     const real = this.calls.realpath(path);
-    if (!keep) return real;
+    if (!keep) {
+      this.fresh++;
+      return real;
+    }
     if (real === path) this.keep(this.reals, path, real);
     else if (real === undefined && this.keptMissing(path)) this.keep(this.reals, path, MISSING);
     // A path reached through a link is not kept: its target can change where no watcher looks.
-    else if (this.watcher) this.unkept++;
+    else if (this.watcher) this.fresh++;
     else this.keep(this.reals, path, real ?? MISSING);
     return real;
   }
@@ -290,6 +307,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     this.stats.calls++;
     const kind = this.calls.lstat(path);
     if (keep) this.keep(this.lstats, path, kind);
+    else this.fresh++;
     return kind;
   }
 
@@ -298,6 +316,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     const own = this.lstat(path);
     if (own !== "link") return own;
     this.stats.calls++;
+    this.fresh++;
     return this.calls.stat(path);
   }
 
@@ -314,6 +333,7 @@ export class FsFacts implements FsProbe, FsInvalidation {
     this.stats.calls++;
     const target = this.calls.readlink(path);
     if (keep) this.keep(this.links, path, target ?? null);
+    else this.fresh++;
     return target;
   }
 
@@ -324,7 +344,10 @@ export class FsFacts implements FsProbe, FsInvalidation {
     const keep = this.keepsBelow(dir);
     this.stats.calls++;
     const entries = this.calls.list(dir);
-    if (!keep) return entries;
+    if (!keep) {
+      this.fresh++;
+      return entries;
+    }
     this.keepTree(dir, LIST, entries);
     // A listing says what each entry is: the lstat of each is known too.
     if (entries)
@@ -344,9 +367,9 @@ export class FsFacts implements FsProbe, FsInvalidation {
     const at = this.trees.get(dir);
     if (at?.has(tag)) return at.get(tag) as T;
     const keep = this.keepsBelow(dir);
-    const unkeptBefore = this.unkept;
+    const freshBefore = this.fresh;
     const r = compute();
-    if (keep && (!this.watcher || (r.cacheable && this.unkept === unkeptBefore))) this.keepTree(dir, tag, r.value);
+    if (keep && (!this.watcher || (r.cacheable && this.fresh === freshBefore))) this.keepTree(dir, tag, r.value);
     return r.value;
   }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { watchedFacts, type WatchedFacts } from "../../../src/agent/node/watchedFacts";
 import type { Gate } from "../../../src/core/gate";
 import type { Judged } from "../../../src/core/resolvedCall";
@@ -66,6 +66,25 @@ describe("decisions over watched file-system facts", () => {
     const calls = watched.facts.stats.calls;
     expect(gate.decide(run("grep -rn TODO src docs")).decision).toBe("allow");
     expect(watched.facts.stats.calls).toBe(calls);
+  });
+
+  it("a path resolved through a link is never kept: a hop re-pointed outside the workspace counts at once", async () => {
+    // ws/ext -> outside/hop -> ws/src: where it leads is decided outside the watched tree.
+    mkdirSync(t.path("outside/one"), { recursive: true });
+    writeFileSync(t.path("outside/one/index.ts"), "o");
+    symlinkSync(t.path("ws/src"), t.path("outside/hop"));
+    symlinkSync(t.path("outside/hop"), t.path("ws/ext"));
+    const { gate } = await watchedGate();
+    const read = call("read_file", { path: "ext/index.ts" });
+    expect(gate.decide(read).decision).toBe("allow");
+    expect(gate.decide(read).decision).toBe("allow");
+    rmSync(t.path("outside/hop"));
+    symlinkSync(t.path("outside/one"), t.path("outside/hop"));
+    // No await, and no watcher looks at `outside`: only not keeping the resolution makes this right.
+    const after = gate.decide(read);
+    expect(after).toMatchObject({ decision: "ask", rule: "autoApprove.readFilesExternally" });
+    expect(after.resolved?.path?.real).toBe(t.path("outside/one/index.ts"));
+    rmSync(t.path("ws/ext"));
   });
 
   it("a directory swapped for a symlink out of the workspace is seen by the next decision", async () => {
