@@ -31,6 +31,12 @@ export interface ApprovalGate {
    * the task judges with no MCP server trusted (stricter).
    */
   taintSourceOf?(call: ResolvedCall, outcome?: CallOutcome): string | undefined;
+  /**
+   * A call this gate judged has run (undefined: a call whose judged form is gone). When it may have changed
+   * files, the gate's file-system facts are forgotten, so the next decision never waits on a watcher to see
+   * the agent's own changes. Optional for wrappers: the watchers still report the change.
+   */
+  ran?(call?: ResolvedCall): void;
   /** Tools refused outright, to hide from the model. */
   deniedTools(): readonly string[];
   /** The ignore rules this gate decides with: listings and searches filter with the same snapshot. */

@@ -1,4 +1,5 @@
 /** `toolgate check` and `toolgate explain`: decide JSON Lines calls from stdin with the loaded policy. */
+import { watchedFacts } from "../agent/node/watchedFacts";
 import { assumedSandbox, checkpointsForGate, sandboxForGate } from "../agent/sandbox/gateFacts";
 import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError } from "./args";
 import type { CliCommand } from "./command";
@@ -42,16 +43,25 @@ function command(name: "check" | "explain", summary: string): CliCommand {
       if (assume !== undefined && !assumed)
         throw new UsageError("--assume-sandbox must be `available` or `unavailable`");
       const policy = strictPolicy(loadPolicy(settingsArgs(flags), { cwd: io.cwd, env: io.env }));
-      // As the runtime would decide on this machine: the sandbox probed once per run, checkpoints as set.
-      const gate = await gateFor(policy, {
-        headless: flags.bools.has("--headless"),
-        trusted: !flags.bools.has("--untrusted"),
-        sandbox: assumed ?? sandboxForGate(policy.loaded.values),
-        checkpoints: checkpointsForGate(policy.loaded.values),
-      });
-      const taintedBy = [...new Set((flags.lists["--tainted-by"] ?? []).map((s) => s.trim()).filter((s) => s !== ""))];
-      await decideLines(name, gate, io.stdin, io.stdout, taintedBy.sort());
-      return 0;
+      // Many calls, one process: the file-system facts are kept between them while fs.watch reports no change.
+      const watched = watchedFacts(policy.roots);
+      try {
+        // As the runtime would decide on this machine: the sandbox probed once per run, checkpoints as set.
+        const gate = await gateFor(policy, {
+          headless: flags.bools.has("--headless"),
+          trusted: !flags.bools.has("--untrusted"),
+          sandbox: assumed ?? sandboxForGate(policy.loaded.values),
+          checkpoints: checkpointsForGate(policy.loaded.values),
+          facts: watched.facts,
+        });
+        const taintedBy = [
+          ...new Set((flags.lists["--tainted-by"] ?? []).map((s) => s.trim()).filter((s) => s !== "")),
+        ];
+        await decideLines(name, gate, io.stdin, io.stdout, taintedBy.sort());
+        return 0;
+      } finally {
+        watched.close();
+      }
     },
   };
 }

@@ -23,6 +23,7 @@ import type { ToolgateSettings } from "../core/settingsModel";
 import { taskCheckpoints } from "../shared/checkpointRows";
 import type { AskResponse, TaskMessage } from "../shared/messages";
 import { RunEvents, type RunEvent } from "./runEvents";
+import { watchedFacts } from "../agent/node/watchedFacts";
 
 export interface HeadlessOptions {
   readonly prompt: string;
@@ -72,6 +73,8 @@ class HeadlessAsks implements AskChannel {
 
 export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   const settings = o.settings;
+  // The task's file-system facts, kept between its decisions while fs.watch reports no change.
+  const watched = watchedFacts(o.roots);
   const executor = new ToolExecutor({
     createGate: realGateFactory({
       settings: () => settings,
@@ -80,6 +83,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         sandbox: sandboxForGate(o.values ?? {}),
         // A checkpoint is taken only with a service; without one the sandboxed tier asks (headless: refuses).
         ...(o.checkpoints ? { checkpoints: { available: true } } : {}),
+        facts: watched.facts,
       }),
     }),
     roots: () => o.roots,
@@ -143,6 +147,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     process.removeListener("SIGINT", stop);
     process.removeListener("SIGTERM", stop);
     await hub?.dispose();
+    watched.close();
   }
 }
 

@@ -9,6 +9,7 @@ import * as nodePath from "node:path";
 import { Gate } from "../core/gate";
 import { nodeGitConfig } from "../agent/git/gitConfigReader";
 import type { CommandAnalyzer } from "../core/commands/types";
+import type { FsFacts } from "../core/fsFacts";
 import { parseRules } from "../core/permissionRules";
 import { allowListOf } from "../core/sandbox/sandboxSettings";
 import { loadSettingsFiles, readSettingsFile } from "../core/settingsFiles";
@@ -100,6 +101,11 @@ export async function gateFor(
     /** For the sandboxed tier; absent (a hook: Toolgate runs nothing itself), that tier asks. */
     readonly sandbox?: Availability;
     readonly checkpoints?: Availability;
+    /**
+     * The task's file-system facts: `watchedFacts(policy.roots).facts` for a process that decides many times
+     * (`check`, `run`); absent, each decision sees the file system afresh (a hook decides once and exits).
+     */
+    readonly facts?: FsFacts;
   },
 ): Promise<Gate> {
   try {
@@ -114,6 +120,7 @@ export async function gateFor(
       ...(o.analyzer ? { analyzer: o.analyzer } : {}),
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
+      ...(o.facts ? { facts: o.facts } : {}),
     });
   } catch (e) {
     throw new ConfigError((e as Error).message);

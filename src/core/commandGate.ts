@@ -8,8 +8,8 @@ import { gitCheck } from "./gitRepository";
 import { stagedIgnored } from "./gitStaged";
 import type { ReadKind } from "./commands/catalogue/effects";
 import { checkGlobRead } from "./globIgnoreOverlap";
-import { statSync } from "node:fs";
 import { posix } from "node:path";
+import type { FsFacts } from "./fsFacts";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -57,6 +57,8 @@ export class CommandPathGate implements PathGate {
     private readonly protectedPaths: ProtectedPaths,
     private readonly denyOrAsk: readonly PermissionRule[],
     private readonly switches: FileSwitches,
+    /** The file-system facts of the gate's decisions (listings, kinds, git probes). */
+    private readonly facts: FsFacts,
     /** The first of `denyOrAsk` (deny rules before ask rules) that matches, by the gate's rule index. */
     private readonly firstDenyOrAsk: (s: CallSubject) => PermissionRule | undefined = (s) =>
       denyOrAsk.find((r) => ruleMatches(r, s, false)),
@@ -156,12 +158,12 @@ export class CommandPathGate implements PathGate {
     }
     if (kind === "git-repository") {
       // Another repository's configuration can run programs (core.fsmonitor): a hard ask in every mode.
-      const v = gitCheck(p, path, kind, this.validator.ignore);
+      const v = gitCheck(p, path, kind, this.validator.ignore, this.facts);
       return v.ok ? v : this.note("hard-ask", v.reason, v.rule);
     }
     if (kind === "git-history") {
       // Printing tracked contents of an ignored file is a read of that file: a hard ask, as for recursive reads.
-      const v = gitCheck(p, path, kind, this.validator.ignore);
+      const v = gitCheck(p, path, kind, this.validator.ignore, this.facts);
       return v.ok ? v : this.note("hard-ask", v.reason, v.rule);
     }
     if (access === "write") {
@@ -220,7 +222,7 @@ export class CommandPathGate implements PathGate {
         : { ok: false, reason: v.reason, rule: v.rule };
     const root = v.path!.realRoot;
     if (!root) return { ok: true }; // outside every root: no ignore file covers it
-    const below = stagedIgnored(root, whole ? "" : root.relative, this.validator.ignore, forced);
+    const below = stagedIgnored(root, whole ? "" : root.relative, this.validator.ignore, forced, this.facts);
     const file = this.validator.ignore.fileName;
     const shown = whole ? "the whole working tree" : `every file under \`${path}\``;
     if (below.kind === "ignored")
@@ -253,11 +255,11 @@ export class CommandPathGate implements PathGate {
       return { input: relative, lexical: abs, real: abs, realRoot: match, lexicalRoot: match };
     };
     if (root.relative !== "" && this.protectedPaths.match(at(root.relative))) return root.relative;
-    if (!isDirectory(p.real)) return undefined;
+    if (this.facts.stat(p.real) !== "dir") return undefined;
     // The walk's "found" result is its `ignored` kind; here it names the protected entry.
-    const found = walkBelow(root.root, root.relative, (child, e) => {
+    const found = walkBelow(root.root, root.relative, this.facts, (child, e) => {
       if (this.protectedPaths.match(at(child))) return { kind: "ignored", relative: child };
-      return e.isDirectory() ? "descend" : "next";
+      return e.kind === "dir" ? "descend" : "next";
     });
     if (found.kind === "too-many") return "too-many";
     return found.kind === "ignored" ? found.relative : undefined;
@@ -265,7 +267,7 @@ export class CommandPathGate implements PathGate {
 
   private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
     // Only a directory has anything below it (a file, or nothing, reads just itself: checked above).
-    if (!isDirectory(p.real)) return undefined;
+    if (this.facts.stat(p.real) !== "dir") return undefined;
     const covering = this.denyOrAsk.find((r) => r.tools.includes("read_file") && coversBelow(r, p));
     if (covering)
       return this.note(
@@ -273,7 +275,7 @@ export class CommandPathGate implements PathGate {
         `reads every file under \`${path}\`, which covers the ${covering.effect} rule \`${covering.source}\``,
         `permissions.${covering.effect}: ${covering.source}`,
       );
-    const below = ignoredBelow(p, this.validator.ignore, followsLinks);
+    const below = ignoredBelow(p, this.validator.ignore, this.facts, followsLinks);
     const file = this.validator.ignore.fileName;
     if (below.kind === "ignored")
       return this.note(
@@ -305,6 +307,7 @@ export class CommandPathGate implements PathGate {
       },
       ignore: this.validator.ignore,
       readRules: this.denyOrAsk.some((r) => r.tools.includes("read_file")),
+      facts: this.facts,
     });
     // A glob that could match an ignored or rule-protected file is a read of it the analysis cannot rule
     // out: a hard ask in every mode (a refusal when it came from a name the glob matches for sure).
@@ -321,14 +324,6 @@ function coversBelow(rule: PermissionRule, p: ResolvedPath): boolean {
     ? [p.real, p.lexical]
     : [p.realRoot?.relative, p.lexicalRoot?.relative].filter((f): f is string => f !== undefined);
   return forms.some((f) => f === "" || rule.glob!.match(f.replace(/\/+$/, ""), true));
-}
-
-function isDirectory(real: string): boolean {
-  try {
-    return statSync(real).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Splits permission rules for commands into argv-prefix lists. A bare `Bash` allow rule allows any program (its argument checks still apply). */

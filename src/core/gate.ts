@@ -7,7 +7,8 @@ import { IgnoreRules } from "./ignoreFile";
 import { TaskLimits } from "./limits";
 import { lookupMcpTool, mcpServerNameProblem, repairMcpToolName, type McpListedTool } from "./mcp";
 import { resourceFiles } from "./mcpResource";
-import { nodeFsProbe, WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
+import { FsFacts } from "./fsFacts";
+import { WorkspacePaths, type FsProbe, type ResolvedPath } from "./paths";
 import { ProtectedPaths } from "./protectedPaths";
 import type { GitConfigSource } from "./gitConfigTargets";
 import {
@@ -38,7 +39,13 @@ export interface GateOptions {
   /** No person to ask: every ask becomes a deny carrying the reason. */
   readonly headless?: boolean;
   readonly analyzer?: CommandAnalyzer;
+  /** Replaces the path resolution's system calls (tests: an in-memory file system). */
   readonly fs?: FsProbe;
+  /**
+   * The task's file-system facts, kept true by a watcher (fsFacts.ts); shared by the gates of one task and its
+   * rebuilds. Without one, each decision sees the file system afresh (facts last one decision).
+   */
+  readonly facts?: FsFacts;
   /** Defaults to reading the ignore file from each root. */
   readonly ignore?: IgnoreRules;
   /** Shared by a task tree; defaults to a fresh one from the settings. */
@@ -88,6 +95,25 @@ function leaveSandboxReason(params: ToolCall["params"]): string | undefined {
   return typeof params.reason === "string" ? params.reason.trim() : "";
 }
 
+/** Tools that only read: running one changes no file-system fact. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "list_files",
+  "search_files",
+  "web_fetch",
+  "ask_followup_question",
+  "access_mcp_resource",
+]);
+
+/** Whether a call that ran may have changed files (when unsure: yes). */
+function mayChangeFiles(call: ResolvedCall): boolean {
+  if (READ_ONLY_TOOLS.has(call.tool)) return false;
+  if (call.command) return call.command.readOnly !== true;
+  if (call.tool === "attempt_completion") return false;
+  if (call.mcp) return call.mcp.readOnlyHint !== true;
+  return true;
+}
+
 /** The one place a ResolvedCall is made: from what this gate judged. */
 function mint(parts: ResolvedCallParts): ResolvedCall {
   return parts as ResolvedCall;
@@ -122,14 +148,16 @@ const FILE_SWITCH_TEXT = Object.fromEntries(
 
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
- * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
- * afresh (realpaths are kept for one decision) and scanning directories a command reads recursively. Every
+ * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is the file-system facts it
+ * needs (realpaths, kinds, listings for recursive reads, git probes), from `GateOptions.facts` — kept across
+ * decisions while a watcher reports no change (fsFacts.ts) — or, without one, afresh for each decision. Every
  * decision past validation carries the resolved call it judged, the only thing a handler may run. The analyzer
  * must be ready (`Gate.create` awaits it).
  */
 export class Gate {
   readonly limits: TaskLimits;
   private readonly paths: WorkspacePaths;
+  private readonly facts: FsFacts;
   private readonly validator: ToolValidator;
   private readonly protectedPaths: ProtectedPaths;
   private readonly rules: readonly PermissionRule[];
@@ -142,10 +170,11 @@ export class Gate {
 
   private constructor(private readonly opts: GateOptions) {
     const s = opts.settings;
-    this.paths = new WorkspacePaths(opts.roots, opts.fs ?? nodeFsProbe);
+    this.facts = opts.facts ?? FsFacts.perDecision();
+    this.paths = new WorkspacePaths(opts.roots, opts.fs ?? this.facts);
     const ignore = opts.ignore ?? IgnoreRules.load(this.paths.roots, s.ignoreFile);
     this.validator = new ToolValidator(this.paths, ignore);
-    this.protectedPaths = new ProtectedPaths(s.ignoreFile, this.paths.roots, opts.gitConfig);
+    this.protectedPaths = new ProtectedPaths(s.ignoreFile, this.paths.roots, opts.gitConfig, this.facts);
     const modeRules = s.mode === "plan" ? ["Edit"] : [];
     const parsed = parseRules([
       { effect: "deny", layer: "settings", sources: s.permissions.deny },
@@ -178,6 +207,7 @@ export class Gate {
         this.protectedPaths,
         denyOrAsk,
         switches,
+        this.facts,
         // Deny rules come before ask rules in `this.rules`, so this is `denyOrAsk`'s first match.
         (subject) => this.index.find("deny", subject, false) ?? this.index.find("ask", subject, false),
       ),
@@ -225,6 +255,15 @@ export class Gate {
       else r.tools.forEach((t) => out.add(t));
     }
     return [...out];
+  }
+
+  /**
+   * A call this gate judged has run (undefined: one whose judged form is gone). If it may have changed files
+   * the facts are forgotten: the agent's own changes are seen by the next decision without waiting on a
+   * watcher, whose delivery delay then only bounds changes made by others.
+   */
+  ran(call?: ResolvedCall): void {
+    if (call === undefined || mayChangeFiles(call)) this.facts.changedAll();
   }
 
   recordCost(usd: number): void {
@@ -298,7 +337,9 @@ export class Gate {
 
   private decideInner(call: ToolCall, trace: Trace, preview: boolean): Judged {
     const s = this.opts.settings;
-    // Every decision sees the file system as it is now: realpaths are not carried over from earlier calls.
+    // Every decision sees the file system as it is now, or as the task's watcher last reported it (fsFacts.ts):
+    // the changes reported since the last decision are applied first.
+    this.facts.beginDecision();
     this.paths.beginDecision();
     this.protectedPaths.beginDecision();
     // 1. Validate the complete call; MCP names are repaired before anything looks at them.

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import type { PathVerdict } from "./commands/types";
+import type { FsFacts } from "./fsFacts";
 import type { IgnoreRules } from "./ignoreFile";
 import type { ResolvedPath } from "./paths";
 
@@ -17,17 +18,12 @@ import type { ResolvedPath } from "./paths";
  *   current tree): a file removed from the index but still in older commits is not seen.
  */
 
-function exists(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return true; // unreadable: assume something is there (fail closed)
-  }
-}
+/** Unreadable counts as present (`other`): assume something is there (fail closed). */
+const exists = (facts: FsFacts, path: string): boolean => facts.stat(path) !== "missing";
 
-function looksLikeGitDir(dir: string): boolean {
-  if (!exists(nodePath.join(dir, "HEAD"))) return false;
-  return ["objects", "refs", "commondir"].some((n) => exists(nodePath.join(dir, n)));
+function looksLikeGitDir(dir: string, facts: FsFacts): boolean {
+  if (!exists(facts, nodePath.join(dir, "HEAD"))) return false;
+  return ["objects", "refs", "commondir"].some((n) => exists(facts, nodePath.join(dir, n)));
 }
 
 /**
@@ -35,16 +31,16 @@ function looksLikeGitDir(dir: string): boolean {
  * the root's own `.git`: its path, or undefined. A root without `.git` lets git look above the root, where
  * the agent cannot write.
  */
-export function foreignRepository(dir: string, root: string): string | undefined {
+export function foreignRepository(dir: string, root: string, facts: FsFacts): string | undefined {
   let d = dir;
   for (;;) {
     const dotGit = nodePath.join(d, ".git");
     if (d === root) {
-      if (exists(dotGit)) return undefined;
-      return looksLikeGitDir(d) ? d : undefined;
+      if (exists(facts, dotGit)) return undefined;
+      return looksLikeGitDir(d, facts) ? d : undefined;
     }
-    if (exists(dotGit)) return dotGit;
-    if (looksLikeGitDir(d)) return d;
+    if (exists(facts, dotGit)) return dotGit;
+    if (looksLikeGitDir(d, facts)) return d;
     const up = nodePath.dirname(d);
     if (up === d || !d.startsWith(root)) return dir; // not inside the root after all: fail closed
     d = up;
@@ -61,18 +57,13 @@ const indexCache = new Map<string, IndexPaths>();
 const resultCache = new WeakMap<IgnoreRules, Map<string, string | null>>();
 
 /** The git directory and top of the repository that contains `dir`, if any. */
-function findRepository(dir: string): { gitDir: string; top: string } | undefined {
+function findRepository(dir: string, facts: FsFacts): { gitDir: string; top: string } | undefined {
   let d = dir;
   for (;;) {
     const dotGit = nodePath.join(d, ".git");
-    let st;
-    try {
-      st = statSync(dotGit, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
-    if (st?.isDirectory()) return { gitDir: dotGit, top: d };
-    if (st?.isFile()) {
+    const st = facts.stat(dotGit);
+    if (st === "dir") return { gitDir: dotGit, top: d };
+    if (st === "file") {
       const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
       if (m) return { gitDir: nodePath.resolve(d, m[1]!), top: d };
     }
@@ -131,9 +122,15 @@ export function indexPaths(buf: Buffer): readonly string[] | { readonly problem:
  * `rootIndex` (real path `root`) excludes, root-relative; or a reason the index could not be checked; or
  * undefined when there is none.
  */
-export function trackedIgnored(dir: string, root: string, rootIndex: number, ignore: IgnoreRules): string | undefined {
+export function trackedIgnored(
+  dir: string,
+  root: string,
+  rootIndex: number,
+  ignore: IgnoreRules,
+  facts: FsFacts,
+): string | undefined {
   if (!ignore.hasRules(rootIndex)) return undefined;
-  const repo = findRepository(dir);
+  const repo = findRepository(dir, facts);
   if (!repo) return undefined;
   const indexFile = nodePath.join(repo.gitDir, "index");
   let st;
@@ -191,6 +188,7 @@ export function gitCheck(
   path: string,
   kind: "git-repository" | "git-history",
   ignore: IgnoreRules,
+  facts: FsFacts,
 ): PathVerdict {
   const root = p.realRoot;
   if (!root) {
@@ -203,7 +201,7 @@ export function gitCheck(
   }
   const dir = root.relative === "" ? root.root : nodePath.join(root.root, root.relative);
   if (kind === "git-repository") {
-    const other = foreignRepository(dir, root.root);
+    const other = foreignRepository(dir, root.root, facts);
     if (other === undefined) return { ok: true };
     const shown = nodePath.relative(root.root, other) || ".";
     return {
@@ -212,7 +210,7 @@ export function gitCheck(
       rule: "git:other-repository",
     };
   }
-  const tracked = trackedIgnored(dir, root.root, root.index, ignore);
+  const tracked = trackedIgnored(dir, root.root, root.index, ignore, facts);
   if (tracked === undefined) return { ok: true };
   return {
     ok: false,

@@ -8,7 +8,7 @@
  * rule is left out and a directory-only rule (`secrets/`) counts for files too, both of which only make the
  * answer "may match" more often. The answer is sound: false means no name the glob can produce is excluded.
  */
-import { readdirSync } from "node:fs";
+import type { FsFacts } from "./fsFacts";
 import type { PathVerdict } from "./commands/types";
 import type { IgnoreRules } from "./ignoreFile";
 import type { ResolvedPath } from "./paths";
@@ -212,15 +212,11 @@ const LINK_SCAN_LIMIT = 5_000;
  * A symlink in `dir` (absolute) whose name the glob matches: a content reader follows it wherever it leads,
  * so such a read is not decided from names. Undefined when there is none; "too-many" past the scan limit.
  */
-export function linkMatching(dir: string, glob: string): string | "too-many" | undefined {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return undefined; // unreadable or missing: bash expands nothing there
-  }
+export function linkMatching(dir: string, glob: string, facts: FsFacts): string | "too-many" | undefined {
+  const entries = facts.list(dir);
+  if (entries === undefined) return undefined; // unreadable or missing: bash expands nothing there
   if (entries.length > LINK_SCAN_LIMIT) return "too-many";
-  for (const e of entries) if (e.isSymbolicLink() && globMatches(glob, e.name)) return e.name;
+  for (const e of entries) if (e.kind === "link" && globMatches(glob, e.name)) return e.name;
   return undefined;
 }
 
@@ -231,6 +227,8 @@ export interface GlobReadContext {
   readonly ignore: IgnoreRules;
   /** Some deny or ask rule names files for reading: a pattern cannot be checked against it. */
   readonly readRules: boolean;
+  /** Where the glob's directory is listed. */
+  readonly facts: FsFacts;
 }
 
 /** The path gate's answer for a glob read for content (see PathGate.checkPattern). */
@@ -255,7 +253,7 @@ export function checkGlobRead(pattern: string, cwd: string, ctx: GlobReadContext
   const spellings = [root.relative, ...(resolved.lexicalRoot ? [resolved.lexicalRoot.relative] : [])];
   if (text !== undefined && spellings.some((rel) => globMayMatchIgnored(rel, glob, text)))
     return refuse(`it could match files ${ctx.ignore.fileName} excludes`);
-  const link = linkMatching(resolved.real, glob);
+  const link = linkMatching(resolved.real, glob, ctx.facts);
   if (link === "too-many") return refuse("its directory has too many entries to check for links");
   if (link !== undefined) return refuse(`it matches \`${link}\`, a link that could lead anywhere`);
   return { ok: true };

@@ -10,6 +10,11 @@ export interface FsProbe {
   entry(path: string): "missing" | "link" | "other";
   /** The target of a symlink as stored, or undefined if it cannot be read. */
   readlink(path: string): string | undefined;
+  /**
+   * A probe that remembers across decisions (`FsFacts` with a watcher) says how long a result derived from its
+   * answers holds: while `stamp` stays, if `fresh` did not move while it was derived. See FsFacts.stability.
+   */
+  stability?(): { readonly stamp: number; readonly fresh: number } | undefined;
 }
 
 export const nodeFsProbe: FsProbe = {
@@ -102,8 +107,10 @@ const NOT_NORMAL_RELATIVE = /^\.\.?(?:\/|$)|\/\/|\/\.\.?(?:\/|$)|\/$/;
  * Workspace roots and path resolution for one task.
  *
  * Invariants: the roots (and their realpaths) are fetched once when the task starts (a folder added mid-task
- * counts from the next task on). Realpaths of other paths are cached for ONE decision only (`beginDecision`
- * clears them): a path that becomes a link between two decisions is judged by where it leads now. `..` after
+ * counts from the next task on). This class's own realpaths are cached for ONE decision only (`beginDecision`
+ * clears them); across decisions only the probe below may remember, and the gate's probe is the task's
+ * `FsFacts` (fsFacts.ts), which keeps a fact only while a watcher would report its change: a path that becomes a
+ * link between two decisions is judged by where it leads now, as soon as the change was reported. `..` after
  * a link is resolved the way the kernel does, from the link's target (`link/..` is the parent of the target).
  */
 export class WorkspacePaths {
@@ -121,6 +128,15 @@ export class WorkspacePaths {
   /** This decision's resolutions: against the base directory by input, against any other cwd by cwd NUL input. */
   private readonly resolvedAtBase = new Map<string, CanonicalResult>();
   private readonly resolvedElsewhere = new Map<string, CanonicalResult>();
+  /**
+   * Resolutions derived only from facts the probe keeps (see FsProbe.stability), by cwd NUL input: they hold
+   * across decisions until the probe forgets anything. Empty without such a probe.
+   */
+  private readonly stable = new Map<string, CanonicalResult>();
+  private stableStamp: number | undefined;
+  /** This decision's realpaths that came from a fact the probe did not keep, and whether a resolution used one. */
+  private readonly unstable = new Set<string>();
+  private usedUnstable = false;
   private readonly home: string;
 
   constructor(
@@ -140,8 +156,14 @@ export class WorkspacePaths {
   /** Forgets every realpath but the roots': the next decision sees the file system as it is then. */
   beginDecision(): void {
     if (this.cache.size > 0) this.cache.clear();
+    if (this.unstable.size > 0) this.unstable.clear();
     if (this.resolvedAtBase.size > 0) this.resolvedAtBase.clear();
     if (this.resolvedElsewhere.size > 0) this.resolvedElsewhere.clear();
+    const stamp = this.fs.stability?.()?.stamp;
+    if (stamp === undefined || stamp !== this.stableStamp) {
+      if (this.stable.size > 0) this.stable.clear();
+      this.stableStamp = stamp;
+    }
   }
 
   /** The directory relative paths resolve against: the first root (or the process cwd with no roots). */
@@ -155,8 +177,25 @@ export class WorkspacePaths {
     const memo = atBase ? this.resolvedAtBase : this.resolvedElsewhere;
     const key = atBase ? input : cwd + "\0" + input;
     let r = memo.get(key);
-    if (r === undefined) {
-      r = this.resolveUncached(input, cwd);
+    if (r !== undefined) return r;
+    const stableKey = cwd + "\0" + input;
+    r = this.stable.get(stableKey);
+    if (r !== undefined) return r;
+    const before = this.fs.stability?.();
+    this.usedUnstable = false;
+    r = this.resolveUncached(input, cwd);
+    const after = this.fs.stability?.();
+    if (
+      before !== undefined &&
+      after !== undefined &&
+      !this.usedUnstable &&
+      before.fresh === after.fresh &&
+      before.stamp === after.stamp &&
+      after.stamp === this.stableStamp
+    ) {
+      if (this.stable.size >= REALPATH_CACHE_LIMIT) this.stable.clear();
+      this.stable.set(stableKey, r);
+    } else {
       if (memo.size >= REALPATH_CACHE_LIMIT) memo.clear();
       memo.set(key, r);
     }
@@ -229,7 +268,12 @@ export class WorkspacePaths {
    */
   realpath(abs: string, hops = 0): string {
     const hit = this.cache.get(abs);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (this.unstable.size > 0 && this.unstable.has(abs)) this.usedUnstable = true;
+      return hit;
+    }
+    const fresh0 = this.fs.stability?.()?.fresh;
+    let seeded: string | undefined;
     const parent = nodePath.dirname(abs);
     let real: string | undefined;
     if (parent === abs) real = abs;
@@ -241,7 +285,10 @@ export class WorkspacePaths {
       if (real !== undefined) {
         // A realpath's parent is a real directory: its other entries need only the `lstat` above.
         const realParent = nodePath.dirname(real);
-        if (realParent !== real && !this.cache.has(realParent)) this.cache.set(realParent, realParent);
+        if (realParent !== real && !this.cache.has(realParent)) {
+          this.cache.set(realParent, realParent);
+          seeded = realParent;
+        }
       } else {
         // Missing, or a dangling link: walk from the parent, following a dangling link to where it points.
         const parentReal = this.realpath(parent, hops);
@@ -252,8 +299,17 @@ export class WorkspacePaths {
         }
       }
     }
-    if (this.cache.size >= REALPATH_CACHE_LIMIT) this.cache.clear();
+    if (this.cache.size >= REALPATH_CACHE_LIMIT) {
+      this.cache.clear();
+      this.unstable.clear();
+    }
     this.cache.set(abs, real);
+    // Derived from a fact the probe did not keep: whatever uses it this decision must not outlive it.
+    if (fresh0 !== undefined && this.fs.stability?.()?.fresh !== fresh0) {
+      this.unstable.add(abs);
+      if (seeded !== undefined) this.unstable.add(seeded);
+      this.usedUnstable = true;
+    }
     return real;
   }
 

@@ -1,5 +1,5 @@
-import { lstatSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
+import { FsFacts } from "./fsFacts";
 import { Minimatch } from "minimatch";
 import { GLOB_PREFILTER_FLAGS, globPrefilterSource } from "./globPrefilter";
 import type { ResolvedPath } from "./paths";
@@ -166,6 +166,8 @@ export class ProtectedPaths {
     /** The roots whose repository configuration counts (every root's, for a path anywhere). */
     private readonly roots: readonly string[] = [],
     private readonly gitConfig: GitConfigSource = noGitConfigSource,
+    /** Where `looksLikeGitDir` reads entry kinds (a gate shares its own; alone, one decision's worth). */
+    private readonly facts: FsFacts = FsFacts.perDecision(),
   ) {
     const rel = [...IN_WORKSPACE, { glob: `**/${ignoreFileName}`, what: "Toolgate's ignore file" }];
     this.floating = [...rel, ...ANYWHERE].every((x) => x.glob.startsWith("**/"));
@@ -209,6 +211,7 @@ export class ProtectedPaths {
    * decision). A walk (the sandbox's scan, the after-run compare) calls it once before it starts.
    */
   beginDecision(): void {
+    this.facts.beginDecision();
     this.inDecision = true;
     if (this.targets.size > 0) this.targets.clear();
     if (this.gitDirs.size > 0) this.gitDirs.clear();
@@ -252,7 +255,9 @@ export class ProtectedPaths {
   isGitDir(dir: string): boolean {
     let v = this.inDecision ? this.gitDirs.get(dir) : undefined;
     if (v === undefined) {
-      v = looksLikeGitDir((name) => kindOf(nodePath.join(dir, name)));
+      // Outside a decision every answer is fresh.
+      if (!this.inDecision) this.facts.beginDecision();
+      v = looksLikeGitDir((name) => kindOf(this.facts, nodePath.join(dir, name)));
       if (this.inDecision) this.gitDirs.set(dir, v);
     }
     return v;
@@ -353,13 +358,10 @@ export function describeProtected(abs: string): string {
 
 const DESCRIBE = compile([...IN_WORKSPACE, ...ANYWHERE]);
 
-function kindOf(abs: string): "file" | "dir" | undefined {
-  try {
-    const st = statSync(abs, { throwIfNoEntry: false }) ?? lstatSync(abs, { throwIfNoEntry: false });
-    return st === undefined ? undefined : st.isDirectory() ? "dir" : "file";
-  } catch {
-    return undefined;
-  }
+/** What `abs` leads to for `looksLikeGitDir`: a dangling link still counts as an entry (a file). */
+function kindOf(facts: FsFacts, abs: string): "file" | "dir" | undefined {
+  const k = facts.stat(abs);
+  return k === "dir" ? "dir" : k === "missing" ? undefined : "file";
 }
 
 /** An absolute path as the patterns see it: `/`-separated, without its root (`/`, `C:\\`). */

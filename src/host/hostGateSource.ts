@@ -8,6 +8,7 @@ import { managedLayers } from "../core/settingsFiles";
 import type { ToolgateSettings } from "../core/settingsModel";
 import { settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { ExtraRules } from "./taskSession";
+import { HostFsFacts } from "./adapters/hostFsFacts";
 
 /** Local workspace roots. Non-file folders (remote, virtual) are not roots, so their paths count as external. */
 export function workspaceRoots(): string[] {
@@ -39,6 +40,8 @@ export function withExtraRules(s: ToolgateSettings, extra: ExtraRules | undefine
 export class HostGateSource implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
+  /** The gates' file-system facts, kept across decisions and tasks while the watchers report no change. */
+  private readonly facts = new HostFsFacts();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -96,6 +99,7 @@ export class HostGateSource implements vscode.Disposable {
           // checkpoints on (whether git records one is found when it is taken: the agent asks then).
           sandbox: sandboxForGate(now.values),
           checkpoints: checkpointsForGate(now.values),
+          facts: this.facts.forRoots(workspaceRoots()),
         };
       },
     };
@@ -121,6 +125,7 @@ export class HostGateSource implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.facts.dispose();
     this.watcher?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }

@@ -50,6 +50,7 @@ function logged(create: CreateGate, log: ToolgateHostApi["decisions"]): CreateGa
       recordCost: (usd) => gate.recordCost(usd),
       resetLimits: () => gate.resetLimits(),
       deniedTools: () => gate.deniedTools(),
+      ran: (call) => gate.ran?.(call),
       ...(gate.limits ? { limits: gate.limits } : {}),
       ...(gate.ignore ? { ignore: gate.ignore } : {}),
     };

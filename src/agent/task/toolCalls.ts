@@ -269,6 +269,7 @@ export class ToolCalls {
     // Cancelled while it ran: the call stays "running" so the cancel path reports it as stopped.
     if (signal.aborted) throw new Cancelled();
     this.noteTaint(approval.call, result);
+    this.core.deps.config.gate.ran?.(approval.call);
     if (approval.feedback && call.name !== "ask_followup_question")
       result = { ...result, content: `${result.content}\n\nThe person said when approving: ${approval.feedback}` };
     run.finish(result.display ?? result.content, result.isError === true, result.sandboxed);
@@ -302,6 +303,7 @@ export class ToolCalls {
       result = { content: `The tool failed: ${(e as Error).message}`, isError: true };
     }
     if (signal.aborted) throw new Cancelled();
+    this.core.deps.config.gate.ran?.();
     // Restored, the call's judged form is gone: a run that was not sandboxed counts as one that reached out.
     const line = call.input.command;
     if (result.sandboxed !== true && typeof line === "string") this.core.deps.config.taint.add([commandLabel(line)]);
