@@ -164,6 +164,8 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   const checkpointServices = new Map<string, GitCheckpointService>();
   const taskCheckpoints = new Map<string, GitCheckpointService>();
   const checkpointStore = join(context.globalStorageUri.fsPath, "checkpoints");
+  // Each service watches its roots' folders (so a step takes one checkpoint); the watchers go with the runtime.
+  sub({ dispose: () => checkpointServices.forEach((s) => s.dispose()) });
   const checkpointsFor = (roots: readonly string[]): GitCheckpointService => {
     const key = JSON.stringify(roots);
     let service = checkpointServices.get(key);
