@@ -92,7 +92,7 @@ export async function decideHook(
   }
   const server = mapped.call.params.server_name;
   if (mapped.call.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server);
-  const gate = await gateFor(policy, { headless: false });
+  const gate = await gateFor(policy, { headless: false, forCall: mapped.call });
   return decideInSession(input, mapped.call, gate, policy, env);
 }
 

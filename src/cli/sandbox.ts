@@ -9,7 +9,7 @@ import { undoProtectedChanges } from "../agent/sandbox/protectedUndo";
 import { availabilityOf, probeSandbox } from "../agent/sandbox/sandboxProbe";
 import { SandboxSession, SandboxUnavailableError, type PreparedSpawn } from "../agent/sandbox/sandboxedSpawn";
 import { parseFlags, SETTINGS_FLAGS, SETTINGS_USAGE, settingsArgs, UsageError } from "./args";
-import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
+import { ConfigError, loadPolicy, strictPolicy } from "./policy";
 
 /**
  * `toolgate sandbox [--grant G] [--network HOST]... [--cwd DIR] [settings flags] -- LINE`: runs one command

@@ -37,6 +37,12 @@ export interface GateOptions {
   /** No person to ask: every ask becomes a deny carrying the reason. */
   readonly headless?: boolean;
   readonly analyzer?: CommandAnalyzer;
+  /**
+   * `create` does not wait for the analyzer: the caller awaits `prepare(call)` before deciding `call`, which
+   * loads it only when the call has a command (a hook answering one file read never loads the grammar). A
+   * command decided without `prepare` is unparseable: it asks.
+   */
+  readonly deferAnalyzer?: boolean;
   readonly fs?: FsProbe;
   /** Defaults to reading the ignore file from each root. */
   readonly ignore?: IgnoreRules;
@@ -107,6 +113,13 @@ const FILE_SWITCH_TEXT = Object.fromEntries(
   >
 >;
 
+/** The command line a call runs, when it runs one: the only calls the command analyzer is needed for. */
+function commandOf(tool: string, params: ToolCall["params"]): string | undefined {
+  if (tool !== "execute_command" && tool !== "attempt_completion") return undefined;
+  const command = params.command;
+  return typeof command === "string" && command.trim() !== "" ? command : undefined;
+}
+
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
  * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is resolving the call's paths
@@ -174,8 +187,13 @@ export class Gate {
 
   static async create(opts: GateOptions): Promise<Gate> {
     const gate = new Gate(opts);
-    await gate.analyzer.ready();
+    if (opts.deferAnalyzer !== true) await gate.analyzer.ready();
     return gate;
+  }
+
+  /** Loads what deciding `call` needs (the command analyzer when it has a command); see `deferAnalyzer`. */
+  async prepare(call: ToolCall): Promise<void> {
+    if (commandOf(call.tool, call.params) !== undefined) await this.analyzer.ready();
   }
 
   /** Rule and settings errors: while there are any, nothing is auto-approved. */
@@ -309,11 +327,10 @@ export class Gate {
     // A resource URI that names local files is judged as read_file on each of them (DESIGN step 5).
     const resource = tool === "access_mcp_resource" ? this.resourcePaths(params.uri as string, trace) : undefined;
     if (resource && "decision" in resource) return resource;
-    const command =
-      tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
+    const command = commandOf(tool, params);
     const commandPaths = this.commandCtx.paths as CommandPathGate;
     commandPaths.begin();
-    const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace) : undefined;
+    const analysis = command !== undefined ? this.analyze(command, trace) : undefined;
     const effect = analysis ? commandPaths.worst() : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
     const subjects =
