@@ -6,6 +6,7 @@
  * when that command runs (in dist/ each is a bundle of its own, see esbuild.mjs), so `hook` — started once per
  * Claude Code tool call — loads the gate and nothing else, and `sandbox` loads no gate at all.
  */
+import { setFlagsFromString } from "node:v8";
 import { version } from "../package.json";
 import type { CliCommand, CliIo } from "./cli/command";
 import { ConfigError, UsageError } from "./cli/errors";
@@ -116,6 +117,10 @@ function hookLoadFailure(argv: readonly string[], e: unknown, io: CliIo): number
   io.stdout.write(JSON.stringify({ hookSpecificOutput: answer }) + "\n");
   return 0;
 }
+
+// A CLI process is short: compile the grammar's WebAssembly functions when first called rather than all up
+// front (the bash grammar is 1.3 MB; a hook decides one line). Only when code runs changes, not what it does.
+setFlagsFromString("--wasm-lazy-compilation");
 
 const io: CliIo = {
   stdin: process.stdin,
