@@ -479,6 +479,7 @@ export class GitCheckpointService implements CheckpointService {
     await this.serial(async () => {
       if ((await this.log.read(taskId)) === undefined) return;
       await this.log.remove(taskId);
+      for (const t of this.trackers) t.dropSnapshot();
       await compactStore(
         { log: this.log, repos: this.repos, skippedLists: this.skippedLists, roots: this.o.roots },
         await this.log.all(),
@@ -487,8 +488,9 @@ export class GitCheckpointService implements CheckpointService {
   }
 
   prune(): Promise<PruneResult> {
-    return this.serial(async () =>
-      pruneStore({
+    return this.serial(async () => {
+      for (const t of this.trackers) t.dropSnapshot();
+      return pruneStore({
         geometricRepack: versionAtLeast((await this.git.version()) ?? "0", "2.33"),
         log: this.log,
         repos: this.repos,
@@ -496,7 +498,7 @@ export class GitCheckpointService implements CheckpointService {
         roots: this.o.roots,
         workspaceDir: this.workspaceDir,
         maxBytes: this.o.settings().maxSizeMB * 1024 * 1024,
-      }),
-    );
+      });
+    });
   }
 }

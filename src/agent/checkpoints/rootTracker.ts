@@ -63,6 +63,14 @@ export class RootTracker<S> {
     this.last = { walk, snapshot };
   }
 
+  /**
+   * The remembered snapshot may name data that compaction removed (its skipped list): the next checkpoint
+   * records again (the walk itself is still true).
+   */
+  dropSnapshot(): void {
+    this.last = undefined;
+  }
+
   /** Recording failed (a git error): the next walk is a full one, and git looks at every file. */
   forget(): void {
     this.walker = undefined;
