@@ -150,20 +150,6 @@ async function main(): Promise<void> {
       `incremental checkpoint (before, 1–5 files edited per step, ${STEPS} steps): p50 ${ms(bp.p50 * 1000)}, p99 ${ms(bp.p99 * 1000)}`,
     );
     console.log(`after-step checkpoint: p50 ${ms(ap.p50 * 1000)}, p99 ${ms(ap.p99 * 1000)}`);
-    const sp = percentiles(perStep);
-    const floors: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      const edits = 1 + Math.floor(rand() * 5);
-      for (let e = 0; e < edits; e++) {
-        const p = path.join(root, `pkg${Math.floor(rand() * DIRS)}`, "src", `file${Math.floor(rand() * PER_DIR)}.ts`);
-        writeFileSync(p, `export const floor = ${i}_${e};\n`);
-      }
-      floors.push(gitFloor(floorDir, root));
-    }
-    const gp = percentiles(floors);
-    console.log(
-      `one step (before + after): p50 ${ms(sp.p50 * 1000)}, p99 ${ms(sp.p99 * 1000)}; git add -A && git write-tree (warm index, 30 runs): p50 ${ms(gp.p50 * 1000)}, p99 ${ms(gp.p99 * 1000)}`,
-    );
     console.log(`store size growth (first checkpoint: ${mb(size0.blocks)} on disk, ${mb(size0.apparent)} apparent):`);
     for (const l of sizes) console.log(l);
 
@@ -184,6 +170,21 @@ async function main(): Promise<void> {
     const gone = diskBytes(store);
     console.log(
       `forget the ${STEPS}-step task (another task kept): ${ms(forgetNs)}; store ${mb(gone.blocks)} on disk (${mb(gone.apparent)} apparent)`,
+    );
+    const sp = percentiles(perStep);
+    // git's floor last, so its edits do not count as the person's in the restore figures above.
+    const floors: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const edits = 1 + Math.floor(rand() * 5);
+      for (let e = 0; e < edits; e++) {
+        const p = path.join(root, `pkg${Math.floor(rand() * DIRS)}`, "src", `file${Math.floor(rand() * PER_DIR)}.ts`);
+        writeFileSync(p, `export const floor = ${i}_${e};\n`);
+      }
+      floors.push(gitFloor(floorDir, root));
+    }
+    const gp = percentiles(floors);
+    console.log(
+      `one step (before + after): p50 ${ms(sp.p50 * 1000)}, p99 ${ms(sp.p99 * 1000)}; git add -A && git write-tree (warm index, 30 runs): p50 ${ms(gp.p50 * 1000)}, p99 ${ms(gp.p99 * 1000)}`,
     );
   } finally {
     for (const sv of services) sv.dispose();
