@@ -3,7 +3,8 @@
 // web_fetch runs), the CLI and the webview. Grammar .wasm files are copied next to them so nothing downloads.
 //
 // Options: --production (minified, no source maps), --watch, --metafile (writes dist/meta-<bundle>.json for
-// `npm run size`), --outdir=DIR (default dist), --only=host (extension, runtime and htmlToText only).
+// `npm run size`), --outdir=DIR (default dist), --only=host (extension, runtime and htmlToText only),
+// --only=cli (the CLI's bundles only).
 import * as esbuild from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +48,54 @@ const separateBundles = {
   },
 };
 
-const builds = [
+/**
+ * The CLI is an entry (dist/cli.js: the command table, nothing else) and one bundle per command, required only
+ * when that command runs, so `toolgate hook` loads the gate and not the agent runtime, the MCP client or the
+ * HTML converter, and `toolgate sandbox` loads no gate. The command analyzer (grammar binding and catalogue)
+ * is its own bundle too, required on the first command a gate decides (core/commands/defaultAnalyzer.ts).
+ * The error classes are one shared bundle, so the entry's `instanceof` holds for errors thrown in a command.
+ * Each bundle holds its own copy of what it imports; one process loads one command bundle.
+ */
+const CLI_SPLIT = [
+  { filter: /^\.\/cli\/check$/, file: "./cli-check.js", entry: "src/cli/check.ts" },
+  { filter: /^\.\/cli\/runTask$/, file: "./cli-run.js", entry: "src/cli/runTask.ts" },
+  { filter: /^\.\/cli\/hook$/, file: "./cli-hook.js", entry: "src/cli/hook.ts" },
+  { filter: /^\.\/cli\/checkpoints$/, file: "./cli-checkpoints.js", entry: "src/cli/checkpoints.ts" },
+  { filter: /^\.\/cli\/sandbox$/, file: "./cli-sandbox.js", entry: "src/cli/sandbox.ts" },
+];
+const CLI_SHARED = [
+  { filter: /^(\.\/|\.\/cli\/)errors$/, file: "./cli-errors.js", entry: "src/cli/errors.ts" },
+  { filter: /^\.\/analyzer$/, file: "./cli-analyzer.js", entry: "src/core/commands/analyzer.ts", dynamicOnly: true },
+];
+function cliBundles(self) {
+  return {
+    name: "cli-bundles",
+    setup(build) {
+      for (const b of [...CLI_SPLIT, ...CLI_SHARED]) {
+        if (b.entry === self) continue;
+        build.onResolve({ filter: b.filter }, (args) => {
+          if (b.dynamicOnly && args.kind !== "dynamic-import") return undefined;
+          if (b.file === "./cli-errors.js" && !/src\/cli(\.ts|\/)/.test(args.importer)) return undefined;
+          return { path: b.file, external: true };
+        });
+      }
+    },
+  };
+}
+const cliBuild = (entry, outfile, extra = {}) => ({
+  ...common,
+  ...node,
+  name: nodePathName(outfile),
+  entryPoints: [entry],
+  outfile: join(outdir, outfile),
+  plugins: [separateBundles, cliBundles(entry)],
+  ...extra,
+});
+function nodePathName(file) {
+  return file.replace(/\.js$/, "");
+}
+
+const hostBuilds = [
   {
     ...common,
     ...node,
@@ -74,28 +122,24 @@ const builds = [
     outfile: join(outdir, "htmlToText.js"),
   },
 ];
+const builds = only === "cli" ? [] : hostBuilds;
 if (only !== "host") {
   builds.push(
-    {
-      ...common,
-      ...node,
-      name: "cli",
-      entryPoints: ["src/cli.ts"],
-      outfile: join(outdir, "cli.js"),
-      banner: { js: "#!/usr/bin/env node" },
-      plugins: [separateBundles],
-    },
-    {
-      ...common,
-      name: "webview",
-      entryPoints: ["webview-ui/src/main.tsx"],
-      outfile: join(outdir, "webview.js"),
-      platform: "browser",
-      format: "esm",
-      target: "es2022",
-      loader: { ".ttf": "file" },
-    },
+    cliBuild("src/cli.ts", "cli.js", { banner: { js: "#!/usr/bin/env node" } }),
+    ...[...CLI_SPLIT, ...CLI_SHARED].map((b) => cliBuild(b.entry, b.file.slice(2))),
   );
+}
+if (only === undefined) {
+  builds.push({
+    ...common,
+    name: "webview",
+    entryPoints: ["webview-ui/src/main.tsx"],
+    outfile: join(outdir, "webview.js"),
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    loader: { ".ttf": "file" },
+  });
 }
 
 function copyAssets() {

@@ -16,7 +16,19 @@ interface Metafile {
   >;
 }
 
-const BUNDLES = ["extension", "runtime", "htmlToText", "cli", "webview"] as const;
+const BUNDLES = [
+  "extension",
+  "runtime",
+  "htmlToText",
+  "cli",
+  "cli-hook",
+  "cli-analyzer",
+  "cli-sandbox",
+  "cli-check",
+  "cli-run",
+  "cli-checkpoints",
+  "webview",
+] as const;
 const TOP = 6;
 
 const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;

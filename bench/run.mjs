@@ -2,7 +2,7 @@
 // and run in its own Node process, so one benchmark's heap and JIT state never colour another's figures.
 // Benchmarks print figures; they never pass or fail on time.
 import * as esbuild from "esbuild";
-import { readdirSync, mkdtempSync } from "node:fs";
+import { readdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
@@ -33,6 +33,8 @@ for (const f of files) {
   });
   if (r.status !== 0) failed++;
 }
+// The bundles were only for this run: no folder is left in the temp directory.
+rmSync(out, { recursive: true, force: true });
 if (failed) {
   console.error(`${failed} benchmark(s) crashed`);
   process.exit(1);

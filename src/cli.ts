@@ -1,21 +1,21 @@
 /**
  * Headless entry: `toolgate <command>`. Each command is one line of the table below (a new one is one line
  * more). Exit codes: 0 done, 1 error, 2 usage or configuration error; `run` adds 3 (see src/cli/runTask.ts).
+ *
+ * Invariant: this module imports nothing but the error classes and the table; every command's module is loaded
+ * when that command runs (in dist/ each is a bundle of its own, see esbuild.mjs), so `hook` — started once per
+ * Claude Code tool call — loads the gate and nothing else, and `sandbox` loads no gate at all.
  */
+import { setFlagsFromString } from "node:v8";
 import { version } from "../package.json";
-import { UsageError } from "./cli/args";
-import { checkCommand, explainCommand } from "./cli/check";
 import type { CliCommand, CliIo } from "./cli/command";
-import { hookCommand } from "./cli/hook";
-import { ConfigError } from "./cli/loadGate";
+import { ConfigError, UsageError } from "./cli/errors";
 import { RUN_SUMMARY } from "./cli/runSummary";
 
 interface CommandEntry {
   readonly summary: string;
   readonly load: () => Promise<CliCommand>;
 }
-
-const now = (c: CliCommand): CommandEntry => ({ summary: c.summary, load: () => Promise.resolve(c) });
 
 /** `checkpoints` and `restore` share one module, which reads the command name as its first argument. */
 function checkpointsEntry(command: "checkpoints" | "restore", summary: string): CommandEntry {
@@ -32,14 +32,21 @@ function checkpointsEntry(command: "checkpoints" | "restore", summary: string): 
   };
 }
 
-// `run` is loaded on use: the agent runtime and the MCP SDK would add start-up time to every other command,
-// and `hook` runs once per Claude Code tool call. `hook` itself is loaded with the entry point, so nothing
-// can stop it from answering.
+// Summaries are written here so `toolgate --help` loads no command.
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  check: now(checkCommand),
-  explain: now(explainCommand),
+  check: {
+    summary: "decide tool calls (JSON Lines on stdin) and print each decision",
+    load: async () => (await import("./cli/check")).checkCommand,
+  },
+  explain: {
+    summary: "like check, with the decision trace of each call",
+    load: async () => (await import("./cli/check")).explainCommand,
+  },
   run: { summary: RUN_SUMMARY, load: async () => (await import("./cli/runTask")).runCommand },
-  hook: now(hookCommand),
+  hook: {
+    summary: "Claude Code PreToolUse hook: the same policy gates Claude Code's tool calls",
+    load: async () => (await import("./cli/hook")).hookCommand,
+  },
   checkpoints: checkpointsEntry("checkpoints", "list the checkpoints recorded for a task"),
   restore: checkpointsEntry("restore", "restore the files of a task to before one of its steps"),
   sandbox: {
@@ -74,7 +81,12 @@ async function main(argv: readonly string[], io: CliIo): Promise<number> {
   }
   let command: CliCommand | undefined;
   try {
-    command = await entry.load();
+    try {
+      command = await entry.load();
+    } catch (e) {
+      if (name === "hook") return hookLoadFailure(rest, e, io);
+      throw e;
+    }
     return await command.main(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -89,6 +101,26 @@ async function main(argv: readonly string[], io: CliIo): Promise<number> {
     return 1;
   }
 }
+
+/**
+ * The hook's module could not be loaded (a damaged install): still a refusal in the agent's terms and exit 0,
+ * since agents take a crash or an unknown exit code for "go on". Claude Code's shape; for any other agent,
+ * exit 2 with the reason on stderr, which blocks the call where the agent knows that convention.
+ */
+function hookLoadFailure(argv: readonly string[], e: unknown, io: CliIo): number {
+  const reason = `Toolgate: the hook could not be loaded, so the call is refused: ${String(e)}`;
+  if (argv[0] !== "claude-code") {
+    io.stderr.write(reason + "\n");
+    return 2;
+  }
+  const answer = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason };
+  io.stdout.write(JSON.stringify({ hookSpecificOutput: answer }) + "\n");
+  return 0;
+}
+
+// A CLI process is short: compile the grammar's WebAssembly functions when first called rather than all up
+// front (the bash grammar is 1.3 MB; a hook decides one line). Only when code runs changes, not what it does.
+setFlagsFromString("--wasm-lazy-compilation");
 
 const io: CliIo = {
   stdin: process.stdin,

@@ -4,7 +4,8 @@
  * argv that should be secret: API keys come from the environment only.
  */
 
-export class UsageError extends Error {}
+export { UsageError } from "./errors";
+import { UsageError } from "./errors";
 
 export type FlagKind = "value" | "list" | "bool";
 export type FlagSpec = Readonly<Record<string, FlagKind>>;

@@ -14,6 +14,7 @@ import { McpHub } from "../agent/mcp/hub";
 import { JsSearcher } from "../agent/node/jsSearcher";
 import { NodeCommandRunner } from "../agent/node/nodeCommandRunner";
 import { NodeFs } from "../agent/node/nodeFs";
+import { disposeSandboxSessions } from "../agent/sandbox/sandboxedSpawn";
 import type { ModelProvider } from "../agent/providers/types";
 import { Task } from "../agent/task/task";
 import type { TaskState } from "../agent/task/snapshot";
@@ -148,6 +149,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     process.removeListener("SIGTERM", stop);
     await hub?.dispose();
     watched.close();
+    // The run is over: its sandbox sessions (proxies, mount targets, the task's /tmp) go now, not at exit.
+    disposeSandboxSessions();
   }
 }
 

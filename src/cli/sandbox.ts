@@ -17,7 +17,7 @@ import {
   nestedHint,
   type HookInvocation,
 } from "./sandboxHook";
-import { ConfigError, loadPolicy, strictPolicy } from "./loadGate";
+import { ConfigError, loadPolicy, strictPolicy } from "./policy";
 
 /**
  * `toolgate sandbox [--grant G] [--network HOST]... [--cwd DIR] [settings flags] -- LINE`: runs one command
@@ -189,6 +189,20 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
   // The allow-list proxy (when the grant has hosts) lives in this process until the command ended.
   return new Promise<number>((resolve) => {
     const child = spawn(p.file, p.args, { cwd: p.cwd, env: p.env, stdio: ["inherit", "inherit", "pipe"] });
+    // A signal to `toolgate sandbox` goes to the command (bubblewrap runs it with --die-with-parent) and this
+    // process waits for it to end, so the clean-up below and the exit handlers run: without these handlers
+    // Node would die at once and leave the session's folders behind. A second signal kills it outright.
+    let signalled = 0;
+    const forward = (signal: NodeJS.Signals): void => {
+      signalled++;
+      child.kill(signalled > 1 ? "SIGKILL" : signal);
+    };
+    const signals: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    for (const sig of signals) process.on(sig, forward);
+    const settle = (code: number): void => {
+      for (const sig of signals) process.removeListener(sig, forward);
+      resolve(code);
+    };
     // stderr passes through; its head is kept to tell bubblewrap's own start failure from the command's.
     let head = "";
     child.stderr.on("data", (b: Buffer) => {
@@ -199,7 +213,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       p.cleanup();
       s.dispose();
       process.stderr.write(`toolgate sandbox: cannot start ${p.file}: ${e.message}${hint}\n`);
-      resolve(NO_SANDBOX_EXIT);
+      settle(NO_SANDBOX_EXIT);
     });
     child.on("close", (code, signal) => {
       const exit = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
@@ -207,17 +221,17 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       s.dispose();
       if (report.notRun !== undefined) {
         process.stderr.write(`toolgate sandbox: ${report.notRun}${hint}\n`);
-        resolve(NO_SANDBOX_EXIT);
+        settle(NO_SANDBOX_EXIT);
         return;
       }
       const found = report.protectedChanges ?? [];
-      if (found.length === 0) return resolve(exit);
+      if (found.length === 0) return settle(exit);
       // Nobody to ask: undone, as a headless run does; each is reported with what was done.
       for (const v of undoProtectedChanges(found))
         process.stderr.write(
           `toolgate sandbox: protected path ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
         );
-      resolve(PROTECTED_EXIT);
+      settle(PROTECTED_EXIT);
     });
   });
 }

@@ -39,6 +39,12 @@ export interface GateOptions {
   /** No person to ask: every ask becomes a deny carrying the reason. */
   readonly headless?: boolean;
   readonly analyzer?: CommandAnalyzer;
+  /**
+   * `create` does not wait for the analyzer: the caller awaits `prepare(call)` before deciding `call`, which
+   * loads it only when the call has a command (a hook answering one file read never loads the grammar). A
+   * command decided without `prepare` is unparseable: it asks.
+   */
+  readonly deferAnalyzer?: boolean;
   /** Replaces the path resolution's system calls (tests: an in-memory file system). */
   readonly fs?: FsProbe;
   /**
@@ -146,6 +152,13 @@ const FILE_SWITCH_TEXT = Object.fromEntries(
   >
 >;
 
+/** The command line a call runs, when it runs one: the only calls the command analyzer is needed for. */
+function commandOf(tool: string, params: ToolCall["params"]): string | undefined {
+  if (tool !== "execute_command" && tool !== "attempt_completion") return undefined;
+  const command = params.command;
+  return typeof command === "string" && command.trim() !== "" ? command : undefined;
+}
+
 /**
  * The gate: validator, then the decision order of DESIGN.md, first match wins — refusals and hard asks hold in
  * every mode, before auto and approve-all. `decide` is synchronous; its only I/O is the file-system facts it
@@ -217,8 +230,13 @@ export class Gate {
 
   static async create(opts: GateOptions): Promise<Gate> {
     const gate = new Gate(opts);
-    await gate.analyzer.ready();
+    if (opts.deferAnalyzer !== true) await gate.analyzer.ready();
     return gate;
+  }
+
+  /** Loads what deciding `call` needs (the command analyzer when it has a command); see `deferAnalyzer`. */
+  async prepare(call: ToolCall): Promise<void> {
+    if (commandOf(call.tool, call.params) !== undefined) await this.analyzer.ready();
   }
 
   /** Rule and settings errors: while there are any, nothing is auto-approved. */
@@ -363,8 +381,7 @@ export class Gate {
     // A resource URI that names local files is judged as read_file on each of them (DESIGN step 5).
     const resource = tool === "access_mcp_resource" ? this.resourcePaths(params.uri as string, trace) : undefined;
     if (resource && "decision" in resource) return resource;
-    const command =
-      tool === "execute_command" || tool === "attempt_completion" ? (params.command as string | undefined) : undefined;
+    const command = commandOf(tool, params);
     const commandPaths = this.commandCtx.paths as CommandPathGate;
     commandPaths.begin();
     // A command starts where the caller says it runs (a hook's agent after the model's `cd`), else in the first
@@ -372,7 +389,7 @@ export class Gate {
     const cwd = commandCwd(canonical.call.facts, this.paths.base);
     if (cwd === undefined) return deny("the command's working directory must be an absolute path", "validate:cwd");
     const ctx = cwd === this.commandCtx.cwd ? this.commandCtx : { ...this.commandCtx, cwd };
-    const analysis = command !== undefined && command.trim() !== "" ? this.analyze(command, trace, ctx) : undefined;
+    const analysis = command !== undefined ? this.analyze(command, trace, ctx) : undefined;
     const effect = analysis ? commandPaths.worst() : undefined;
     // A completion that runs a command is a command to every rule as well (`Bash` deny holds for it).
     const subjects =

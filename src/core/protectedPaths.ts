@@ -138,8 +138,12 @@ const compile = (patterns: readonly Pattern[]): Compiled[] =>
   patterns.map((x) => ({ m: new Minimatch(x.glob, opts), hit: { rule: x.glob, what: x.what } }));
 
 export class ProtectedPaths {
-  private readonly relative: readonly Compiled[];
-  private readonly absolute: readonly Compiled[];
+  /**
+   * The patterns as matchers, compiled on the first path that passes the pre-filter (most decisions never
+   * need them; a hook process that answers one read would otherwise compile every pattern to answer it).
+   */
+  private compiled: { readonly relative: readonly Compiled[]; readonly absolute: readonly Compiled[] } | undefined;
+  private readonly relativePatterns: readonly Pattern[];
   /** Sound pre-filter: a path it rejects matches none of the patterns, so most writes skip minimatch. */
   private readonly mayMatch: RegExp;
   /** Every pattern starts with `**` + `/`: a relative spelling passes the pre-filter only where its absolute one does. */
@@ -171,9 +175,13 @@ export class ProtectedPaths {
   ) {
     const rel = [...IN_WORKSPACE, { glob: `**/${ignoreFileName}`, what: "Toolgate's ignore file" }];
     this.floating = [...rel, ...ANYWHERE].every((x) => x.glob.startsWith("**/"));
-    this.relative = compile(rel);
-    this.absolute = compile(ANYWHERE);
+    this.relativePatterns = rel;
     this.mayMatch = prefilter([...rel, ...ANYWHERE]);
+  }
+
+  private matchers(): { readonly relative: readonly Compiled[]; readonly absolute: readonly Compiled[] } {
+    this.compiled ??= { relative: compile(this.relativePatterns), absolute: compile(ANYWHERE) };
+    return this.compiled;
   }
 
   /** The pattern or class a write to `p` hits, or undefined. */
@@ -329,11 +337,11 @@ export class ProtectedPaths {
       return undefined;
     for (const rel of [p.realRoot?.relative, p.lexicalRoot?.relative]) {
       if (rel === undefined || rel === "") continue;
-      const c = this.relative.find((x) => x.m.match(rel));
+      const c = this.matchers().relative.find((x) => x.m.match(rel));
       if (c) return refine(c.hit, rel);
     }
     for (const posix of [real, lexical]) {
-      const c = this.absolute.find((x) => x.m.match(posix));
+      const c = this.matchers().absolute.find((x) => x.m.match(posix));
       if (c) return c.hit;
     }
     return undefined;
@@ -352,11 +360,13 @@ function refine(hit: ProtectedHit, rel: string): ProtectedHit {
 /** Describes an absolute protected path without a root (the after-run compare's entries below an added one). */
 export function describeProtected(abs: string): string {
   const posix = strip(abs);
-  for (const c of DESCRIBE) if (c.m.match(posix)) return refine(c.hit, posix).what;
+  describeAll ??= compile([...IN_WORKSPACE, ...ANYWHERE]);
+  for (const c of describeAll) if (c.m.match(posix)) return refine(c.hit, posix).what;
   return "a protected file";
 }
 
-const DESCRIBE = compile([...IN_WORKSPACE, ...ANYWHERE]);
+/** Compiled on first use (the sandbox's after-run compare): nothing else needs it. */
+let describeAll: readonly Compiled[] | undefined;
 
 /** What `abs` leads to for `looksLikeGitDir`: a dangling link still counts as an entry (a file). */
 function kindOf(facts: FsFacts, abs: string): "file" | "dir" | undefined {

@@ -29,6 +29,7 @@ import { vscodeSearcher } from "./adapters/ripgrep";
 import { ApiKeyStore } from "./adapters/secrets";
 import { VscodeTerminalRunner } from "./adapters/terminalRunner";
 import { NodeCommandRunner } from "../agent/node/nodeCommandRunner";
+import { disposeSandboxSessions } from "../agent/sandbox/sandboxedSpawn";
 import { VscodeFs } from "./adapters/vscodeFs";
 import { CheckpointActions } from "./checkpointActions";
 import { CHECKPOINT_SCHEME, CheckpointDiffs } from "./diffView";
@@ -136,6 +137,9 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
     const path = m.tool?.params.path;
     if (!(path && (await diff.reveal(path)))) await fallback();
   });
+  // The runtime ends (window closes, extension stops): every sandbox session's proxies, mount targets and task
+  // `/tmp` folders go with it.
+  sub({ dispose: disposeSandboxSessions });
   const env: ToolEnv = {
     fs,
     // Every command the agent runs passes the OS sandbox's plan, with the settings as they are at that moment.
@@ -161,6 +165,8 @@ export async function connectRuntime(context: vscode.ExtensionContext, api: Tool
   const checkpointServices = new Map<string, GitCheckpointService>();
   const taskCheckpoints = new Map<string, GitCheckpointService>();
   const checkpointStore = join(context.globalStorageUri.fsPath, "checkpoints");
+  // Each service watches its roots' folders (so a step takes one checkpoint); the watchers go with the runtime.
+  sub({ dispose: () => checkpointServices.forEach((s) => s.dispose()) });
   const checkpointsFor = (roots: readonly string[]): GitCheckpointService => {
     const key = JSON.stringify(roots);
     let service = checkpointServices.get(key);

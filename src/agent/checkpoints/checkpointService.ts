@@ -39,7 +39,7 @@ import {
   type StepCall,
   type TaskCheckpoints,
 } from "./types";
-import { walkRoot } from "./walk";
+import { RootTracker } from "./rootTracker";
 import { withWorkspaceLock } from "./workspaceLock";
 
 export const MIN_GIT_VERSION = "2.25";
@@ -60,6 +60,11 @@ export interface CheckpointServiceOptions {
   /** `prune()` runs by itself after this many recorded checkpoints (default 50). */
   readonly pruneEvery?: number;
   readonly now?: () => number;
+  /**
+   * Watch the walked directories (Linux) so a checkpoint re-reads only what changed and reuses the last one
+   * when nothing did (default true). Off, or where no watcher can be trusted, every checkpoint walks the root.
+   */
+  readonly watchChanges?: boolean;
 }
 
 interface Snapshot {
@@ -72,6 +77,7 @@ export class GitCheckpointService implements CheckpointService {
   private readonly git: Git;
   readonly workspaceDir: string;
   private readonly repos: ShadowRepo[];
+  private readonly trackers: RootTracker<Snapshot>[];
   private readonly log: TaskLog;
   private readonly skippedLists: SkippedLists;
   private readonly prefixes: string[];
@@ -83,6 +89,7 @@ export class GitCheckpointService implements CheckpointService {
     this.git = createGit(o.gitPath, nodePath.join(o.storageDir, "home"));
     this.workspaceDir = nodePath.join(o.storageDir, workspaceKey(o.roots));
     this.repos = o.roots.map((r) => new ShadowRepo(this.git, r, nodePath.join(this.workspaceDir, "roots", rootKey(r))));
+    this.trackers = o.roots.map((r) => new RootTracker<Snapshot>(r, o.watchChanges ?? true));
     this.log = new TaskLog(nodePath.join(this.workspaceDir, "tasks"));
     this.skippedLists = new SkippedLists(nodePath.join(this.workspaceDir, "skipped"));
     const names = o.roots.map((r) => nodePath.basename(r) || "root");
@@ -135,20 +142,31 @@ export class GitCheckpointService implements CheckpointService {
 
   // ---- recording -----------------------------------------------------------------------------------------
 
-  private async snapshotRoot(i: number): Promise<Snapshot> {
+  /**
+   * One root's state now: the last snapshot when the change signal says nothing changed since, else a walk
+   * (only the changed directories while the signal is trusted) and git told only the paths that may differ.
+   * `fresh`: walk everything and let git look at every file (restores).
+   */
+  private async snapshotRoot(i: number, fresh: boolean): Promise<Snapshot> {
     const settings = this.o.settings();
     const repo = this.repos[i]!;
+    const tracker = this.trackers[i]!;
     for (let attempt = 0; ; attempt++) {
-      const walk = await walkRoot({
-        root: repo.root,
-        rootIndex: i,
-        ignore: this.o.ignore(),
-        includeGitignored: settings.includeGitignored,
-        maxFileBytes: settings.maxFileSizeMB * 1024 * 1024,
-        maxFiles: this.o.maxFilesPerRoot ?? 100_000,
-      });
+      const tracked = await tracker.walk(
+        {
+          root: repo.root,
+          rootIndex: i,
+          ignore: this.o.ignore(),
+          includeGitignored: settings.includeGitignored,
+          maxFileBytes: settings.maxFileSizeMB * 1024 * 1024,
+          maxFiles: this.o.maxFilesPerRoot ?? 100_000,
+        },
+        fresh || attempt > 0,
+      );
+      if ("unchanged" in tracked) return tracked.unchanged;
+      const walk = tracked.walk;
       try {
-        const tree = await repo.snapshot(walk.files);
+        const tree = await repo.snapshot(walk.files, fresh || attempt > 0 ? undefined : walk.touched);
         const skipped = await this.skippedLists.save({
           paths: walk.skippedPaths.map((s) => s.path),
           truncated: walk.truncated,
@@ -160,15 +178,18 @@ export class GitCheckpointService implements CheckpointService {
           if (n < 5) examples.push(s);
           perReason.set(s.reason, n + 1);
         }
-        return { tree, skipped, summary: { counts: walk.counts, examples } };
+        const snap = { tree, skipped, summary: { counts: walk.counts, examples } };
+        tracker.remember(walk, snap);
+        return snap;
       } catch (e) {
+        tracker.forget();
         // A file turned into a folder (or back) between the walk and git: walk again, once.
         if (attempt > 0 || !(e instanceof GitFailure)) throw e;
       }
     }
   }
 
-  private async snapshotAll(): Promise<Snapshot[]> {
+  private async snapshotAll(fresh = false): Promise<Snapshot[]> {
     if (!this.wroteInfo) {
       await writeFileAtomic(
         nodePath.join(this.workspaceDir, "workspace.json"),
@@ -177,8 +198,13 @@ export class GitCheckpointService implements CheckpointService {
       this.wroteInfo = true;
     }
     const out: Snapshot[] = [];
-    for (let i = 0; i < this.repos.length; i++) out.push(await this.snapshotRoot(i));
+    for (let i = 0; i < this.repos.length; i++) out.push(await this.snapshotRoot(i, fresh));
     return out;
+  }
+
+  /** Stops watching the roots (the service is no longer used). Later calls still work, walking in full. */
+  dispose(): void {
+    for (const t of this.trackers) t.dispose();
   }
 
   private summary(snaps: readonly Snapshot[]): SkipSummary {
@@ -410,7 +436,7 @@ export class GitCheckpointService implements CheckpointService {
     return this.serial(async () => {
       await this.mustRestore();
       const { record, index } = await this.stepOf(taskId, stepId);
-      return (await this.planAll(record, index, await this.snapshotAll(), options)).plan;
+      return (await this.planAll(record, index, await this.snapshotAll(true), options)).plan;
     });
   }
 
@@ -420,7 +446,8 @@ export class GitCheckpointService implements CheckpointService {
       await this.mustRestore();
       const { record, index } = await this.stepOf(taskId, stepId);
       const target = record.steps[index]!;
-      const current = await this.snapshotAll();
+      // A restore decides what to overwrite from the current files: read them all, whatever the signal says.
+      const current = await this.snapshotAll(true);
       const { plan, roots } = await this.planAll(record, index, current, options);
       const undoStep = await this.recordStep(
         taskId,
@@ -441,7 +468,7 @@ export class GitCheckpointService implements CheckpointService {
         changed.push(...applied.changed);
         kept.push(...applied.kept);
       }
-      await this.recordAfter(record, undoStep, await this.snapshotAll());
+      await this.recordAfter(record, undoStep, await this.snapshotAll(true));
       return { plan, changed, kept, undo: { seq: undoStep.seq, stepId: undoStep.stepId } };
     });
   }
@@ -452,6 +479,7 @@ export class GitCheckpointService implements CheckpointService {
     await this.serial(async () => {
       if ((await this.log.read(taskId)) === undefined) return;
       await this.log.remove(taskId);
+      for (const t of this.trackers) t.dropSnapshot();
       await compactStore(
         { log: this.log, repos: this.repos, skippedLists: this.skippedLists, roots: this.o.roots },
         await this.log.all(),
@@ -460,8 +488,9 @@ export class GitCheckpointService implements CheckpointService {
   }
 
   prune(): Promise<PruneResult> {
-    return this.serial(async () =>
-      pruneStore({
+    return this.serial(async () => {
+      for (const t of this.trackers) t.dropSnapshot();
+      return pruneStore({
         geometricRepack: versionAtLeast((await this.git.version()) ?? "0", "2.33"),
         log: this.log,
         repos: this.repos,
@@ -469,7 +498,7 @@ export class GitCheckpointService implements CheckpointService {
         roots: this.o.roots,
         workspaceDir: this.workspaceDir,
         maxBytes: this.o.settings().maxSizeMB * 1024 * 1024,
-      }),
-    );
+      });
+    });
   }
 }

@@ -70,9 +70,15 @@ export class ShadowRepo {
     return this.git.run(args, { gitDir: this.gitDir, ...extra });
   }
 
-  /** Records exactly `files` (root-relative) as the private index's content; returns the tree. */
-  async snapshot(files: readonly string[]): Promise<string> {
+  /**
+   * Records exactly `files` (root-relative) as the private index's content; returns the tree. `touched`: the
+   * only paths that may differ from the last snapshot (the walk's change signal). git is then handed only
+   * those, and keeps every other entry as it is, unread — but only while the index is the one this object
+   * wrote last; otherwise every file is looked at.
+   */
+  async snapshot(files: readonly string[], touched?: readonly string[]): Promise<string> {
     await this.init();
+    const known = this.indexed !== undefined && this.indexed.signature === indexSignature(this.indexFile);
     const inIndex = await this.indexedFiles();
     const wanted = new Set(files);
     const stale = inIndex.filter((p) => !wanted.has(p));
@@ -82,12 +88,13 @@ export class ShadowRepo {
         ...common,
         input: stale.join("\0") + "\0",
       });
-    if (files.length > 0)
+    const look = known && touched !== undefined ? touched.filter((p) => wanted.has(p)) : files;
+    if (look.length > 0)
       // bigFileThreshold=1 streams new blobs into one pack per run instead of one loose file per blob;
       // `gc` later deltifies them with the default threshold.
       await this.run(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], {
         ...common,
-        input: files.join("\0") + "\0",
+        input: look.join("\0") + "\0",
         config: [["core.bigFileThreshold", "1"]],
       });
     if (files.length === 0 && inIndex.length === 0) return EMPTY_TREE;

@@ -82,7 +82,9 @@ export class TaskLog {
   }
 
   async write(record: TaskRecord): Promise<void> {
-    await writeFileAtomic(this.file(record.taskId), JSON.stringify(record));
+    // Not flushed: the trees a record names are loose objects git writes unflushed too, so a flush here would
+    // not make a checkpoint survive a power cut; it would only cost every step a disk flush.
+    await writeFileAtomic(this.file(record.taskId), JSON.stringify(record), undefined, false);
   }
 
   async remove(taskId: string): Promise<void> {

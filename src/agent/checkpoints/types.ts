@@ -179,6 +179,8 @@ export interface CheckpointService {
   forget(taskId: string): Promise<void>;
   /** Drops the oldest tasks past the size cap and compacts the store. Runs by itself now and then. */
   prune(): Promise<PruneResult>;
+  /** Releases what keeps the checkpoints cheap (the directory watchers); the service still works after it. */
+  dispose?(): void;
 }
 
 export class CheckpointError extends Error {}

@@ -128,9 +128,15 @@ export class SandboxSession {
     this.scan = undefined;
   }
 
-  /** Closes the allow-list proxies (open tunnels too) and removes their sockets. Later commands get new ones. */
+  /**
+   * Closes the allow-list proxies (open tunnels too) and removes their sockets and the session's folder of
+   * empty mount targets. Idempotent; a later command recreates what it needs.
+   */
   dispose(): void {
     this.proxies.dispose();
+    const empties = this.empties;
+    this.empties = undefined;
+    if (empties) removeSessionDir(empties.dir);
   }
 
   /** The hosts a grant may reach now: its own, still in the current `toolgate.sandbox.network` list. */
@@ -224,7 +230,9 @@ export class SandboxSession {
   /** The empty file and directory hidden paths are covered with (one pair per session, outside every root). */
   private emptyTargets(): { readonly file: string; readonly emptyDir: string } {
     if (this.empties && existsSync(this.empties.file) && existsSync(this.empties.emptyDir)) return this.empties;
+    if (this.empties) removeSessionDir(this.empties.dir);
     const dir = mkdtempSync(nodePath.join(tmpdir(), "toolgate-sandbox-"));
+    sessionDirs.add(dir);
     const file = nodePath.join(dir, "empty");
     const emptyDir = nodePath.join(dir, "empty.d");
     writeFileSync(file, "");
@@ -232,7 +240,7 @@ export class SandboxSession {
     chmodSync(file, 0o444);
     chmodSync(emptyDir, 0o555);
     this.empties = {
-      dir: realpathSync.native(dir),
+      dir,
       file: realpathSync.native(file),
       emptyDir: realpathSync.native(emptyDir),
     };
@@ -359,6 +367,22 @@ export class SandboxSession {
     };
   }
 }
+
+/**
+ * Every session folder this process made and has not removed yet. A session's `dispose` removes its own; the
+ * process's end removes the rest (`exit` runs on a normal end, on `process.exit`, and after a signal handler
+ * that lets the process end — the CLI installs those), so no `toolgate-sandbox-*` folder outlives its process.
+ */
+const sessionDirs = new Set<string>();
+
+function removeSessionDir(dir: string): void {
+  sessionDirs.delete(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+process.once("exit", () => {
+  for (const dir of [...sessionDirs]) removeSessionDir(dir);
+});
 
 function isDir(p: string): boolean {
   const st = lstatSync(p, { throwIfNoEntry: false });

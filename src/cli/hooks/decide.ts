@@ -162,7 +162,9 @@ async function decideCall(
     const server = c.params.server_name;
     if (c.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server, adapter.name);
   }
-  const gate = await gateFor(policy, { headless: false });
+  // The grammar loads only when a call runs a command (a hook answering a file read never loads it).
+  const forCall = (calls.find((c) => c.call.tool === "execute_command") ?? calls[0]!).call;
+  const gate = await gateFor(policy, { headless: false, forCall });
   // A rewrite replaces the agent's whole input: only where one agent call is one gate call.
   const step: Step = { flags, env, ctx, rewritable: mapped.kind === "call" };
   return { ...decideInSession(adapter, call, calls, gate, policy, step), policy };

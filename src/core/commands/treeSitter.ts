@@ -3,24 +3,10 @@
  * local files (shipped in `dist/` next to the bundle), never fetched. One runtime per process.
  */
 import { Language, Parser } from "web-tree-sitter";
-import { join } from "node:path";
 
-export interface GrammarFiles {
-  /** `tree-sitter.wasm`, the runtime of web-tree-sitter. */
-  readonly runtime: string;
-  /** `tree-sitter-bash.wasm`, the grammar. */
-  readonly bash: string;
-}
+import type { GrammarFiles } from "./grammarFiles";
 
-/** Both files in one directory, as `esbuild.mjs` lays them out in `dist/`. */
-export function grammarFilesIn(dir: string): GrammarFiles {
-  return { runtime: join(dir, "tree-sitter.wasm"), bash: join(dir, "tree-sitter-bash.wasm") };
-}
-
-/** The directory of the running bundle (`dist/` for the extension and the CLI). */
-export function bundleDir(): string {
-  return typeof __dirname === "string" ? __dirname : process.cwd();
-}
+export { bundleDir, grammarFilesIn, type GrammarFiles } from "./grammarFiles";
 
 export interface LoadedGrammar {
   readonly parser: Parser;

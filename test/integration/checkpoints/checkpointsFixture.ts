@@ -82,7 +82,13 @@ export interface Fixture {
 
 export function makeService(
   roots: readonly string[],
-  opts: { store?: string; settings?: Partial<CheckpointSettings>; gitPath?: string; trusted?: boolean } = {},
+  opts: {
+    store?: string;
+    settings?: Partial<CheckpointSettings>;
+    gitPath?: string;
+    trusted?: boolean;
+    watchChanges?: boolean;
+  } = {},
 ): Fixture {
   const store = opts.store ?? tempDir("toolgate-ckpt-store-");
   const fx: Fixture = {
@@ -90,7 +96,10 @@ export function makeService(
     trusted: opts.trusted ?? true,
     settings: { ...DEFAULT_CHECKPOINT_SETTINGS, ...opts.settings },
     service: undefined as unknown as GitCheckpointService,
-    cleanup: () => rmSync(store, { recursive: true, force: true }),
+    cleanup: () => {
+      fx.service.dispose();
+      rmSync(store, { recursive: true, force: true });
+    },
   };
   (fx as { service: GitCheckpointService }).service = new GitCheckpointService({
     storageDir: store,
@@ -99,6 +108,7 @@ export function makeService(
     settings: () => fx.settings,
     ignore: () => IgnoreRules.load(roots, ".toolgateignore"),
     ...(opts.gitPath ? { gitPath: opts.gitPath } : {}),
+    ...(opts.watchChanges !== undefined ? { watchChanges: opts.watchChanges } : {}),
   });
   return fx;
 }

@@ -205,6 +205,8 @@ sandboxDescribe(probe, !HAS_CURL)("sandbox network: a host list through the prox
     const s = session(hosts("allowed.test"));
     expect((await run(s, curl("allowed.test"), true)).out).toContain(BODY);
     s.dispose();
+    // dispose also removed the session's mount targets; a command without hosts makes them again (no proxy).
+    s.prepare({ file: "/bin/true", args: [], env: { PATH: "/usr/bin:/bin" }, cwd: s.input.roots[0]! }).cleanup();
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = "/nonexistent-toolgate-tmp";
     let prepared;
