@@ -28,7 +28,7 @@ export const SANDBOX_USAGE = `usage: toolgate sandbox [options] -- LINE
   --cwd DIR             the working directory (default: the first workspace)
 ${SETTINGS_USAGE}
   --status              print the sandbox probe as one JSON line
-exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths (undone);
+exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths or files that run code later (undone);
             125 no sandbox could start (nothing ran)`;
 
 /** Exit status when no sandbox could be started (nothing ran), as `env`/`timeout` use 125. */
@@ -172,7 +172,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       // Nobody to ask: undone, as a headless run does; each is reported with what was done.
       for (const v of undoProtectedChanges(found))
         process.stderr.write(
-          `toolgate sandbox: protected path ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
+          `toolgate sandbox: ${v.runsCode === true ? "file that runs code later" : "protected path"} ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
         );
       resolve(PROTECTED_EXIT);
     });
