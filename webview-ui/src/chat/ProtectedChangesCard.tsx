@@ -32,7 +32,7 @@ export function ProtectedChangesCard({ message }: { readonly message: TaskMessag
       <ProtectedChangeList changes={changes} />
       <div className="tg-actions">
         <Button disabled={busy} onClick={() => void answer({ kind: "reject" })}>
-          Remove (undo)
+          {prot ? "Remove (undo)" : "Undo"}
         </Button>
         <Button appearance="secondary" disabled={busy} onClick={() => void answer({ kind: "approve" })}>
           Keep

@@ -13,7 +13,7 @@ const OUTCOME = {
 /** A changed file's diff (`core/lineDiff.ts` text: `- `, `+ `, `  ` and `…` lines) with the editor's diff colours. */
 function ChangeDiff({ path, diff }: { readonly path: string; readonly diff: string }) {
   return (
-    <pre className="tg-pre tg-hunk" aria-label={`Changes to ${path}`}>
+    <pre className="tg-pre tg-hunk tg-change-diff" aria-label={`Changes to ${path}`}>
       {diff.split("\n").map((line, i) => {
         const sign = line.startsWith("- ") ? "removed" : line.startsWith("+ ") ? "added" : undefined;
         const text = sign !== undefined || line.startsWith("  ") ? line.slice(2) : line;
