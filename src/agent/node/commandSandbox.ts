@@ -13,11 +13,10 @@ import type { SandboxNetwork, SandboxSettings } from "../../core/sandbox/sandbox
 import type { SandboxOutlook } from "../../shared/messages";
 import type { CommandRunOptions, CommandSandboxReport, FoundProtectedChange } from "../env";
 import { availabilityOf, probeSandbox } from "../sandbox/sandboxProbe";
-import { readSmallText } from "../sandbox/protectedSnapshot";
+import { readSmallText, textPreview } from "../sandbox/smallText";
 import {
   describeProtected,
   notableInside,
-  textPreview,
   type ProtectedChange,
   type ProtectedSnapshot,
 } from "../sandbox/protectedSnapshot";
