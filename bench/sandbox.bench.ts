@@ -46,7 +46,13 @@ function workspace(): string {
       mkdirSync(path.join(ws, path.dirname(rel)), { recursive: true });
       writeFileSync(path.join(ws, rel), "x");
     }
+    // A monorepo's packages: each package.json is a file that runs code later, fingerprinted by its scripts.
+    writeFileSync(
+      path.join(ws, `pkg${d}`, "package.json"),
+      JSON.stringify({ name: `pkg${d}`, scripts: { test: "x" } }),
+    );
   }
+  writeFileSync(path.join(ws, "Makefile"), "all:\n\techo\n");
   mkdirSync(path.join(ws, "secrets"));
   writeFileSync(path.join(ws, ".toolgateignore"), ignore.join("\n"));
   writeFileSync(path.join(ws, ".env"), "K=V");

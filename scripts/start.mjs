@@ -16,6 +16,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { writeWhatRuns } from "./demoWhatRuns.mjs";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const say = (m) => console.log(`[start] ${m}`);
@@ -72,7 +73,9 @@ const dirs = {
 };
 for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
 createDemoWorkspace(dirs.workspace);
-writeUserSettings(join(dirs.userData, "User", "settings.json"));
+const userSettings = join(dirs.userData, "User", "settings.json");
+writeUserSettings(userSettings);
+say(writeWhatRuns({ cli: join(repoRoot, "dist", "cli.js"), workspace: dirs.workspace, userSettings }));
 
 const env = {
   ...process.env,
@@ -147,7 +150,8 @@ function createDemoWorkspace(dir) {
       "# Toolgate demo workspace\n\nA small project to try the agent on. Ask it, for example:\n\n" +
       "- *Add a `--shout` option to `src/greet.js` and a test for it.*\n" +
       "- *Run the tests and explain what they check.*\n\n" +
-      "Reads and safe commands (`ls`, `git status`, `npm test`…) run without asking; edits ask first.\n",
+      "What runs without asking depends on the preset you choose in the Toolgate panel: `WHAT-RUNS.md`\n" +
+      "(rewritten each time `npm start` runs) lists what this project's everyday calls do under your settings.\n",
     "package.json": JSON.stringify(
       { name: "toolgate-demo", private: true, type: "module", scripts: { test: "node --test" } },
       null,

@@ -66,7 +66,9 @@ export class RunEvents {
       seen.result = true;
       this.emit({ type: "protected_changes", changes });
       for (const c of changes)
-        this.onNotice?.(`protected path ${c.kind} in a sandboxed command: ${c.path} (${c.what}) — ${c.outcome ?? "?"}`);
+        this.onNotice?.(
+          `${c.runsCode === true ? "file that runs code later" : "protected path"} ${c.kind} in a sandboxed command: ${c.path} (${c.what}) — ${c.outcome ?? "?"}${c.diff !== undefined ? `\n${c.diff}` : ""}`,
+        );
       return;
     }
     const tool = m.tool;

@@ -37,8 +37,9 @@ export const SANDBOX_USAGE = `usage: toolgate sandbox [options] -- LINE
 ${SETTINGS_USAGE}
   --status              print the sandbox probe as one JSON line
 ${HOOK_SANDBOX_USAGE}
-exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths (undone);
-            125 no sandbox could start, or (--decided-by-hook) the decision changed: nothing ran`;
+exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed protected paths or files that
+            run code later (undone); 125 no sandbox could start, or (--decided-by-hook) the decision changed:
+            nothing ran`;
 
 /** Exit status when no sandbox could be started (nothing ran), as `env`/`timeout` use 125. */
 export const NO_SANDBOX_EXIT = 125;
@@ -229,7 +230,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       // Nobody to ask: undone, as a headless run does; each is reported with what was done.
       for (const v of undoProtectedChanges(found))
         process.stderr.write(
-          `toolgate sandbox: protected path ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
+          `toolgate sandbox: ${v.runsCode === true ? "file that runs code later" : "protected path"} ${v.kind}: ${v.path} (${v.what}) — ${v.outcome === "failed" ? "could NOT be undone" : "undone"}\n`,
         );
       settle(PROTECTED_EXIT);
     });

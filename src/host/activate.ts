@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
 import { AskNotifier } from "./askNotifier";
+import { PresetOfferState } from "./presetOffer";
 import type { CheckpointHost } from "./checkpointHost";
 import { ChatController } from "./chatController";
 import { ChatWebviews } from "./chatViewProvider";
@@ -77,6 +78,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
   const notifier = new AskNotifier(() => webviews, statusBar);
   const controller = new ChatController({
     settings,
+    presets: new PresetOfferState(context.globalState, settings),
     rules,
     openDiff: (m) => diffOpener(m),
     decidedCall: (taskId, callId) => decisions.decidedCall(taskId, callId),

@@ -17,6 +17,7 @@ import type {
   HostToWebview,
   McpChange,
   ModelView,
+  PresetOffer,
   RuleRef,
   TaskView,
   WebviewToHost,
@@ -30,6 +31,7 @@ import { parseWebviewMessage } from "./protocolGuard";
 import { ruleTarget, type RuleStore, type RuleTarget } from "./rememberedRules";
 import type { SettingsLayer } from "../core/settingsLayers";
 import { rememberedRules, removeRule, type RememberedRules } from "./rulesView";
+import type { PresetOfferState } from "./presetOffer";
 import type { SettingsBridge } from "./settingsBridge";
 import { randomUUID } from "node:crypto";
 import {
@@ -63,6 +65,8 @@ export interface HostServices {
   readonly managedLayers?: () => readonly SettingsLayer[];
   /** A first-run card button (choose a provider, set the key, open settings, the walkthrough). */
   firstRun?(action: FirstRunAction): void | PromiseLike<void>;
+  /** The first-run preset card (shown once; again from a command). */
+  readonly presets?: PresetOfferState;
 }
 
 export const NO_AGENT =
@@ -163,7 +167,19 @@ export class ChatController {
       rules: rules.view,
       history: this.historyItems,
       ...(this.model ? { model: this.model } : {}),
+      ...this.presetOffer(),
     };
+  }
+
+  private presetOffer(): { presetOffer?: PresetOffer } {
+    const offer = this.services.presets?.offer();
+    return offer ? { presetOffer: offer } : {};
+  }
+
+  /** The "choose a preset" command: the card again, in every panel. */
+  offerPresets(): void {
+    this.services.presets?.reopen();
+    this.broadcastState();
   }
 
   settingsChanged(): void {
@@ -291,6 +307,10 @@ export class ChatController {
         return this.openHistoryTask(msg.id);
       case "firstRun":
         await this.services.firstRun?.(msg.action);
+        return undefined;
+      case "choosePreset":
+        await this.services.presets?.choose(msg.preset);
+        this.broadcastState();
         return undefined;
       case "deleteHistoryTask":
         return this.deleteHistoryTask(msg.id);

@@ -8,6 +8,7 @@ import type { ChatWebviews } from "./chatViewProvider";
 import { CommandId } from "./ids";
 import { SecretKey, type SettingsBridge } from "./settingsBridge";
 import { chooseProviderFlow } from "./modelSetup";
+import { allowRegistryHosts } from "./registryHostsCommand";
 
 export const NEXT_MODE: Readonly<Record<Mode, Mode>> = { normal: "plan", plan: "auto", auto: "normal" };
 
@@ -111,6 +112,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       controller.reveal("askFeedback");
     }),
     reg(CommandId.chooseProvider, () => chooseProviderFlow(() => vscode.commands.executeCommand(CommandId.setApiKey))),
+    reg(CommandId.choosePreset, async () => {
+      await webviews.reveal();
+      controller.offerPresets();
+    }),
+    reg(CommandId.allowRegistryHosts, () => allowRegistryHosts(settings)),
   ];
 
   function answerByKey(kind: "approve" | "reject"): void {

@@ -21,6 +21,8 @@ export const CommandId = {
   showRules: "toolgate.showRules",
   feedbackPendingAsk: "toolgate.feedbackPendingAsk",
   chooseProvider: "toolgate.chooseProvider",
+  choosePreset: "toolgate.choosePreset",
+  allowRegistryHosts: "toolgate.allowRegistryHosts",
 } as const;
 
 /** The getting-started walkthrough (`contributes.walkthroughs`), as `workbench.action.openWalkthrough` names it. */

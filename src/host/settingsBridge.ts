@@ -12,6 +12,7 @@ import { ACTION_KEYS, SETTING_KEYS } from "../core/settingsModel";
 import { MODE_RANK, settingsFromInspect, type HostSettings } from "../core/settingsLayers";
 import type { Mode } from "../core/types";
 import type { AutoApproveAction, LockedSetting, SettingChange, SettingsView } from "../shared/protocol";
+import type { Preset } from "../shared/presets";
 import { sandboxView } from "./sandboxStatus";
 
 export const SECTION = "toolgate";
@@ -167,6 +168,31 @@ export class SettingsBridge {
         if (change.value !== "ask" && change.value !== "off") throw new Error("Expected ask or off");
         return this.store.updateGlobal(SettingKey.untrustedContent, change.value);
     }
+  }
+
+  /**
+   * Writes a preset at user scope: its mode, the master switch on, approve-all off and its actions as a whole
+   * object (so the dropdown names it). Refused before anything is written when the managed policy fixes one of
+   * those keys to another value or caps the mode below it: half a preset would be a "Custom" nobody chose.
+   */
+  async applyPreset(preset: Preset): Promise<void> {
+    const current = this.hostSettings();
+    const ceiling = current.modeCeiling;
+    if (ceiling && MODE_RANK[preset.mode] > MODE_RANK[ceiling])
+      throw new Error(`Your administrator does not allow ${preset.mode} mode (managed policy).`);
+    const a = current.settings.autoApprove;
+    const locked = lockedControls(current.locked);
+    const clash = (c: LockedSetting, wanted: boolean, now: boolean) => locked.includes(c) && wanted !== now;
+    if (
+      clash("autoApprove.enabled", true, a.enabled) ||
+      clash("autoApprove.all", false, a.all) ||
+      AUTO_APPROVE_ACTIONS.some((k) => clash(`autoApprove.action:${k}`, preset.actions[k], a.actions[k] === true))
+    )
+      throw new Error(`"${preset.name}" changes a setting your administrator fixed (managed policy).`);
+    await this.store.updateGlobal(SettingKey.actions, { ...preset.actions });
+    await this.store.updateGlobal(SettingKey.all, false);
+    await this.store.updateGlobal(SettingKey.enabled, true);
+    await this.store.updateGlobal(SettingKey.mode, preset.mode);
   }
 
   /** Adds a rule to a user-scope list (used by "always allow/deny … always"). No duplicate is written. */

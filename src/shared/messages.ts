@@ -92,6 +92,10 @@ export interface ProtectedChangeView {
   readonly preview?: string;
   /** Inside an appeared directory: listed for the person, removed with it. */
   readonly within?: string;
+  /** A file that runs code later (package.json scripts, a Makefile…; `core/runCodeFiles.ts`), not a protected path. */
+  readonly runsCode?: boolean;
+  /** For a changed small text file: its lines removed (`- `) and added (`+ `), with context (`core/lineDiff.ts`). */
+  readonly diff?: string;
   /** After the answer: what was done. */
   readonly outcome?:
     | "removed"

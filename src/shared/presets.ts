@@ -6,7 +6,8 @@
 import { DEFAULT_ACTIONS } from "../core/settingsModel";
 import type { AutoApproveAction, Mode } from "./protocol";
 
-export type PresetName = "Ask before changes" | "Sandboxed autonomy" | "Read-only";
+export const PRESET_NAMES = ["Ask before changes", "Sandboxed autonomy", "Read-only"] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
 
 export interface Preset {
   readonly name: PresetName;
@@ -58,4 +59,10 @@ export function presetOf(s: SwitchState): Preset | undefined {
       p.mode === s.mode &&
       (Object.keys(p.actions) as AutoApproveAction[]).every((k) => p.actions[k] === s.autoApprove.actions[k]),
   );
+}
+
+export function presetNamed(name: PresetName): Preset {
+  const p = PRESETS.find((x) => x.name === name);
+  if (!p) throw new Error(`unknown preset: ${name}`);
+  return p;
 }

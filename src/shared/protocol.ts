@@ -14,10 +14,12 @@
 import type * as z from "zod/mini";
 import type { MessageDelta, RestoreMarks, TaskMessage } from "./messages";
 import type { Mode } from "../core/types";
+import type { PresetName } from "./presets";
 import type {
   AutoApproveActionSchema,
   FirstRunActionSchema,
   McpChangeSchema,
+  PresetChoiceSchema,
   RememberRuleSchema,
   RuleRefSchema,
   RuleScopeSchema,
@@ -158,6 +160,9 @@ export interface ModelView {
   readonly problem?: string;
 }
 
+/** A preset's name, or null: keep the settings as they are. */
+export type PresetChoice = z.infer<typeof PresetChoiceSchema>;
+
 /** Buttons of the first-run card; each runs one host command. */
 export type FirstRunAction = z.infer<typeof FirstRunActionSchema>;
 
@@ -173,6 +178,17 @@ export interface HostState {
   readonly history?: readonly HistoryItemView[];
   /** The model new tasks use; absent until the host has looked. */
   readonly model?: ModelView;
+  /** The first-run preset card is to be shown (once, or again from a command); absent otherwise. */
+  readonly presetOffer?: PresetOffer;
+}
+
+/** What the first-run preset card shows: which preset is preselected, and whether the sandbox works here. */
+export interface PresetOffer {
+  /** "Sandboxed autonomy" when the sandbox works, else "Ask before changes". */
+  readonly suggested: PresetName;
+  readonly sandboxWorks: boolean;
+  /** Why not, when it does not ("bubblewrap is not installed…"). */
+  readonly sandboxReason?: string;
 }
 
 /**

@@ -14,6 +14,7 @@ import * as z from "zod/mini";
 import { ACTION_KEYS } from "../core/settingsModel";
 import type { Mode } from "../core/types";
 import type { AskResponse } from "./messages";
+import { PRESET_NAMES } from "./presets";
 
 /** Task text and feedback are bounded: a person types them. */
 export const MAX_TEXT = 200_000;
@@ -91,6 +92,12 @@ export const RuleRefSchema = z.discriminatedUnion("source", [
 /** First-run card buttons: choose a provider, set its API key, open the settings, open the walkthrough. */
 export const FirstRunActionSchema = z.enum(["chooseProvider", "setApiKey", "openSettings", "walkthrough"]);
 
+/**
+ * The first-run preset card: a preset's name writes its switches at user scope; null keeps the settings as they
+ * are ("Decide later"). Either way the card is not shown again unless the person asks for it (a command).
+ */
+export const PresetChoiceSchema = z.nullable(z.enum(PRESET_NAMES));
+
 /** Task ids as the history stores them. */
 const TaskId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,100}$/));
 
@@ -132,6 +139,7 @@ export const WebviewToHostSchema = z.discriminatedUnion("type", [
   /** Show a past task from the history (read-only until the person replies to continue it). */
   obj({ type: z.literal("openHistoryTask"), requestId: RequestId, id: TaskId }),
   obj({ type: z.literal("firstRun"), action: FirstRunActionSchema }),
+  obj({ type: z.literal("choosePreset"), requestId: RequestId, preset: PresetChoiceSchema }),
   /** "Undo restore" on a row just restored to: the host shows what comes back and asks before restoring. */
   obj({ type: z.literal("undoRestore"), requestId: RequestId, messageId: MessageId }),
   /** "Delete" on a history entry, after the panel's confirmation: its transcript and its checkpoints go. */

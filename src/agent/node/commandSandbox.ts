@@ -13,13 +13,14 @@ import type { SandboxNetwork, SandboxSettings } from "../../core/sandbox/sandbox
 import type { SandboxOutlook } from "../../shared/messages";
 import type { CommandRunOptions, CommandSandboxReport, FoundProtectedChange } from "../env";
 import { availabilityOf, probeSandbox } from "../sandbox/sandboxProbe";
+import { readSmallText, textPreview } from "../sandbox/smallText";
 import {
   describeProtected,
   notableInside,
-  textPreview,
   type ProtectedChange,
   type ProtectedSnapshot,
 } from "../sandbox/protectedSnapshot";
+import { lineDiff } from "../../core/lineDiff";
 import { undoData } from "../sandbox/protectedUndo";
 import { prepareSandboxedSpawn, SandboxUnavailableError, type PreparedSpawn } from "../sandbox/sandboxedSpawn";
 
@@ -120,9 +121,17 @@ function foundChanges(
   if (changes.length === 0) return [];
   const out: FoundProtectedChange[] = [];
   for (const c of changes) {
-    const preview = c.kind === "removed" ? undefined : textPreview(c.path);
+    const diff = c.kind === "changed" ? changeDiff(c.path, before) : undefined;
+    const preview = c.kind === "removed" || diff !== undefined ? undefined : textPreview(c.path);
     out.push({
-      view: { path: c.path, kind: KIND_WORD[c.kind], what: c.what, ...(preview !== undefined ? { preview } : {}) },
+      view: {
+        path: c.path,
+        kind: KIND_WORD[c.kind],
+        what: c.what,
+        ...(c.runsCode ? { runsCode: true } : {}),
+        ...(preview !== undefined ? { preview } : {}),
+        ...(diff !== undefined ? { diff } : {}),
+      },
       undo: undoData(c, before),
     });
     if (c.kind !== "added") continue;
@@ -142,6 +151,15 @@ function foundChanges(
   return out;
 }
 
+/** A changed small text file's diff against its content before the command (kept by the snapshot). */
+function changeDiff(path: string, before: ProtectedSnapshot): string | undefined {
+  const was = before.entries.get(path)?.content;
+  if (was === undefined || was.includes(0)) return undefined;
+  const now = readSmallText(path);
+  if (now === undefined) return undefined;
+  const diff = lineDiff(was.toString("utf8"), now);
+  return diff === "" ? undefined : diff;
+}
 /**
  * After a sandboxed run: bubblewrap's own start failure means the command did not run; a block becomes the
  * model's message; protected paths the command created or changed are reported as they are, for the caller

@@ -11,6 +11,7 @@ import {
   ProtectedPaths,
   type ProtectedHit,
 } from "../../core/protectedPaths";
+import { meaningOf, runCodeFile, type RunCodeFile } from "../../core/runCodeFiles";
 import { nodeGitConfig } from "../git/gitConfigReader";
 import { kinds } from "./workspaceScan";
 
@@ -19,6 +20,11 @@ import { kinds } from "./workspaceScan";
  * protected paths are read-only inside the sandbox; those that do not exist yet cannot be mounted without
  * creating them in the person's tree, so a command may create them (`git init` and a hook, a new
  * `.vscode/settings.json`). The compare finds that, and `protectedUndo.ts` undoes it once the person says so.
+ *
+ * The same snapshot holds the files that run code later (`core/runCodeFiles.ts`: package.json scripts,
+ * Makefiles, conftest.py…), gitignored or not. They stay writable in the sandbox; a change that means something
+ * (for package.json and go.mod only the fields their tool runs, for the others any byte) is reported like a
+ * protected change, so "write the script, then run it" needs the person's keep.
  */
 
 /**
@@ -37,6 +43,8 @@ interface Entry {
   readonly what?: string;
   readonly mode?: number;
   readonly content?: Buffer;
+  /** A file that runs code later (not a protected path). */
+  readonly runsCode?: true;
 }
 
 export interface ProtectedSnapshot {
@@ -52,6 +60,8 @@ export interface ProtectedChange {
   readonly kind: ChangeKind;
   /** For the ask: "a new git directory", "a git hook", ... */
   readonly what: string;
+  /** A file that runs code later (`core/runCodeFiles.ts`), not a protected path. */
+  readonly runsCode?: true;
 }
 
 const SKIP_DIRS = new Set(["node_modules", ".hg", ".svn"]);
@@ -146,6 +156,8 @@ interface Listed {
   readonly isDir: boolean;
   /** The matcher's fixed-pattern verdict for the entry (a pure function of its path). */
   readonly hit: ProtectedHit | undefined;
+  /** A file that runs code later (a pure function of its path too). */
+  readonly runCode?: RunCodeFile;
 }
 
 interface Listing {
@@ -169,6 +181,7 @@ function relevantEntries(
   dir: string,
   verdict: (name: string, isDir: boolean) => ProtectedHit | undefined,
   ignoreName: string,
+  runCode: (name: string) => RunCodeFile | undefined,
 ): Listing | undefined {
   let key: string | undefined;
   try {
@@ -189,7 +202,9 @@ function relevantEntries(
   for (const e of list) {
     const isDir = e.isDirectory();
     const h = verdict(e.name, isDir);
-    if (isDir || h !== undefined) entries.push({ name: e.name, isDir, hit: h });
+    const r = isDir || h !== undefined ? undefined : runCode(e.name);
+    if (isDir || h !== undefined || r !== undefined)
+      entries.push({ name: e.name, isDir, hit: h, ...(r !== undefined ? { runCode: r } : {}) });
   }
   const gitDir = looksLikeGitDir(kinds(dir, list));
   const listing = { entries, total: list.length, gitDir };
@@ -258,7 +273,9 @@ export function takeSnapshot(
           (isDir ? guard.patternHit(inRoot(root, index, `${child}/x`)) : undefined)
         );
       };
-      const listed = relevantEntries(dir, verdict, ignoreName);
+      const listed = relevantEntries(dir, verdict, ignoreName, (name) =>
+        runCodeFile(rel === "" ? name : `${rel}/${name}`),
+      );
       if (listed === undefined) continue;
       budget.left -= listed.total;
       if (budget.left < 0) break;
@@ -280,6 +297,11 @@ export function takeSnapshot(
           } else addTree(abs, entries, budget, 0, e.hit.what);
           continue;
         }
+        if (e.runCode !== undefined) {
+          const entry = runCodeEntry(abs, e.runCode);
+          if (entry) entries.set(abs, entry);
+          continue;
+        }
         if (e.isDir && !SKIP_DIRS.has(e.name)) queue.push(rel === "" ? e.name : `${rel}/${e.name}`);
       }
     }
@@ -290,6 +312,21 @@ export function takeSnapshot(
       for (const target of t.targets)
         if (!entries.has(target)) addTree(target, entries, budget, 0, ...targetWords(target));
   return { entries, truncated: budget.left < 0 };
+}
+
+/**
+ * A file that runs code later: its fingerprint is what its tool runs (`meaningOf`) when the content was kept
+ * and reads as the tool reads it, and otherwise the bytes, so an unreadable or unparsable file still compares.
+ */
+function runCodeEntry(abs: string, file: RunCodeFile): Entry | undefined {
+  const e = fingerprint(abs);
+  if (!e) return undefined;
+  const meaning =
+    file.meaning !== "bytes" && e.fingerprint.startsWith("file:") && e.content !== undefined
+      ? meaningOf(file.meaning, e.content.toString("utf8"))
+      : undefined;
+  const fp = meaning !== undefined ? `meaning:${createHash("sha256").update(meaning).digest("hex")}` : e.fingerprint;
+  return { ...e, fingerprint: fp, what: file.what, runsCode: true };
 }
 
 /** What a configured target is: a hooks directory (and the hooks in it), or a configuration file. */
@@ -312,43 +349,23 @@ export function compareSnapshots(before: ProtectedSnapshot, after: ProtectedSnap
   for (const path of [...after.entries.keys()].sort()) {
     const now = after.entries.get(path)!;
     const was = before.entries.get(path);
+    const runs = now.runsCode ? ({ runsCode: true } as const) : {};
     if (was === undefined) {
       if (addedDirs.some((d) => path.startsWith(d + "/"))) continue;
       if (now.fingerprint.startsWith("dir:")) addedDirs.push(path);
-      changes.push({ path, kind: "added", what: now.what ?? describeProtected(path) });
+      changes.push({ path, kind: "added", what: now.what ?? describeProtected(path), ...runs });
     } else if (was.fingerprint !== now.fingerprint)
-      changes.push({ path, kind: "changed", what: now.what ?? describeProtected(path) });
+      changes.push({ path, kind: "changed", what: now.what ?? describeProtected(path), ...runs });
   }
-  for (const path of before.entries.keys())
+  for (const [path, was] of before.entries)
     if (!after.entries.has(path) && !after.truncated)
-      changes.push({ path, kind: "removed", what: before.entries.get(path)?.what ?? describeProtected(path) });
+      changes.push({
+        path,
+        kind: "removed",
+        what: was.what ?? describeProtected(path),
+        ...(was.runsCode ? { runsCode: true as const } : {}),
+      });
   return changes.sort((a, b) => a.path.localeCompare(b.path));
-}
-
-const PREVIEW_BYTES = 4096;
-const PREVIEW_LINES = 8;
-const PREVIEW_LINE_CHARS = 120;
-
-/**
- * The first lines of a small text file as it is now (a planted hook, a new settings file), for the person's
- * ask; undefined for a directory, a link, a large or binary file. The final component is never followed.
- */
-export function textPreview(abs: string): string | undefined {
-  const st = lstatSync(abs, { throwIfNoEntry: false });
-  if (!st?.isFile() || st.size > PREVIEW_BYTES) return undefined;
-  let data: Buffer;
-  try {
-    data = readFileSync(abs);
-  } catch {
-    return undefined;
-  }
-  if (data.includes(0)) return undefined;
-  const lines = data.toString("utf8").split("\n");
-  const shown = lines
-    .slice(0, PREVIEW_LINES)
-    .map((l) => (l.length > PREVIEW_LINE_CHARS ? l.slice(0, PREVIEW_LINE_CHARS) + "…" : l));
-  const more = lines.length > PREVIEW_LINES && lines.slice(PREVIEW_LINES).some((l) => l !== "");
-  return (shown.join("\n") + (more ? "\n…" : "")).trimEnd();
 }
 
 /**

@@ -357,6 +357,7 @@ export class SandboxSession {
           ...(proxied ? { allowedHosts: allowList.map(entryText) } : {}),
           ...(listConfigured ? { listConfigured } : {}),
           ...(o.networkHint !== undefined ? { networkHint: o.networkHint } : {}),
+          ...(grant.kind === "read-only" ? { readOnlyGrant: true } : {}),
         });
         const after = takeSnapshot(roots, ignoreFileName);
         const protectedChanges = compareSnapshots(before, after);

@@ -11,6 +11,26 @@ import type { ProtectedChangesVerdict } from "../tools/types";
 import { undoProtectedChanges } from "../sandbox/protectedUndo";
 import { Cancelled, type TaskCore } from "./taskCore";
 
+/** The ask's text: protected paths, files that run code later, or both. */
+function changesQuestion(found: readonly FoundProtectedChange[]): string {
+  const top = found.filter((f) => f.view.within === undefined);
+  const runs = top.filter((f) => f.view.runsCode === true).length;
+  const prot = top.length - runs;
+  const parts = [
+    ...(prot > 0
+      ? [
+          `${prot === 1 ? "a protected path" : `${prot} protected paths`} (git hooks and config, .vscode, workflows, the ignore file)`,
+        ]
+      : []),
+    ...(runs > 0
+      ? [
+          `${runs === 1 ? "a file" : `${runs} files`} that run${runs === 1 ? "s" : ""} code later (package.json scripts, Makefiles, CI and build configuration)`,
+        ]
+      : []),
+  ];
+  return `The command changed ${parts.join(" and ")}. Keep or undo?`;
+}
+
 /** Waits for the person on a message; a cancel rejects (with Cancelled). */
 export async function askPerson(core: TaskCore, messageId: number): Promise<AskResponse> {
   core.setState("waiting");
@@ -69,14 +89,13 @@ export async function askProtectedChanges(
   onShown?: (askId: number) => void,
   existingId?: number,
 ): Promise<ProtectedChangesVerdict> {
-  const n = found.filter((f) => f.view.within === undefined).length;
   const restored = existingId !== undefined && core.store.get(existingId)?.kind === "protected_changes";
   const id = restored
     ? existingId
     : core.store.add({
         role: "ask",
         kind: "protected_changes",
-        text: `The command changed ${n === 1 ? "a protected path" : `${n} protected paths`} (git hooks and config, .vscode, workflows, the ignore file). Keep or remove?`,
+        text: changesQuestion(found),
         askState: "pending",
         protectedChanges: found.map((f) => f.view),
       });

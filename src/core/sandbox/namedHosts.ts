@@ -1,4 +1,5 @@
 import { canonicalHost, compileAllowList, entryText, type AllowEntry } from "./networkAllowList";
+import { CRATES, GO, MAVEN, NPM, PYPI, YARN } from "./registryHosts";
 
 /**
  * The hosts a command line names, as a conservative lexical over-approximation: every word piece that spells a
@@ -32,33 +33,33 @@ const GIT = /(^|[^a-z0-9_.-])git([^a-z0-9_.-]|$)/;
 const MANAGERS: readonly { readonly word: RegExp; readonly defaults: readonly string[]; readonly npmrc: boolean }[] = [
   {
     word: /(^|[^a-z0-9_.-])(npm|npx|pnpm|pnpx|corepack)([^a-z0-9_.-]|$)/,
-    defaults: ["registry.npmjs.org"],
+    defaults: NPM.hosts,
     npmrc: true,
   },
   {
     word: /(^|[^a-z0-9_.-])(yarn|yarnpkg)([^a-z0-9_.-]|$)/,
-    defaults: ["registry.yarnpkg.com", "registry.npmjs.org"],
+    defaults: YARN.hosts,
     npmrc: true,
   },
-  { word: /(^|[^a-z0-9_.-])bunx?([^a-z0-9_.-]|$)/, defaults: ["registry.npmjs.org"], npmrc: true },
+  { word: /(^|[^a-z0-9_.-])bunx?([^a-z0-9_.-]|$)/, defaults: NPM.hosts, npmrc: true },
   {
     word: /(^|[^a-z0-9_.-])(pip[0-9.]*|pipx|uv|uvx|poetry|pdm)([^a-z0-9_.-]|$)/,
-    defaults: ["pypi.org", "files.pythonhosted.org"],
+    defaults: PYPI.hosts,
     npmrc: false,
   },
   {
     word: /(^|[^a-z0-9_.-])cargo([^a-z0-9_.-]|$)/,
-    defaults: ["index.crates.io", "static.crates.io", "crates.io"],
+    defaults: CRATES.hosts,
     npmrc: false,
   },
   {
     word: /(^|[^a-z0-9_.-])go([^a-z0-9_.-]|$)/,
-    defaults: ["proxy.golang.org", "sum.golang.org"],
+    defaults: GO.hosts,
     npmrc: false,
   },
   {
     word: /(^|[^a-z0-9_.-])(gradlew?|mvnw?)([^a-z0-9_.-]|$)/,
-    defaults: ["repo.maven.apache.org", "repo1.maven.org", "plugins.gradle.org", "services.gradle.org"],
+    defaults: MAVEN.hosts,
     npmrc: false,
   },
 ];

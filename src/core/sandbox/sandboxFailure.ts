@@ -20,6 +20,8 @@ export interface FailureContext {
   readonly listConfigured?: boolean;
   /** What to list for this command to get network (`list registry.npmjs.org in …`), when known. */
   readonly networkHint?: string;
+  /** The command ran under the read-only grant (judged read-only, or plan mode): the workspace was read-only too. */
+  readonly readOnlyGrant?: boolean;
 }
 
 export type SandboxFailure =
@@ -53,7 +55,9 @@ export function classifySandboxFailure(run: RunOutcome, ctx: FailureContext): Sa
     return {
       kind: "blocked",
       cause: "read-only",
-      message: `The sandbox blocked a write: outside the workspace, and in protected paths (git config and hooks, .vscode, workflows, the ignore file), the file system is read-only. ${NOTE}`,
+      message: ctx.readOnlyGrant
+        ? `The sandbox blocked a write: this command was allowed as read-only (or the task is in plan mode), so it ran with the whole file system read-only, the workspace included. ${NOTE}`
+        : `The sandbox blocked a write: outside the workspace, and in protected paths (git config and hooks, .vscode, workflows, the ignore file), the file system is read-only. ${NOTE}`,
     };
   if (NOT_FOUND.test(text)) {
     const named = ctx.hidden.slice(0, 500).find((h) => h !== "" && text.includes(h));

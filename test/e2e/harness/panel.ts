@@ -8,8 +8,15 @@ import type { Session } from "./session";
 import { toolgateFrame } from "./webview";
 import { activityBarItem } from "./workbench";
 
-/** Opens the Toolgate view container and returns its webview frame once the app has connected. */
-export async function openPanel(session: Session): Promise<Frame> {
+/** The first-run preset card (webview-ui/src/chat/PresetCard.tsx). */
+export const PRESET_CARD = "How much may the agent do without asking?";
+
+/**
+ * Opens the Toolgate side bar and returns its webview frame, once the host's state has arrived. Every scenario
+ * starts from the defaults: the first-run preset card, which a fresh profile shows, is answered "Decide later"
+ * (which writes no setting) unless `keepPresetCard` — the scenario that tests the card keeps it.
+ */
+export async function openPanel(session: Session, o: { readonly keepPresetCard?: boolean } = {}): Promise<Frame> {
   const page = session.page;
   const icon = activityBarItem(page, "Toolgate").first();
   await icon.waitFor({ timeout: 30_000 });
@@ -31,6 +38,12 @@ export async function openPanel(session: Session): Promise<Frame> {
   session.expectPanel = true;
   // Until the host answered the webview's ready message the app shows only a "Connecting…" status.
   await frame.getByRole("tablist", { name: "Toolgate" }).waitFor({ timeout: 30_000 });
+  // The tab list renders with the host's first state, which says whether the card is offered.
+  const presets = frame.getByRole("region", { name: PRESET_CARD });
+  if (!o.keepPresetCard && (await presets.isVisible())) {
+    await presets.getByRole("button", { name: "Decide later" }).click();
+    await presets.waitFor({ state: "detached", timeout: 10_000 });
+  }
   return frame;
 }
 

@@ -30,6 +30,7 @@ import { firstRun } from "./s16-first-run";
 import { askWhenHidden } from "./s17-ask-when-hidden";
 import { sandboxReloadProtectedAsk } from "./s18-sandbox-reload";
 import { untrustedContent } from "./s19-untrusted-content";
+import { sandboxedAutonomy } from "./s20-sandboxed-autonomy";
 
 export const scenarios: readonly Scenario[] = [
   harness,
@@ -62,4 +63,5 @@ export const scenarios: readonly Scenario[] = [
   askWhenHidden,
   sandboxReloadProtectedAsk,
   untrustedContent,
+  sandboxedAutonomy,
 ];

@@ -56,6 +56,7 @@ const fileUri = (path: string) => ({ scheme: "file", path, fsPath: path, toStrin
 function context(extensionPath = extensionRoot) {
   const subscriptions: Array<{ dispose(): void }> = [];
   const state = new Map<string, unknown>();
+  const global = new Map<string, unknown>();
   const storage = mkdtempSync(join(tmpdir(), "toolgate-storage-"));
   mkdirSync(join(storage, "tasks"));
   return {
@@ -65,6 +66,10 @@ function context(extensionPath = extensionRoot) {
     workspaceState: {
       get: (k: string) => state.get(k),
       update: (k: string, v: unknown) => Promise.resolve(void state.set(k, v)),
+    },
+    globalState: {
+      get: (k: string) => global.get(k),
+      update: (k: string, v: unknown) => Promise.resolve(void global.set(k, v)),
     },
     secrets: {
       get: () => Promise.resolve(undefined),

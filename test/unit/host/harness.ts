@@ -1,6 +1,7 @@
 /** Builds a ChatController over fakes, with webviews whose received messages feed the real webview Store. */
 import type { Attention } from "../../../src/host/askAttention";
 import { ChatController } from "../../../src/host/chatController";
+import { PresetOfferState } from "../../../src/host/presetOffer";
 import { RuleStore } from "../../../src/host/rememberedRules";
 import { SettingsBridge } from "../../../src/host/settingsBridge";
 import { WebviewChannel } from "../../../src/host/webviewChannel";
@@ -26,6 +27,8 @@ export function makeHost(
     withFactory?: boolean;
     managed?: () => readonly SettingsLayer[];
     decidedCall?: (taskId: string, callId: number) => string | undefined;
+    /** The first-run preset card, over this globalState (`globalState` in the result). */
+    presets?: boolean;
   } = {},
 ) {
   const config = new FakeConfigStore();
@@ -33,6 +36,7 @@ export function makeHost(
   let trusted = opts.trusted ?? true;
   const settings = new SettingsBridge(config, () => trusted);
   const rules = new RuleStore(memento, settings);
+  const globalState = new FakeMemento();
   const timer = new ManualTimer();
   const logs: string[] = [];
   const diffs: TaskMessage[] = [];
@@ -50,6 +54,7 @@ export function makeHost(
     // Tests never read this machine's policy file.
     managedLayers: opts.managed ?? (() => []),
     ...(opts.decidedCall ? { decidedCall: opts.decidedCall } : {}),
+    ...(opts.presets ? { presets: new PresetOfferState(globalState, settings) } : {}),
   });
   const factory = new FakeFactory();
   if (opts.withFactory !== false) controller.setTaskFactory(factory);
@@ -89,6 +94,7 @@ export function makeHost(
   return {
     config,
     memento,
+    globalState,
     settings,
     rules,
     timer,

@@ -1,11 +1,11 @@
 /**
- * The chat tab: messages (or, with no task open, the first-run card or the empty-chat text and recent
- * tasks), the docked pending ask, the auto-approve dropdown, the input and the model line.
+ * The chat tab: messages (or, with no task open, the first-run preset card, the first-run model card or the
+ * empty-chat text, and recent tasks), the docked pending ask, the auto-approve dropdown, the input and the model line.
  *
  * Layout invariant: the input and the model line never leave the screen. The message list gives up its
  * height first; then the docked ask and the dropdown share what is left and scroll inside their own area.
  */
-import type { HistoryItemView, ModelView, SettingsView, TaskView } from "../../../src/shared/protocol";
+import type { HistoryItemView, ModelView, PresetOffer, SettingsView, TaskView } from "../../../src/shared/protocol";
 import { Icon } from "../components";
 import { NO_MARKS, RestoreMarksContext } from "../rows/restoreMarks";
 import { plural } from "../util/counts";
@@ -13,6 +13,7 @@ import { AskDock, pendingAsk } from "./AskDock";
 import { AutoApproveMenu } from "./AutoApproveMenu";
 import { Announcer } from "./Announcer";
 import { FirstRunCard } from "./FirstRunCard";
+import { PresetCard } from "./PresetCard";
 import { HistoryList } from "./HistoryList";
 import { MessageList } from "./MessageList";
 import { TaskCheckpoints } from "./TaskCheckpoints";
@@ -29,6 +30,8 @@ export interface ChatViewProps {
   readonly focusInputSeq: number;
   readonly history?: readonly HistoryItemView[];
   readonly model?: ModelView | null;
+  /** The first-run preset card, while the host offers it. */
+  readonly presetOffer?: PresetOffer | null;
 }
 
 const STATE_TEXT: Record<TaskView["state"], string> = {
@@ -61,6 +64,7 @@ export function ChatView({
   focusInputSeq,
   history = [],
   model = null,
+  presetOffer = null,
 }: ChatViewProps) {
   const ask = task ? pendingAsk(task.messages) : undefined;
   // A retry's countdown is answered in its own row (Retry now / Stop) while the task keeps running.
@@ -96,6 +100,7 @@ export function ChatView({
         </>
       ) : (
         <div className="tg-start">
+          {presetOffer ? <PresetCard offer={presetOffer} /> : null}
           {needsModel ? (
             <FirstRunCard model={model} />
           ) : (

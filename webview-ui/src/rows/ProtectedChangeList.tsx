@@ -10,9 +10,35 @@ const OUTCOME = {
   changedSince: "kept: it changed after the command, so it was not undone",
 } as const;
 
+/** A changed file's diff (`core/lineDiff.ts` text: `- `, `+ `, `  ` and `…` lines) with the editor's diff colours. */
+function ChangeDiff({ path, diff }: { readonly path: string; readonly diff: string }) {
+  return (
+    <pre className="tg-pre tg-hunk tg-change-diff" aria-label={`Changes to ${path}`}>
+      {diff.split("\n").map((line, i) => {
+        const sign = line.startsWith("- ") ? "removed" : line.startsWith("+ ") ? "added" : undefined;
+        const text = sign !== undefined || line.startsWith("  ") ? line.slice(2) : line;
+        return (
+          <div
+            key={i}
+            className={sign === "removed" ? "tg-line-removed" : sign === "added" ? "tg-line-added" : undefined}
+          >
+            <span className="tg-line-sign" aria-label={sign}>
+              {sign === "removed" ? "−" : sign === "added" ? "+" : " "}
+            </span>
+            <VisibleText text={text} options={COMMAND_VISIBILITY} />
+          </div>
+        );
+      })}
+    </pre>
+  );
+}
+
 export function ProtectedChangeList({ changes }: { readonly changes: readonly ProtectedChangeView[] }) {
   return (
-    <ul className="tg-protected-list" aria-label="Protected paths changed">
+    <ul
+      className="tg-protected-list"
+      aria-label={changes.some((c) => c.runsCode === true) ? "Files changed" : "Protected paths changed"}
+    >
       {changes.map((c) => (
         <li key={c.path} className={c.within !== undefined ? "tg-protected-inner" : undefined}>
           <span className="tg-label">{c.within !== undefined ? "inside it" : c.kind}</span>{" "}
@@ -21,6 +47,7 @@ export function ProtectedChangeList({ changes }: { readonly changes: readonly Pr
           </code>{" "}
           <span className="tg-muted">{c.what}</span>
           {c.outcome ? <span className="tg-muted"> — {OUTCOME[c.outcome]}</span> : null}
+          {c.diff !== undefined ? <ChangeDiff path={c.path} diff={c.diff} /> : null}
           {c.preview !== undefined ? (
             <pre className="tg-pre" aria-label={`First lines of ${c.path}`}>
               <VisibleText text={c.preview} options={COMMAND_VISIBILITY} />

@@ -9,6 +9,7 @@ import type {
   HostToWebview,
   McpView,
   ModelView,
+  PresetOffer,
   RulesView,
   SettingsView,
   TaskView,
@@ -44,6 +45,8 @@ export interface ViewState {
   readonly history: readonly HistoryItemView[];
   /** The model new tasks use (null until the host has looked). */
   readonly model: ModelView | null;
+  /** The first-run preset card, while the host offers it. */
+  readonly presetOffer: PresetOffer | null;
 }
 
 export type Scheduler = (fn: () => void) => void;
@@ -65,6 +68,7 @@ const INITIAL: ViewState = {
   rules: null,
   history: [],
   model: null,
+  presetOffer: null,
 };
 
 export interface ResultMessage {
@@ -128,6 +132,7 @@ export class Store {
             rules: m.state.rules ?? null,
             history: m.state.history ?? [],
             model: m.state.model ?? null,
+            presetOffer: m.state.presetOffer ?? null,
           };
           this.reindex(s.task);
           break;

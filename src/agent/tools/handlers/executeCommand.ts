@@ -188,7 +188,13 @@ export function protectedChangesText(v: ProtectedChangesVerdict): string {
       ? "The task was cancelled before the person chose: these changes were REMOVED (undone as listed)."
       : "The person chose to REMOVE these changes (undone as listed).";
   const said = v.feedback ? ` Their feedback: ${v.feedback}` : "";
-  return `The command changed protected paths (git hooks and config, .vscode, workflows, the ignore file):\n${lines.join("\n")}\n${choice}${said}`;
+  const runs = v.changes.some((c) => c.runsCode === true);
+  const prot = v.changes.some((c) => c.runsCode !== true);
+  const what = [
+    ...(prot ? ["protected paths (git hooks and config, .vscode, workflows, the ignore file)"] : []),
+    ...(runs ? ["files that run code later (package.json scripts, Makefiles, CI and build configuration)"] : []),
+  ].join(" and ");
+  return `The command changed ${what}:\n${lines.join("\n")}\n${choice}${said}`;
 }
 
 /** The model is told which `/tmp` a command saw (file tools and unsandboxed runs see the host's). */
