@@ -6,7 +6,9 @@
  * grammar, the gate service, MCP servers, task history) starts once, when the first chat webview is set up
  * (sidebar view, editor tab, or a tab restored after a reload), or when `startRuntime()` is called.
  */
+import * as nodePath from "node:path";
 import * as vscode from "vscode";
+import { refreshInstalledWrappers } from "../agent/hooks/wrapperFile";
 import type { HostSettings } from "../core/settingsLayers";
 import type { TaskMessage } from "../shared/messages";
 import { AskNotifier } from "./askNotifier";
@@ -74,6 +76,16 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
   // The probe starts bubblewrap once per session: after activation, not during it.
   const showSandbox = (): void => statusBar.setSandboxNotice(sandboxStatusNotice(settings.hostSettings().values));
   const probeTimer = setTimeout(showSandbox, 0);
+  // Installed hook wrappers (toolgate hook install) name this extension's dist/cli.js: an update moves it, so
+  // they are rewritten after activation, each only when its content differs.
+  const wrapperTimer = setTimeout(() => {
+    try {
+      const written = refreshInstalledWrappers(nodePath.join(context.extensionPath, "dist", "cli.js"), process.env);
+      if (written.length > 0) output.info(`Hook wrappers refreshed: ${written.join(", ")}`);
+    } catch (e) {
+      output.warn(`Could not refresh the hook wrappers: ${String(e)}`);
+    }
+  }, 0);
   // The notifier reaches the webviews, which need the controller, which reports to the notifier.
   const notifier = new AskNotifier(() => webviews, statusBar);
   const controller = new ChatController({
@@ -126,6 +138,7 @@ export function activateHost(context: vscode.ExtensionContext, connectRuntime?: 
 
   sub(
     { dispose: () => clearTimeout(probeTimer) },
+    { dispose: () => clearTimeout(wrapperTimer) },
     output,
     statusBar,
     changed,
