@@ -12,7 +12,9 @@ import { startLoopbackServer, type LoopbackServer } from "./support/loopbackServ
 import { API_KEY, CLI, removeRunFolders, runClaude, type ClaudeRun } from "./support/claudeCodeRun";
 
 /** Toolgate as a new user has it: the defaults, plus one rule for the `cd` scenario. */
-const TOOLGATE = { "toolgate.permissions.deny": ["Read(sub/secret.txt)"] };
+// The hook's own decisions, with commands unwrapped (as under Claude Code's own sandbox): claudeSandbox.test.ts
+// covers the rewrite, under which a `cd` does not carry over and `printenv` sees a scrubbed environment.
+const TOOLGATE = { "toolgate.permissions.deny": ["Read(sub/secret.txt)"], "toolgate.hooks.sandboxWrap": false };
 const FILES = {
   "a.txt": "hello",
   ".env": "ANTHROPIC_API_KEY=sk-from-dotenv-5521",

@@ -172,7 +172,7 @@ describe(`Claude Code ${agent.version}: allowed commands run inside Toolgate's s
     });
   }
 
-  it("plan: Claude Code judges the rewritten line itself and, with no server-side check here, runs nothing", async () => {
+  it("plan: Toolgate refuses the write; Claude Code judges the rewritten reads itself and, with no server-side check here, runs nothing", async () => {
     // In plan mode 2.1.332 applies the rewrite (a rewritten `echo` runs) but sends a line it does not know to be
     // read-only (`node cli.js sandbox …`) to its server-side safety check, which a loopback API cannot answer:
     // every command is refused. Nothing runs, rewritten or not.
@@ -186,7 +186,11 @@ describe(`Claude Code ${agent.version}: allowed commands run inside Toolgate's s
     expect(existsSync(path.join(outside, "node-outside"))).toBe(false);
     const results = lastResults(run);
     expect(results).toHaveLength(3);
-    for (const r of results) expect(r).toMatch(/Bash was not run/);
+    // The write is refused by Toolgate itself (Claude Code's plan mode is decided as Toolgate's plan mode); the
+    // read-only lines are rewritten and then refused by Claude Code.
+    expect(results[0]).toMatch(/Bash was not run/);
+    expect(results[1]).toMatch(/^PreToolUse:Bash hook error: Toolgate: /);
+    expect(results[2]).toMatch(/Bash was not run/);
     expect(results.join("\n")).not.toContain(KEY);
   });
 });
