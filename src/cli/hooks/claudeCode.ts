@@ -14,9 +14,9 @@
  * Only the fields a tool's decision hangs on are carried over (`tool_name`, `tool_input`, `cwd`,
  * `session_id`, `permission_mode`); every other field of the input is ignored, so none can change it.
  */
-import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
-import type { AgentAdapter, AgentCall, HookAnswer, HookDecision, Rendered } from "./adapter";
+import type { AgentAdapter, HookAnswer, HookDecision, Rendered } from "./adapter";
+import { isRecord, parseEnvelope, projectFrom, type Parsed } from "./envelope";
 import { mapClaudeCodeTool, mcpParts } from "./claudeCodeTools";
 
 export { globBase, mapClaudeCodeTool } from "./claudeCodeTools";
@@ -37,37 +37,11 @@ export function hookOutput(decision: HookDecision, reason: string): HookOutput {
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Checks the envelope; the reason says what is wrong (the hook then denies). */
-export function parseHookInput(
-  text: string,
-  env: NodeJS.ProcessEnv,
-): { ok: true; call: AgentCall } | { ok: false; reason: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
-  }
-  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
-  if (v.hook_event_name !== "PreToolUse")
-    return { ok: false, reason: `this hook answers PreToolUse events, not ${JSON.stringify(v.hook_event_name)}` };
-  if (typeof v.tool_name !== "string" || v.tool_name === "")
-    return { ok: false, reason: "the hook input has no `tool_name`" };
-  if (!isRecord(v.tool_input)) return { ok: false, reason: "the hook input's `tool_input` must be an object" };
-  if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
-    return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
-  const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
-  const mode = typeof v.permission_mode === "string" ? { mode: v.permission_mode } : {};
-  const project = env.CLAUDE_PROJECT_DIR;
-  const workspaces = typeof project === "string" && nodePath.isAbsolute(project) ? [nodePath.resolve(project)] : [];
-  return {
-    ok: true,
-    call: { workspaces, cwd: v.cwd, toolName: v.tool_name, toolInput: v.tool_input, ...sessionId, ...mode },
-  };
+export function parseHookInput(text: string, env: NodeJS.ProcessEnv): Parsed {
+  const p = parseEnvelope(text, "PreToolUse");
+  if (!p.ok) return p;
+  return { ok: true, call: { workspaces: projectFrom(env.CLAUDE_PROJECT_DIR), ...p.envelope } };
 }
 
 /**

@@ -21,11 +21,8 @@ import { urlHost } from "../../core/urls";
 import type { ToolCall } from "../../core/types";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
+import { isRecord, parseObject, type Parsed } from "./envelope";
 import { quoteWord } from "./shellQuote";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Cline's parameter encoding: strings as they are, everything else as JSON (`undefined` drops the key). */
 function encodeParameters(input: Readonly<Record<string, unknown>>): Record<string, string> {
@@ -45,8 +42,6 @@ function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<str
   const kb = Object.keys(b).sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
 }
-
-type Parsed = { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
 
 /** The tool name and input, from `tool_call` (judged) checked against `preToolUse` (older Cline sent only that). */
 function toolOf(v: Record<string, unknown>): { name: string; input: Record<string, unknown> } | string {
@@ -89,13 +84,9 @@ function toolOf(v: Record<string, unknown>): { name: string; input: Record<strin
  * directory; the workspace is `workspaceRoots` (Cline's git root or `--cwd`), never `cwd`.
  */
 export function parseClineInput(text: string, cwd: string): Parsed {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
-  }
-  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
+  const parsed = parseObject(text);
+  if (!parsed.ok) return parsed;
+  const v = parsed.value;
   if (v.hookName !== "tool_call" && v.hookName !== "PreToolUse")
     return { ok: false, reason: `this hook answers PreToolUse (tool_call) events, not ${JSON.stringify(v.hookName)}` };
   const roots = v.workspaceRoots;

@@ -17,42 +17,13 @@
 import * as nodePath from "node:path";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-type Parsed = { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
+import { parseEnvelope, type Parsed } from "./envelope";
 
 /** Checks the envelope; `sessionDir` is the hook process's directory (the session's, set by Codex). */
 export function parseCodexInput(text: string, sessionDir: string): Parsed {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
-  }
-  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
-  if (v.hook_event_name !== "PreToolUse")
-    return { ok: false, reason: `this hook answers PreToolUse events, not ${JSON.stringify(v.hook_event_name)}` };
-  if (typeof v.tool_name !== "string" || v.tool_name === "")
-    return { ok: false, reason: "the hook input has no `tool_name`" };
-  if (!isRecord(v.tool_input)) return { ok: false, reason: "the hook input's `tool_input` must be an object" };
-  if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
-    return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
-  const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
-  const mode = typeof v.permission_mode === "string" ? { mode: v.permission_mode } : {};
-  return {
-    ok: true,
-    call: {
-      workspaces: nodePath.isAbsolute(sessionDir) ? [sessionDir] : [],
-      cwd: v.cwd,
-      toolName: v.tool_name,
-      toolInput: v.tool_input,
-      ...sessionId,
-      ...mode,
-    },
-  };
+  const p = parseEnvelope(text, "PreToolUse");
+  if (!p.ok) return p;
+  return { ok: true, call: { workspaces: nodePath.isAbsolute(sessionDir) ? [sessionDir] : [], ...p.envelope } };
 }
 
 /** Codex's call as Toolgate's. */

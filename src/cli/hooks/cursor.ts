@@ -17,27 +17,18 @@
 import * as nodePath from "node:path";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord, parseObject, type Parsed } from "./envelope";
 
 const EVENTS = ["beforeShellExecution", "beforeReadFile", "beforeMCPExecution", "preToolUse"];
-
-type Parsed = { readonly ok: true; readonly call: AgentCall } | { readonly ok: false; readonly reason: string };
 
 /**
  * The envelope. The event becomes the tool name (`preToolUse` carries Cursor's own tool name as
  * `preToolUse:<tool>`), and the event's fields the tool input; only the fields a decision hangs on are kept.
  */
 export function parseCursorInput(text: string): Parsed {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
-  }
-  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
+  const parsed = parseObject(text);
+  if (!parsed.ok) return parsed;
+  const v = parsed.value;
   const event = v.hook_event_name;
   if (typeof event !== "string" || !EVENTS.includes(event))
     return { ok: false, reason: `this hook answers ${EVENTS.join(", ")}, not ${JSON.stringify(event)}` };

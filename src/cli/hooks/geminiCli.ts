@@ -20,11 +20,8 @@ import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { FlagSpec, ParsedFlags } from "../args";
 import type { AgentAdapter, AgentCall, HookAnswer, Mapped, Rendered } from "./adapter";
+import { isRecord, parseEnvelope, projectFrom } from "./envelope";
 import { globBase } from "./claudeCodeTools";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** `mcp_context` as Gemini CLI sends it for a discovered MCP tool; anything else carries no MCP target. */
 function mcpContext(v: unknown): AgentCall["mcp"] {
@@ -40,35 +37,13 @@ export function parseGeminiInput(
   text: string,
   env: NodeJS.ProcessEnv,
 ): { ok: true; call: AgentCall } | { ok: false; reason: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, reason: `the hook input is not JSON: ${(e as Error).message}` };
-  }
-  if (!isRecord(v)) return { ok: false, reason: "the hook input must be a JSON object" };
-  if (v.hook_event_name !== "BeforeTool")
-    return { ok: false, reason: `this hook answers BeforeTool events, not ${JSON.stringify(v.hook_event_name)}` };
-  if (typeof v.tool_name !== "string" || v.tool_name === "")
-    return { ok: false, reason: "the hook input has no `tool_name`" };
-  if (!isRecord(v.tool_input)) return { ok: false, reason: "the hook input's `tool_input` must be an object" };
-  if (typeof v.cwd !== "string" || !nodePath.isAbsolute(v.cwd))
-    return { ok: false, reason: "the hook input's `cwd` must be an absolute path" };
+  const p = parseEnvelope(text, "BeforeTool");
+  if (!p.ok) return p;
   // The workspace is Gemini CLI's own project variable; without an absolute one the decision loop refuses.
-  const project = env.GEMINI_PROJECT_DIR;
-  const workspaces = typeof project === "string" && nodePath.isAbsolute(project) ? [project] : [];
-  const sessionId = typeof v.session_id === "string" && v.session_id !== "" ? { sessionId: v.session_id } : {};
-  const mcp = mcpContext(v.mcp_context);
+  const mcp = mcpContext(p.raw.mcp_context);
   return {
     ok: true,
-    call: {
-      workspaces,
-      cwd: v.cwd,
-      toolName: v.tool_name,
-      toolInput: v.tool_input,
-      ...sessionId,
-      ...(mcp ? { mcp } : {}),
-    },
+    call: { workspaces: projectFrom(env.GEMINI_PROJECT_DIR), ...p.envelope, ...(mcp ? { mcp } : {}) },
   };
 }
 
