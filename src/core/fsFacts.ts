@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
-import type { FsProbe } from "./paths";
+import { nodeFsProbe, type FsProbe } from "./paths";
 
 /**
  * The file-system facts a decision needs — realpaths, existence, file kinds, link targets, directory listings,
@@ -61,15 +61,7 @@ const kindOf = (st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(
   st.isSymbolicLink() ? "link" : st.isDirectory() ? "dir" : st.isFile() ? "file" : "other";
 
 export const nodeFsCalls: FsCalls = {
-  realpath(path) {
-    // existsSync first: a failed realpath throws, and an exception costs more than the check.
-    if (!existsSync(path)) return undefined;
-    try {
-      return realpathSync.native(path);
-    } catch {
-      return undefined;
-    }
-  },
+  realpath: (path) => nodeFsProbe.realpath(path),
   lstat(path) {
     try {
       const st = lstatSync(path, { throwIfNoEntry: false });
@@ -88,13 +80,7 @@ export const nodeFsCalls: FsCalls = {
       return "other";
     }
   },
-  readlink(path) {
-    try {
-      return readlinkSync(path);
-    } catch {
-      return undefined;
-    }
-  },
+  readlink: (path) => nodeFsProbe.readlink(path),
   list(dir) {
     try {
       return readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) }));
