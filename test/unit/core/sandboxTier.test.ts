@@ -120,6 +120,24 @@ describe("the sandboxed tier: each boundary asks, and the rule names it", () => 
       decision: "ask",
       rule: "sandbox:outside-read",
     });
+    // A project runner pointed at another directory or file runs that project's code: an outside read.
+    for (const line of [
+      "make -C ../x",
+      "make --directory=/etc",
+      "make --dir /etc",
+      "make -f/etc/x.mk",
+      "make -I /usr/include/evil",
+      "npm --prefix ../x test",
+      "npm -C /tmp/x run build",
+      "npm test --userconfig=/tmp/npmrc",
+      "npx --prefix /tmp/x tsc",
+      "pnpm -C .. test",
+      "pnpm --dir=/tmp test",
+      "yarn --cwd /tmp test",
+    ])
+      expect(summary(g.decide(cmd(line))), line).toEqual({ decision: "ask", rule: "sandbox:outside-read" });
+    for (const line of ["make -C src", "make -f Makefile", "npm --prefix . test"])
+      expect(summary(g.decide(cmd(line))), line).toEqual({ decision: "allow", rule: "autoApprove.executeInSandbox" });
     // An ignored file read directly is refused in every mode; read inside a tree it asks.
     expect(summary(g.decide(cmd("cat .env")))).toEqual({ decision: "deny", rule: "ignoreFile: .toolgateignore" });
     expect(summary(g.decide(cmd("grep -r S .")))).toEqual({ decision: "ask", rule: "ignoreFile: .toolgateignore" });

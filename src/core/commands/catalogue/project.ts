@@ -35,6 +35,26 @@ interface ProjectSpec {
     readonly short: string;
     readonly numericNext: readonly string[];
   };
+  /**
+   * Options whose value is a directory the program runs a project from or a file it runs (`make -C DIR`,
+   * `make -f FILE`, `npm --prefix DIR`, `yarn --cwd DIR`): read through the path gate, so one outside the
+   * workspace is a boundary (the sandboxed tier asks), and still changes what runs (never under an allow entry).
+   */
+  readonly paths?: {
+    readonly short: Readonly<Record<string, PathKind>>;
+    readonly long: Readonly<Record<string, PathKind>>;
+  };
+}
+
+type PathKind = "dir" | "file";
+
+/** The path an option names, read as the project it runs from (`names`) or the file it runs (`file-content`). */
+function readPathOption(program: string, option: string, kind: PathKind, value: Word | undefined, fx: Effects): void {
+  if (value === undefined) return fx.dangerous(`\`${program} ${option}\` needs a value`);
+  fx.read(value, kind === "dir" ? "names" : "file-content");
+  fx.dangerous(
+    `\`${program} ${option}\` ${kind === "dir" ? "runs the project of another directory" : "runs another file"}`,
+  );
 }
 
 /** Reads argv against `spec`; returns the positionals seen before the options ended. */
@@ -66,8 +86,15 @@ function projectArgs(argv: readonly Word[], program: string, spec: ProjectSpec, 
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
       const written = v.slice(2, eq >= 0 ? eq : undefined);
-      const all = [...spec.long, ...spec.longArgs, ...(spec.optional?.long ?? [])];
+      const pathLong = spec.paths?.long ?? {};
+      const all = [...spec.long, ...spec.longArgs, ...(spec.optional?.long ?? []), ...Object.keys(pathLong)];
       const name = spec.abbreviations ? longName(written, all) : all.includes(written) ? written : undefined;
+      const pathKind =
+        name !== undefined && Object.prototype.hasOwnProperty.call(pathLong, name) ? pathLong[name] : undefined;
+      if (pathKind !== undefined) {
+        readPathOption(program, `--${name}`, pathKind, eq >= 0 ? sliceWord(w, eq + 1) : argv[++i], fx);
+        continue;
+      }
       if (name === undefined) {
         fx.dangerous(`\`${program} --${written}\` is not an option Toolgate knows; it could change what runs`);
         continue;
@@ -79,6 +106,12 @@ function projectArgs(argv: readonly Word[], program: string, spec: ProjectSpec, 
     for (let j = 1; j < v.length; j++) {
       const c = v[j]!;
       if (spec.flags.includes(c)) continue;
+      const shortKind =
+        spec.paths && Object.prototype.hasOwnProperty.call(spec.paths.short, c) ? spec.paths.short[c] : undefined;
+      if (shortKind !== undefined) {
+        readPathOption(program, `-${c}`, shortKind, j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i], fx);
+        break;
+      }
       if (spec.optional?.short.includes(c)) {
         if (j === v.length - 1) numericNext(`-${c}`);
         break;
@@ -138,6 +171,12 @@ const NPM_LONG = [
 const NPM_LONG_ARGS = ["workspace", "loglevel", "tag", "omit", "include"];
 
 /** npm: subcommand and script come from the allow rule; options anywhere before `--` are npm's. */
+/** npm's options that name another project or configuration file (`-C` is `--prefix`). */
+const NPM_PATHS: ProjectSpec["paths"] = {
+  short: { C: "dir" },
+  long: { prefix: "dir", userconfig: "file", globalconfig: "file" },
+};
+
 const NPM_SPEC: ProjectSpec = {
   long: NPM_LONG,
   longArgs: NPM_LONG_ARGS,
@@ -145,6 +184,7 @@ const NPM_SPEC: ProjectSpec = {
   shortArgs: "w",
   stopAtPositional: false,
   abbreviations: false,
+  paths: NPM_PATHS,
 };
 
 /** npx: options, then the package's command and its own arguments. `-c` runs a shell string. */
@@ -160,6 +200,7 @@ const npx: ProgramCheck = (argv, fx) => {
       shortArgs: "wp",
       stopAtPositional: true,
       abbreviations: false,
+      paths: NPM_PATHS,
     },
     fx,
   );
@@ -199,6 +240,7 @@ const PNPM: ProjectSpec = {
   shortArgs: "F",
   stopAtPositional: false,
   abbreviations: false,
+  paths: { short: { C: "dir" }, long: { dir: "dir" } },
 };
 
 const YARN: ProjectSpec = {
@@ -227,6 +269,7 @@ const YARN: ProjectSpec = {
   shortArgs: "j",
   stopAtPositional: false,
   abbreviations: false,
+  paths: { short: {}, long: { cwd: "dir" } },
 };
 
 const NODE: ProjectSpec = {
@@ -336,6 +379,10 @@ const MAKE: ProjectSpec = {
   shortArgs: "oW",
   stopAtPositional: false,
   abbreviations: true,
+  paths: {
+    short: { C: "dir", f: "file", I: "dir" },
+    long: { directory: "dir", file: "file", makefile: "file", "include-dir": "dir" },
+  },
   optional: {
     long: ["jobs", "load-average", "max-load", "output-sync", "debug"],
     short: "jlO",
