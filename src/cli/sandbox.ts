@@ -169,7 +169,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     try {
       const entry = {
         agent: inv.hook?.agent,
-        tool: inv.hook?.tool,
+        tool: inv.hook?.call.toolName,
         grant: inv.grant,
         cwd: prepared.cwd,
         line: inv.line,

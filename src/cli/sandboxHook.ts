@@ -27,7 +27,8 @@ export const HOOK_SANDBOX_USAGE = `  --decided-by-hook AGENT  the line is an age
 
 export interface HookInvocation {
   readonly agent: string;
-  readonly tool: string;
+  /** The line as the hook decided it (also the call's command field). */
+  readonly line: string;
   readonly call: AgentCall;
 }
 
@@ -54,7 +55,7 @@ export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | u
   const mode = v["--hook-mode"];
   return {
     agent,
-    tool,
+    line,
     call: {
       workspaces: workspaces.map((w) => nodePath.resolve(w)),
       cwd: hookCwd,
@@ -79,7 +80,7 @@ export async function checkDecidedByHook(
 ): Promise<string | undefined> {
   const adapter = agentAdapter(hook.agent);
   if (adapter === undefined) return `unknown agent ${hook.agent}`;
-  const line = Object.values(hook.call.toolInput)[0] as string;
+  const line = hook.line;
   const again = await redecideHookCommand(adapter, hook.call, flags, env);
   if (again.answer.decision !== "allow")
     return `decided again, the command is no longer allowed (${again.answer.decision}): ${again.answer.reason}`;

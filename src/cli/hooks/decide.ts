@@ -67,11 +67,10 @@ interface Step {
   readonly rewritable: boolean;
 }
 
-/** The gate's answer with the decision it came from (absent when nothing reached the gate). */
+/** The hook's answer with the gate's decision it came from (absent when nothing reached the gate, or several did). */
 interface Verdict {
   readonly answer: HookAnswer;
   readonly judged?: Judged;
-  readonly policy?: Policy;
 }
 
 /** The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe of this process. */
@@ -111,8 +110,8 @@ export async function decideHook(
 }
 
 /**
- * For `toolgate sandbox --decided-by-hook`: the same call decided again, as the hook decided it, up to the
- * gate's decision (the sandbox step is the caller's: it compares the grant and the directory it was given).
+ * For `toolgate sandbox --decided-by-hook`: the same call decided again, exactly as the hook decided it (the
+ * per-call step included); the caller compares the gate's grant and directory with the ones it was given.
  */
 export async function redecideHookCommand(
   adapter: AgentAdapter,
@@ -167,7 +166,7 @@ async function decideCall(
   const gate = await gateFor(policy, { headless: false, forCall });
   // A rewrite replaces the agent's whole input: only where one agent call is one gate call.
   const step: Step = { flags, env, ctx, rewritable: mapped.kind === "call" };
-  return { ...decideInSession(adapter, call, calls, gate, policy, step), policy };
+  return decideInSession(adapter, call, calls, gate, policy, step);
 }
 
 const STRICTNESS: Readonly<Record<HookAnswer["decision"], number>> = { allow: 0, ask: 1, deny: 2 };
