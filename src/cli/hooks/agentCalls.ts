@@ -1,7 +1,7 @@
 /**
  * Gate calls for what agents without Toolgate's executor do themselves: a command the agent runs in its own
  * process environment, from a directory the model chose, and a patch that names the files it writes. Shared by
- * the adapters of agents whose hook cannot move a command into Toolgate's sandbox (Cline, Codex).
+ * the adapters of agents whose hook does not move a command into Toolgate's sandbox (Cline, Codex, Cursor).
  */
 import * as nodePath from "node:path";
 import type { MappedCall } from "./adapter";
@@ -9,8 +9,8 @@ import { patchFiles } from "./patchFiles";
 
 /**
  * A command the agent runs itself: judged from its directory (`CallFacts.cwd`; the workspace stays the agent's
- * project), and refused under `sandbox.mode: "required"` (sandboxRewrite.ts: the agent cannot run it in the sandbox). A line that could print the agent's environment asks
- * in the decision loop (`CommandAnalysis.readsEnvironment`), as for every agent.
+ * project). The decision loop refuses it under `sandbox.mode: "required"` (sandboxRewrite.ts: the agent cannot
+ * run it in the sandbox) and asks where it could print the agent's environment, as for every agent.
  */
 export function agentCommand(cwd: string, line: string): MappedCall {
   return {
