@@ -40,6 +40,12 @@ export interface AgentFacts {
   readonly bin?: string;
   /** The version Toolgate's hook protocol was verified against. */
   readonly testedVersion?: string;
+  /**
+   * How many leading numbers of the version name one hook protocol: a version that differs from
+   * `testedVersion` within them may speak another protocol (Claude Code keeps it within a major version; Cline
+   * and the 0.x agents change it between minor versions).
+   */
+  readonly protocolDigits?: 1 | 2;
   readonly verified: boolean;
 }
 
@@ -51,6 +57,7 @@ export const FACTS: Readonly<Record<AgentName, AgentFacts>> = {
     defaultTimeoutSeconds: 600,
     bin: "claude",
     testedVersion: "2.1.332",
+    protocolDigits: 1,
     verified: true,
   },
   "gemini-cli": {
@@ -60,6 +67,7 @@ export const FACTS: Readonly<Record<AgentName, AgentFacts>> = {
     defaultTimeoutSeconds: 60,
     bin: "gemini",
     testedVersion: "0.61.0",
+    protocolDigits: 2,
     verified: true,
   },
   cline: {
@@ -69,6 +77,7 @@ export const FACTS: Readonly<Record<AgentName, AgentFacts>> = {
     defaultTimeoutSeconds: 120,
     bin: "cline",
     testedVersion: "3.0.65",
+    protocolDigits: 2,
     verified: true,
   },
   codex: {
@@ -78,6 +87,7 @@ export const FACTS: Readonly<Record<AgentName, AgentFacts>> = {
     defaultTimeoutSeconds: 600,
     bin: "codex",
     testedVersion: "0.171.0",
+    protocolDigits: 2,
     verified: true,
   },
   cursor: { name: "cursor", displayName: "Cursor", style: "cursor", verified: false },

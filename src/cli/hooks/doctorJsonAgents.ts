@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { CLAUDE_ON_FAILURE_SINCE, claudeUserDir, FACTS, home, isToolgateCommand } from "./agentConfigs";
 import { compareVersions } from "./agentVersion";
 import { checkCommand, envTruthy, finding, readText, type DoctorContext, type Finding } from "./doctorCommon";
+import { agentVersionFindings } from "./doctorVersion";
 import { readJsoncObject } from "./jsoncHooks";
 
 interface Layer {
@@ -61,37 +62,6 @@ function toolgateEntries(layers: readonly Layer[], event: string): Entry[] {
     }
   }
   return entries;
-}
-
-function versionFindings(agent: "claude-code" | "gemini-cli", version: string | undefined): Finding[] {
-  const tested = FACTS[agent].testedVersion;
-  if (version === undefined || tested === undefined)
-    return [
-      finding(
-        "info",
-        "agent-version-unknown",
-        `${FACTS[agent].displayName}'s version was not checked (give --agent-bin)`,
-      ),
-    ];
-  const [major] = version.split(".");
-  const [testedMajor, testedMinor] = tested.split(".");
-  if (major !== testedMajor || (major === "0" && version.split(".")[1] !== testedMinor))
-    return [
-      finding(
-        "warn",
-        "agent-version",
-        `${FACTS[agent].displayName} ${version}: its hook protocol may differ from ${tested}, the version Toolgate was verified with`,
-      ),
-    ];
-  if (compareVersions(version, tested) > 0)
-    return [
-      finding(
-        "info",
-        "agent-version-newer",
-        `${FACTS[agent].displayName} ${version} is newer than ${tested}, the version Toolgate was verified with`,
-      ),
-    ];
-  return [];
 }
 
 const catchAll = (m: unknown): boolean => m === undefined || m === "" || m === "*" || m === ".*";
@@ -209,7 +179,7 @@ export function doctorClaudeCode(ctx: DoctorContext): Finding[] {
         "CLAUDE_CODE_SIMPLE is set (bare mode, as --bare): Claude Code runs no settings hooks, Toolgate's included",
       ),
     );
-  out.push(...versionFindings("claude-code", ctx.version));
+  out.push(...agentVersionFindings("claude-code", ctx.version));
   if (!inManaged)
     out.push(
       finding(
@@ -292,7 +262,7 @@ export function doctorGemini(ctx: DoctorContext): Finding[] {
         "the Toolgate hook is only in the project's settings: Gemini CLI runs project hooks only in a trusted folder and warns when they change; prefer --user",
       ),
     );
-  out.push(...versionFindings("gemini-cli", ctx.version));
+  out.push(...agentVersionFindings("gemini-cli", ctx.version));
   if (!entries.some((e) => e.layer.name === "system"))
     out.push(
       finding(

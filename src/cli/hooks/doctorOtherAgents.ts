@@ -14,9 +14,9 @@ import {
   home,
   isToolgateCommand,
 } from "./agentConfigs";
-import { compareVersions } from "./agentVersion";
 import { codexBlockText, outsideCodexBlock } from "./codexToml";
 import { checkCommand, finding, readText, type DoctorContext, type Finding } from "./doctorCommon";
+import { agentVersionFindings } from "./doctorVersion";
 import { readJsoncObject } from "./jsoncHooks";
 import { isExecutableFile } from "./programs";
 
@@ -49,30 +49,6 @@ function clinePreToolUseFiles(dir: string): string[] {
       return CLINE_EXTENSIONS.has(ext) && path.basename(n, path.extname(n)).trim().toLowerCase() === "pretooluse";
     })
     .map((n) => path.join(dir, n));
-}
-
-function versionFinding(agent: "cline" | "codex", version: string | undefined): Finding[] {
-  const tested = FACTS[agent].testedVersion ?? "";
-  if (version === undefined)
-    return [
-      finding(
-        "info",
-        "agent-version-unknown",
-        `${FACTS[agent].displayName}'s version was not checked (give --agent-bin)`,
-      ),
-    ];
-  const minor = (v: string): string => v.split(".").slice(0, 2).join(".");
-  if (minor(version) !== minor(tested))
-    return [
-      finding(
-        "warn",
-        "agent-version",
-        `${FACTS[agent].displayName} ${version}: its hook protocol may differ from ${tested}, the version Toolgate was verified with`,
-      ),
-    ];
-  if (compareVersions(version, tested) > 0)
-    return [finding("info", "agent-version-newer", `${FACTS[agent].displayName} ${version} is newer than ${tested}`)];
-  return [];
 }
 
 export function doctorCline(ctx: DoctorContext): Finding[] {
@@ -121,7 +97,7 @@ export function doctorCline(ctx: DoctorContext): Finding[] {
       "the Cline 3.0.65 CLI has no hooks setting: every hook file found runs; Cline's VS Code extension has its own hooks switch (not checked here)",
     ),
   );
-  out.push(...versionFinding("cline", ctx.version));
+  out.push(...agentVersionFindings("cline", ctx.version));
   return out;
 }
 
@@ -245,7 +221,7 @@ export function doctorCodex(ctx: DoctorContext): Finding[] {
       ),
     );
   else out.push(...codexListed(ctx));
-  out.push(...versionFinding("codex", ctx.version));
+  out.push(...agentVersionFindings("codex", ctx.version));
   out.push(
     finding(
       "info",

@@ -166,6 +166,27 @@ describe("doctor claude-code", () => {
     expect(codes(s.doctor({ version: "3.0.1" }).findings, "warn")).toContain("agent-version");
     expect(codes(s.doctor({ version: "2.1.100" }).findings, "warn")).toContain("on-failure-unsupported");
   });
+
+  it("each agent's protocol line: Claude Code's major version, Cline's and the 0.x agents' minor one", () => {
+    const cases: [AgentName, string, "warn" | "info"][] = [
+      ["claude-code", "2.2.0", "info"],
+      ["claude-code", "3.0.0", "warn"],
+      ["gemini-cli", "0.61.4", "info"],
+      ["gemini-cli", "0.62.0", "warn"],
+      ["cline", "3.0.70", "info"],
+      ["cline", "3.1.0", "warn"],
+      ["codex", "0.172.0", "warn"],
+    ];
+    for (const [agent, version, level] of cases) {
+      const found = installed(agent)
+        .doctor({ version })
+        .findings.filter((f) => f.code.startsWith("agent-version"));
+      expect(
+        found.map((f) => [f.level, f.code]),
+        `${agent} ${version}`,
+      ).toEqual([[level, level === "warn" ? "agent-version" : "agent-version-newer"]]);
+    }
+  });
 });
 
 describe("doctor gemini-cli", () => {
