@@ -116,6 +116,20 @@ function occurrences(groups: Node, isOurs: (hook: unknown) => boolean): Occurren
 }
 
 /**
+ * Removes array elements one edit at a time, each on a fresh parse (indexes shift after an edit): `next` names
+ * the array and index of the next element to go, or undefined when nothing more should. Empty text is `{}`.
+ */
+function removeExtras(text: string, file: string, next: (t: string) => [JSONPath, number] | undefined): string {
+  let t = text.trim() === "" ? "{}\n" : text;
+  for (let step = next(t); step !== undefined; step = next(t)) {
+    const after = removeElement(t, file, step[0], step[1]);
+    if (after === t) throw new Error(`${file}: could not remove a duplicate Toolgate hook entry`);
+    t = after;
+  }
+  return t;
+}
+
+/**
  * Claude Code's and Gemini CLI's shape: `event: [{matcher, hooks: [entry…]}…]`. Leaves one Toolgate
  * `entry`, in a group matching every tool (`matcher: "*"`).
  */
@@ -126,21 +140,18 @@ export function mergeGroupedHook(
   entry: Record<string, unknown>,
   isOurs: (hook: unknown) => boolean,
 ): string {
-  let t = text.trim() === "" ? "{}\n" : text;
-  // Remove every Toolgate entry but the keeper, one edit at a time on a fresh parse (indexes shift).
-  for (;;) {
-    const groups = arrayAt(tree(t, file), event, file);
-    if (groups === undefined) break;
+  // Every Toolgate entry but the keeper goes; a group left with only ours goes whole.
+  const t = removeExtras(text, file, (now) => {
+    const groups = arrayAt(tree(now, file), event, file);
+    if (groups === undefined) return undefined;
     const occ = occurrences(groups, isOurs);
     const keeper = occ.find((o) => o.catchAll);
     const extra = occ.filter((o) => o !== keeper);
     const last = extra[extra.length - 1];
-    if (last === undefined) break;
+    if (last === undefined) return undefined;
     const wholeGroup = last.groupAllOurs && last.groupHooks === extra.filter((o) => o.group === last.group).length;
-    t = wholeGroup
-      ? removeElement(t, file, event, last.group)
-      : removeElement(t, file, [...event, last.group, "hooks"], last.hook);
-  }
+    return wholeGroup ? [event, last.group] : [[...event, last.group, "hooks"], last.hook];
+  });
   const groups = arrayAt(tree(t, file), event, file);
   const keeper = groups === undefined ? undefined : occurrences(groups, isOurs).find((o) => o.catchAll);
   if (keeper !== undefined) {
@@ -159,23 +170,18 @@ export function mergeFlatHook(
   entry: Record<string, unknown>,
   isOurs: (hook: unknown) => boolean,
 ): string {
-  let t = text.trim() === "" ? "{}\n" : text;
-  for (;;) {
-    const list = arrayAt(tree(t, file), event, file);
-    const idx = (list?.children ?? []).map((n) => isOurs(getNodeValue(n)));
-    const first = idx.indexOf(true);
-    const last = idx.lastIndexOf(true);
-    if (list === undefined || first === -1) {
-      return list === undefined ? set(t, event, [entry]) : set(t, [...event, -1], entry, true);
-    }
-    if (last !== first) {
-      t = removeElement(t, file, event, last);
-      continue;
-    }
-    const node = list.children?.[first];
-    if (node !== undefined && sameJson(getNodeValue(node), entry)) return t;
-    return set(t, [...event, first], entry);
-  }
+  const t = removeExtras(text, file, (now) => {
+    const ours = (arrayAt(tree(now, file), event, file)?.children ?? []).map((n) => isOurs(getNodeValue(n)));
+    const last = ours.lastIndexOf(true);
+    return last > ours.indexOf(true) ? [event, last] : undefined;
+  });
+  const list = arrayAt(tree(t, file), event, file);
+  const first = (list?.children ?? []).findIndex((n) => isOurs(getNodeValue(n)));
+  if (list === undefined) return set(t, event, [entry]);
+  if (first === -1) return set(t, [...event, -1], entry, true);
+  const node = list.children?.[first];
+  if (node !== undefined && sameJson(getNodeValue(node), entry)) return t;
+  return set(t, [...event, first], entry);
 }
 
 /** Sets `path` to `value` only where it is absent (Cursor's `version`). */

@@ -216,4 +216,16 @@ describe("Cursor hooks.json (from Cursor's documentation)", () => {
     }
     expect(s.install("cursor")).toEqual([]);
   });
+
+  it("leaves one Toolgate entry where there were several, in the first one's place", () => {
+    const s = setup({
+      "proj/.cursor/hooks.json": `{ "version": 1, "hooks": { "beforeReadFile": [{ "command": "toolgate hook cursor" }, { "command": "./audit.sh" }, { "command": "toolgate hook cursor --old" }] } }`,
+    });
+    s.install("cursor");
+    const v = parseJsonc(s.read("proj/.cursor/hooks.json")) as { hooks: Record<string, { command: string }[]> };
+    const commands = v.hooks.beforeReadFile?.map((h) => h.command) ?? [];
+    expect(commands).toHaveLength(2);
+    expect(commands[0]).toContain(wrapperOf(s.env.HOME, "cursor"));
+    expect(commands[1]).toBe("./audit.sh");
+  });
 });
