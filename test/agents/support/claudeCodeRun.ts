@@ -35,6 +35,8 @@ export interface ClaudeRunOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** `git init` the project first (for `.git/hooks/…`). */
   readonly git?: boolean;
+  /** MCP servers (`mcpServers` of an `--mcp-config` file, `__WS__` replaced), the only ones the agent loads. */
+  readonly mcpServers?: Readonly<Record<string, unknown>>;
 }
 
 /** Every folder the runs made (projects, homes, state), removed by `removeRunFolders` after the file's tests. */
@@ -92,7 +94,13 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
     XDG_STATE_HOME: state,
     XDG_CONFIG_HOME: path.join(home, ".config"),
   };
-  const child = spawn(agent.bin, ["-p", "do the task", "--permission-mode", o.mode], {
+  const args = ["-p", "do the task", "--permission-mode", o.mode];
+  if (o.mcpServers) {
+    const config = path.join(state, "mcp.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: withWs(o.mcpServers, ws) }));
+    args.push("--mcp-config", config, "--strict-mcp-config");
+  }
+  const child = spawn(agent.bin, args, {
     cwd: ws,
     env,
     stdio: ["ignore", "pipe", "pipe"],
