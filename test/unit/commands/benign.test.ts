@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
-import { context, loadedAnalyzer } from "./helpers";
+import { context, loadedAnalyzer, WS } from "./helpers";
 
 let a: BashAnalyzer;
 beforeAll(async () => {
@@ -61,7 +61,6 @@ const benign: [string, boolean][] = [
   ["tar tvf archive.tar", true],
   ["rg -n TODO src", true],
   ["rg --files", true],
-  ["rg -l 'foo|bar' -g '*.ts'", true],
   ["diff -u a.txt b.txt", true],
   ["du -sh src", true],
   ["df -h", true],
@@ -126,7 +125,7 @@ const benign: [string, boolean][] = [
   ["git log -p --follow -- src/a.ts", true],
   ["export CI=true && npm test", false],
   ["set -euo pipefail; npm test", false],
-  ["cd /ws/src && ls", true],
+  [`cd ${WS}/src && ls`, true],
   ["tr a-z A-Z < in.txt", true],
   ["cut -d: -f1 passwd.txt", true],
   ["md5sum package.json", true],
@@ -134,6 +133,13 @@ const benign: [string, boolean][] = [
   ["bash <<'EOF'\nls -la\ngit status\nEOF", true],
   ["bash -s <<< 'git log -1'", true],
 ];
+
+describe("recursive reads whose filters exclude every ignored file", () => {
+  // Still a needless ask: the ignored `.env` and `secrets/key.pem` lie below `.`, and the filter is not yet used.
+  it.each(["rg -l 'foo|bar' -g '*.ts'", "find . -name '*.ts' -exec grep -l foo {} +"])("%j asks", (command) => {
+    expect(a.analyze(command, context())).toMatchObject({ verdict: "unsafe", rule: "ignoreFile: .toolgateignore" });
+  });
+});
 
 describe("benign commands stay auto-approvable", () => {
   it.each(benign)("%j", (command, readOnly) => {
