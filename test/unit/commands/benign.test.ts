@@ -128,18 +128,14 @@ const benign: [string, boolean][] = [
   [`cd ${WS}/src && ls`, true],
   ["tr a-z A-Z < in.txt", true],
   ["cut -d: -f1 passwd.txt", true],
+  // `.env` and `secrets/key.pem` lie below `.`, and no file they select is one of them (recursiveSelection.test.ts).
+  ["rg -l 'foo|bar' -g '*.ts'", true],
+  ["grep -rn --include='*.ts' foo .", true],
   ["md5sum package.json", true],
   ["true", true],
   ["bash <<'EOF'\nls -la\ngit status\nEOF", true],
   ["bash -s <<< 'git log -1'", true],
 ];
-
-describe("recursive reads whose filters exclude every ignored file", () => {
-  // Still a needless ask: the ignored `.env` and `secrets/key.pem` lie below `.`, and the filter is not yet used.
-  it.each(["rg -l 'foo|bar' -g '*.ts'", "find . -name '*.ts' -exec grep -l foo {} +"])("%j asks", (command) => {
-    expect(a.analyze(command, context())).toMatchObject({ verdict: "unsafe", rule: "ignoreFile: .toolgateignore" });
-  });
-});
 
 describe("benign commands stay auto-approvable", () => {
   it.each(benign)("%j", (command, readOnly) => {

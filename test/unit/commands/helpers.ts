@@ -26,6 +26,7 @@ import type {
   PathVerdict,
 } from "../../../src/core/commands/types";
 import type { ReadKind } from "../../../src/core/commands/catalogue/effects";
+import type { ReadFilter } from "../../../src/core/readFilter";
 import { gateWith } from "../../support/gate";
 
 const top = realpathSync(mkdtempSync(path.join(tmpdir(), "toolgate-analyzer-")));
@@ -68,9 +69,15 @@ export const GRAMMAR = {
 export class RecordingPathGate implements PathGate {
   readonly calls: { path: string; cwd: string; access: PathAccess }[] = [];
   constructor(private readonly inner: PathGate) {}
-  check(path: string, cwd: string, access: PathAccess, kind?: Exclude<ReadKind, "file-content">): PathVerdict {
+  check(
+    path: string,
+    cwd: string,
+    access: PathAccess,
+    kind?: Exclude<ReadKind, "file-content">,
+    filter?: ReadFilter,
+  ): PathVerdict {
     this.calls.push({ path, cwd, access });
-    return this.inner.check(path, cwd, access, kind);
+    return this.inner.check(path, cwd, access, kind, filter);
   }
   checkPattern(pattern: string, cwd: string): PathVerdict {
     if (!this.inner.checkPattern) throw new Error("the product's path gate checks patterns");
