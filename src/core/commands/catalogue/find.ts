@@ -122,6 +122,8 @@ const PATHS_ONLY = new Set([
   "comm",
   "expand",
 ]);
+/** Of `PATHS_ONLY`, those that read only the names and metadata of the files `{}` names, never their content. */
+const NAMES_ONLY = new Set(["ls", "stat", "du", "basename", "dirname", "realpath", "readlink"]);
 /**
  * Programs that write the files `{}` names. A write of a start point covers that directory, not what lies
  * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
@@ -229,6 +231,9 @@ export const find: ProgramCheck = (argv, fx) => {
           WRITES_FOUND.has(name) || (name === "sort" && inner.some((x) => /^-[A-Za-z]*o|^--o/.test(x.value)));
         const pathsOnly = program.literal && PATHS_ONLY.has(name) && !writes;
         for (const s of starts) {
+          // The start point stands for the files below it, but a reader of named files given a directory
+          // reads nothing of it (`cat .`): the files found are read here, as a recursive read of the start.
+          if (pathsOnly && !NAMES_ONLY.has(name)) fx.read(s, "content");
           const substituted = inner.map((x) =>
             !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),
           );
