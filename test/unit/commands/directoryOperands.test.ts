@@ -54,6 +54,15 @@ describe("a directory given to a reader of named files", () => {
       ["find src -exec cat {} +", "safe"],
       ["find . -exec ls -d {} +", "safe"],
       ["find . -exec stat -c %n {} +", "safe"],
+      // A conjunction of `-name` tests selects what the reader gets; `-o`, `!` or a glob that matches undo it.
+      ["find . -name '*.ts' -exec grep -l foo {} +", "safe"],
+      ["find . -type f -iname '*.TS' -exec cat {} +", "safe"],
+      ["find . -name '*.ts' -o -name '*.pem' -exec cat {} +", "asks"],
+      ["find . ! -name '*.ts' -exec cat {} +", "asks"],
+      ["find . -name '*.pem' -exec cat {} +", "asks"],
+      ["find . -name '.e*' -exec cat {} +", "asks"],
+      ["find . -exec cat {} + -name '*.ts'", "asks"],
+      ["find . -name '*.[tp]*' -exec cat {} +", "asks"],
     ];
     it.each(lines)("%j %s", (line, expected) => {
       const r = a.analyze(line, context({ allow: ["find"] }));
@@ -64,6 +73,7 @@ describe("a directory given to a reader of named files", () => {
       const out = spawnSync("bash", ["--norc", "--noprofile", "-c", line], { cwd: WS, encoding: "utf8" }).stdout;
       if (expected === "safe") expect(out).not.toMatch(/TOKEN|key\n/);
       if (line.startsWith("find . -exec cat") || line.includes("head")) expect(out).toMatch(/TOKEN/);
+      if (line.includes("'*.pem' -exec cat") || line.includes("'.e*'")) expect(out).toMatch(/TOKEN|key/);
     });
   });
 
