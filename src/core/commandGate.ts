@@ -109,13 +109,7 @@ export class CommandPathGate implements PathGate {
     return v.ok && v.path?.realRoot !== undefined;
   }
 
-  check(
-    path: string,
-    cwd: string,
-    access: PathAccess,
-    kind: Exclude<ReadKind, "file-content"> = "content",
-    filter?: ReadFilter,
-  ): PathVerdict {
+  check(path: string, cwd: string, access: PathAccess, kind: ReadKind = "content", filter?: ReadFilter): PathVerdict {
     // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself, before any check,
     // src/core/commands/tildes.ts), so bash uses it as a name in the working directory (`cat '~/.env'` reads
     // `./~/.env`); the path resolution shared with the file tools would read a leading `~/` as the home.
@@ -127,7 +121,7 @@ export class CommandPathGate implements PathGate {
     path: string,
     cwd: string,
     access: PathAccess,
-    kind: Exclude<ReadKind, "file-content">,
+    kind: ReadKind,
     filter: ReadFilter | undefined,
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
@@ -182,6 +176,7 @@ export class CommandPathGate implements PathGate {
         };
       return { ok: true };
     }
+    // Only these read below a directory (`file-content` and `names` reach the entry itself, no further).
     if (kind === "content" || kind === "content-nofollow" || kind === "copy-tree") {
       const below = this.recursiveRead(path, p, kind === "content", kind === "copy-tree" ? undefined : filter);
       if (below) return below;

@@ -650,8 +650,8 @@ class Run {
     // Checked even once the line is blocked: file deny rules and protected paths bind in every mode, and the
     // path gate records them for the gate (see CommandPathGate).
     // Every directory is checked, not only up to the first failure (see above).
-    const gateKind = kind === "file-content" ? "content" : kind;
-    const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.check(path, cwd, access, gateKind, filter)));
+    // A `file-content` reader given a directory reads nothing of it: the gate checks the name, not the tree.
+    const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.check(path, cwd, access, kind, filter)));
     if (failed) this.flagUnsafe(failed.reason, failed.rule);
   }
 

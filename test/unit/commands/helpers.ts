@@ -69,13 +69,7 @@ export const GRAMMAR = {
 export class RecordingPathGate implements PathGate {
   readonly calls: { path: string; cwd: string; access: PathAccess }[] = [];
   constructor(private readonly inner: PathGate) {}
-  check(
-    path: string,
-    cwd: string,
-    access: PathAccess,
-    kind?: Exclude<ReadKind, "file-content">,
-    filter?: ReadFilter,
-  ): PathVerdict {
+  check(path: string, cwd: string, access: PathAccess, kind?: ReadKind, filter?: ReadFilter): PathVerdict {
     this.calls.push({ path, cwd, access });
     return this.inner.check(path, cwd, access, kind, filter);
   }
