@@ -187,7 +187,10 @@ export class SandboxSession {
     const realHome = realpathOr(home);
     const otherHomes = otherHomesDirs();
     const caches = [this.caches()];
+    const reads = grant.readPaths ?? [];
     const key = [scan, secrets, grant.kind, taskTmp, realHome, ...privateDirs, "|", ...toolchains, "|", ...otherHomes];
+    // An approved read is this call's alone: the next call's key (without it) builds a policy without it.
+    key.push("|", ...reads);
     const c = this.policyCache;
     if (c && c.key.length === key.length && c.key.every((v, i) => v === key[i])) return c.policy;
     const fixed: TaskSandboxInputs = {

@@ -54,7 +54,8 @@ async function runTask(commands: readonly string[], gate: Partial<GateOptions>, 
   await h.task.run();
   return {
     harness: h,
-    results: commands.map((_, i) => toolResultsIn(h!.model, i + 1)[0] ?? ""),
+    // The model's request after the last command carries every command's result, in order.
+    results: toolResultsIn(h.model, commands.length),
     asks: h.asks.asks.filter((a) => a.message.kind === "tool"),
     rows: h.view.filter((m) => m.tool?.name === "execute_command"),
   };
