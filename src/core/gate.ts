@@ -418,7 +418,9 @@ export class Gate {
         shell: "bash",
         cwd,
         readOnly: analysis?.readOnly === true,
-        mayRunOutside: s.mode !== "plan",
+        // A line judged with the sandbox's private `/tmp` would use the host's outside it: not offered there
+        // (the model's own request to leave is judged again, with the host's `/tmp`).
+        mayRunOutside: s.mode !== "plan" && commandPaths.privateTmpPaths.length === 0,
         ...(commandPaths.outsideReads.length > 0 ? { outsideReads: [...commandPaths.outsideReads] } : {}),
         ...(commandPaths.privateTmpPaths.length > 0 ? { privateTmp: [...commandPaths.privateTmpPaths] } : {}),
         ...(leave !== undefined ? { leaveSandbox: { reason: leave } } : {}),

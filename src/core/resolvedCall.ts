@@ -48,7 +48,10 @@ export interface CommandTarget {
    * `workspace-write` with no hosts, today's behaviour).
    */
   readonly grant?: SandboxGrant;
-  /** The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode. */
+  /**
+   * The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode,
+   * nor for a line whose `/tmp` paths were judged as the sandbox's private `/tmp` (`privateTmp`).
+   */
   readonly mayRunOutside?: boolean;
   /**
    * Real paths outside the workspace the line reads, as the card names them. Only the person's approval of

@@ -48,7 +48,11 @@ describe("a sandboxed line's /tmp is the task's private one", () => {
       expect(d.decision, `${line}: ${d.reason}`).toBe("allow");
       expect(d.danger, line).toBeUndefined();
     }
-    expect(g.decide(cmd("echo hi > /tmp/x")).resolved?.command?.privateTmp).toEqual(["/tmp/x"]);
+    const d = g.decide(cmd("echo hi > /tmp/x")).resolved?.command;
+    expect(d?.privateTmp).toEqual(["/tmp/x"]);
+    // Outside the sandbox it would write the host's /tmp: no "Run outside the sandbox" for it.
+    expect(d?.mayRunOutside).toBe(false);
+    expect(g.decide(cmd("cat a.txt")).resolved?.command?.mayRunOutside).toBe(true);
   });
 
   it("the same lines ask where the sandbox has no private /tmp, is unavailable, or the model asks to leave it", async () => {
