@@ -32,7 +32,14 @@ function main(): void {
   try {
     writeFileSync(join(ws, "a.ts"), "export const a = 1;\n");
     // An empty HOME: the person's own settings and hook state do not colour the figures.
-    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: home };
+    // CLAUDE_PROJECT_DIR as Claude Code sets it: without it every call is refused before the gate runs.
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_STATE_HOME: home,
+      CLAUDE_PROJECT_DIR: ws,
+    };
     const input = (tool: string, toolInput: Record<string, unknown>) =>
       JSON.stringify({
         session_id: "bench",
