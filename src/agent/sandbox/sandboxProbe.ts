@@ -12,7 +12,7 @@ export interface SandboxProbe extends SandboxAvailability {
   readonly disableUserns: boolean;
 }
 
-function findOnPath(name: string, pathVar: string | undefined): string | undefined {
+export function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   const dirs = [...(pathVar ?? "").split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/local/bin"];
   for (const d of dirs) {
     const p = nodePath.join(d, name);
