@@ -126,10 +126,18 @@ function hookLoadFailure(argv: readonly string[], e: unknown, io: CliIo): number
 // front (the bash grammar is 1.3 MB; a hook decides one line). Only when code runs changes, not what it does.
 setFlagsFromString("--wasm-lazy-compilation");
 
+// The streams are set up when a command first uses one (a hook reads its input from the descriptor).
 const io: CliIo = {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  get stdin() {
+    return process.stdin;
+  },
+  stdinFd: 0,
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
   env: process.env,
   cwd: process.cwd(),
 };
