@@ -186,6 +186,8 @@ export function installCodeCache(distDir: string, cacheDir: string, report?: Cod
     try {
       const hash = sha256(content);
       const cachedData = cache.read(bundle, hash);
+      // Node's own wrapper, so the code sees what Node gives a module. The bundles hold no import() (esbuild.mjs
+      // turns dynamic imports into require), so the script needs no dynamic-import callback.
       script = new Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
       if (cachedData === undefined || script.cachedDataRejected === true) {
         if (cachedData !== undefined) report?.(bundle, "entry rejected by V8");
