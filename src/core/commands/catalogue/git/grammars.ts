@@ -98,10 +98,10 @@ const BLAME =
   "--color-lines --color-by-age --minimal -S=content --contents=content -C? -M? -L= --abbrev? --date=";
 /** The options of `git branch` and `git tag` that only list (any other one creates, changes or deletes refs). */
 export const BRANCH_LISTING =
-  "-v|--verbose -q|--quiet -r|--remotes --contains? --no-contains? --abbrev? -a|--all -l|--list --show-current " +
-  "--merged? --no-merged? --column? --color? --sort= --points-at= -i|--ignore-case --format= --omit-empty";
+  "-v|--verbose -q|--quiet -r|--remotes --contains= --no-contains= --abbrev? -a|--all -l|--list --show-current " +
+  "--merged= --no-merged= --column? --color? --sort= --points-at= -i|--ignore-case --format= --omit-empty";
 export const TAG_LISTING =
-  "-l|--list -n? --column? --contains? --no-contains? --merged? --no-merged? --sort= --points-at= --format= " +
+  "-l|--list -n? --column? --contains= --no-contains= --merged= --no-merged= --sort= --points-at= --format= " +
   "--color? -i|--ignore-case --omit-empty";
 const BRANCH =
   `${BRANCH_LISTING} -t|--track? -u|--set-upstream-to= --unset-upstream -d|--delete -D -m|--move -M -c|--copy -C ` +
@@ -116,7 +116,7 @@ const GREP =
   "-l|--files-with-matches --name-only -L|--files-without-match -z|--null -o|--only-matching -c|--count " +
   "--color? --break --heading -C|--context= -B|--before-context= -A|--after-context= --threads= " +
   "-p|--show-function -W|--function-context -f=content -e= --and --or --not -q|--quiet --all-match " +
-  "!-O|--open-files-in-pager? --ext-grep -m|--max-count=";
+  "!-O|--open-files-in-pager? --ext-grep -m|--max-count= --index";
 
 /** Read-only subcommands and what they accept. */
 const READERS: Readonly<Record<string, string>> = {
@@ -128,7 +128,7 @@ const READERS: Readonly<Record<string, string>> = {
   "diff-tree": `${DIFF} -r -t --root --stdin -m -s -v --pretty? --format? --no-commit-id -c --cc --combined-all-paths --always --merge-base`,
   "diff-files": `${DIFF} -0 -1|--base -2|--ours -3|--theirs -c --cc -q`,
   "diff-index": `${DIFF} --cached -m --merge-base`,
-  "range-diff": `${DIFF} --creation-factor= --no-dual-color --notes? --left-only --right-only`,
+  "range-diff": `${DIFF} --creation-factor= --no-dual-color --dual-color --notes? --left-only --right-only`,
   shortlog: `${REV} -c|--committer -n|--numbered -s|--summary -e|--email -w? --group=`,
   "rev-list": REV,
   blame: BLAME,
@@ -137,7 +137,7 @@ const READERS: Readonly<Record<string, string>> = {
     "-z -t -v -f -c|--cached -d|--deleted -m|--modified -o|--others -i|--ignored -s|--stage -k|--killed " +
     "--directory --eol --empty-directory -u|--unmerged --resolve-undo -x|--exclude= -X|--exclude-from=content " +
     "--exclude-per-directory= --exclude-standard --full-name --recurse-submodules --error-unmatch --with-tree= " +
-    "--abbrev? --debug --deduplicate? --sparse --format=",
+    "--abbrev? --debug --deduplicate --sparse --format=",
   "ls-tree":
     "-d -r -t -z -l|--long --name-only --name-status --object-only --full-name --full-tree --format= --abbrev?",
   "cat-file":
@@ -150,8 +150,8 @@ const READERS: Readonly<Record<string, string>> = {
   "merge-base": "-a|--all --octopus --independent --is-ancestor --fork-point",
   "show-ref": "--tags --heads --verify --head -d|--dereference -s|--hash? --abbrev? -q|--quiet --exclude-existing?",
   "for-each-ref":
-    "-s|--shell -p|--perl --python --tcl --count= --format= --color? --sort= --points-at= --merged? " +
-    "--no-merged? --contains? --no-contains? --ignore-case",
+    "-s|--shell -p|--perl --python --tcl --count= --format= --color? --sort= --points-at= --merged= " +
+    "--no-merged= --contains= --no-contains= --ignore-case",
   "count-objects": "-v|--verbose -H|--human-readable",
   "check-ignore": "-q|--quiet -v|--verbose --stdin -z -n|--non-matching --no-index",
   "check-attr": "-a|--all --cached --stdin -z --source=",

@@ -108,7 +108,12 @@ function writer(name: string, key: string, parsed: ParsedArgs, fx: Effects, base
       // `-u` stores untracked files in the stash, `-a` ignored ones too; `-- PATHS` are stored and reset.
       if (seen.has("--all")) fx.read(literalWord(":/"), "git-stage-forced", base);
       else if (seen.has("--include-untracked")) fx.read(literalWord(":/"), "git-stage", base);
-      for (const p of positionals) fx.mayTouch(p, base, !p.value.startsWith(":"));
+      // The files named are stored in the stash's objects (where `stash show -p` prints them) and reset.
+      for (const p of positionals) {
+        fx.mayTouch(p, base, !p.value.startsWith(":"));
+        if (p.literal && !/[*?[]/.test(p.value) && !p.value.startsWith(":")) fx.read(p, "git-stage", base);
+        else fx.read(literalWord(":/"), "git-stage", base);
+      }
       return fx.notReadOnly("`git stash` changes the working tree");
     case "worktree-add": {
       // A checkout is written at PATH; it copies tracked files, ignored ones too, where the ignore file may not

@@ -1,0 +1,131 @@
+/**
+ * git's option tables (catalogue/git/grammars.ts) against the real git on this machine: every option a
+ * subcommand's `git SUB -h` lists is in its grammar, read with the same arity (no value, a value attached or
+ * in the next word, an optional value attached only), and every long option `--git-completion-helper` lists
+ * is known. A table that missed one would misread the words after it, or ask needlessly.
+ */
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { READER_GRAMMARS, TABLES, WRITER_GRAMMARS } from "../../../src/core/commands/catalogue/git/grammars";
+import type { OptionSpec } from "../../../src/core/commands/catalogue/options";
+import { tempTree } from "../../support/workspace";
+
+const repo = tempTree({ "f.txt": "a\n" });
+spawnSync("git", ["init", "-q"], { cwd: repo.dir });
+afterAll(() => repo.cleanup());
+
+function gitOutput(args: readonly string[]): string {
+  const r = spawnSync("git", args, { cwd: repo.dir, encoding: "utf8", env: { ...process.env, LC_ALL: "C" } });
+  return `${r.stdout}${r.stderr}`;
+}
+
+type Arity = "flag" | "value" | "optional";
+
+/** The options `git SUB -h` lists: `-x, --name <arg>`, `--name[=<arg>]`, `-x[<arg>]`. */
+function helpOptions(sub: readonly string[]): { short?: string; long?: string; arity: Arity }[] {
+  const out: { short?: string; long?: string; arity: Arity }[] = [];
+  for (const line of gitOutput([...sub, "-h"]).split("\n")) {
+    const m = /^ {4}(-\S.*?)(?: {2,}|$)/.exec(line);
+    if (!m) continue;
+    let short: string | undefined;
+    let long: string | undefined;
+    let arity: Arity = "flag";
+    for (const part of m[1]!.split(/,\s*/)) {
+      const l = /^--(?:\[no-\])?([a-z0-9][a-z0-9-]*)(.*)$/.exec(part.trim());
+      const s = /^-([A-Za-z0-9])(.*)$/.exec(part.trim());
+      const rest = (l ?? s)?.[2] ?? "";
+      if (l) long = l[1];
+      else if (s) short = s[1];
+      if (rest.startsWith("[")) arity = "optional";
+      else if (rest.trim()) arity = "value";
+    }
+    if (short === "N" && long === undefined) continue; // `-NUM`
+    out.push({ short, long, arity });
+  }
+  return out;
+}
+
+function longArity(spec: OptionSpec, name: string): Arity | undefined {
+  if (spec.longArgs?.[name] !== undefined) return "value";
+  if (spec.longOptional?.[name] !== undefined) return "optional";
+  if (spec.long?.includes(name)) return "flag";
+  return undefined;
+}
+function shortArity(spec: OptionSpec, c: string): Arity | undefined {
+  if (spec.shortArgs?.[c] !== undefined) return "value";
+  if (spec.shortOptional?.[c] !== undefined) return "optional";
+  if (spec.flags?.includes(c)) return "flag";
+  return undefined;
+}
+
+/** Table name → the git command whose `-h` is its authority (absent: git parses those options by hand). */
+const HELP: Readonly<Record<string, readonly string[]>> = {
+  "stash-push": ["stash", "push"],
+  "stash-show": ["stash", "show"],
+  "worktree-add": ["worktree", "add"],
+};
+/** Hand-parsed (revision.c, rev-parse): no `-h` table to compare. */
+const BY_HAND = new Set([
+  "log",
+  "show",
+  "whatchanged",
+  "rev-list",
+  "reflog",
+  "stash-list",
+  "rev-parse",
+  "var",
+  "version",
+]);
+
+/**
+ * Where the grammar reads an option differently from what `-h` prints, and why (checked with the real git):
+ * `diff`'s family takes the diff options, whose `-h` section is not parse-options notation.
+ */
+const DIFF_FAMILY = new Set(["diff", "diff-tree", "diff-files", "diff-index"]);
+
+/**
+ * Short spellings read apart from their long one, and why: `archive -o F` writes F (the path gate checks it),
+ * while `--output`, harmful in every subcommand, stays dangerous as it was.
+ */
+const APART = new Set(["archive -o"]);
+
+const tables = { ...TABLES.readers, ...TABLES.writers };
+const grammarOf = (key: string): OptionSpec => (READER_GRAMMARS.get(key) ?? WRITER_GRAMMARS.get(key))!;
+
+describe("each table knows every option `git SUB -h` lists, with its arity", () => {
+  const keys = Object.keys(tables).filter((k) => !BY_HAND.has(k) && !DIFF_FAMILY.has(k));
+  it.each(keys)("%s", (key) => {
+    const spec = grammarOf(key);
+    const listed = helpOptions(HELP[key] ?? [key]);
+    expect(listed.length).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (const o of listed) {
+      if (o.long !== undefined && longArity(spec, o.long) !== o.arity)
+        wrong.push(`--${o.long}: git ${o.arity}, grammar ${longArity(spec, o.long) ?? "unknown"}`);
+      // A short spelling of a long option takes the long one's arity; a short one alone has its own.
+      if (o.short !== undefined && shortArity(spec, o.short) !== o.arity)
+        wrong.push(`-${o.short}: git ${o.arity}, grammar ${shortArity(spec, o.short) ?? "unknown"}`);
+      if (
+        o.short !== undefined &&
+        o.long !== undefined &&
+        !APART.has(`${key} -${o.short}`) &&
+        spec.same?.[`-${o.short}`] !== `--${o.long}`
+      )
+        wrong.push(`-${o.short} is not read as --${o.long}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("each table knows every long option `--git-completion-helper` lists", () => {
+  const keys = ["diff", "diff-tree", "diff-files", "diff-index", "log", "show", "grep", "blame", "range-diff"];
+  it.each(keys)("%s", (key) => {
+    const spec = grammarOf(key);
+    const names = gitOutput([key, "--git-completion-helper"])
+      .split(/\s+/)
+      .filter((w) => w.startsWith("--") && w !== "--")
+      .map((w) => w.slice(2).replace(/=$/, ""));
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => longArity(spec, n) === undefined && !spec.runs?.[`--${n}`])).toEqual([]);
+  });
+});
