@@ -392,6 +392,9 @@ const SAFE: readonly string[] = [
   "git name-rev HEAD",
   "git version",
   "git --version",
+  "git -v",
+  "git log -h",
+  "git status -h",
   "git --exec-path",
   "git -C sub log -3",
   "git --no-pager log",
@@ -467,6 +470,9 @@ const NEVER: readonly string[] = [
   // git's other harmful options
   "git config edit",
   "git --super-prefix=x log",
+  "git --help",
+  "git log --help",
+  "git commit --help",
   "git config --includes --file x.cfg --list",
   // outside the workspace
   `git -C ${HOME} status`,

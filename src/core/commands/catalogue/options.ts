@@ -6,8 +6,9 @@
  * abbreviations (`--out=x` for `--output`), `-NUM`, old-style bundles (`tar xvf x.tar`) and `--`.
  *
  * Options are whitelisted: an option the grammar does not know is dangerous (it could run, write or read
- * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous or deleting one
- * (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless one. The
+ * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous, code-running or
+ * deleting one (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless
+ * one. The
  * effects of values (reads, writes) are reported here; what an option does beyond its value (`dangerous`,
  * `deletes`) is reported here too, so a program's own code only interprets the positionals.
  */

@@ -31,17 +31,18 @@ export const REASONS: Reasons = {
   output: "writes its output to a file",
   "super-prefix": "is internal",
   edit: "runs an editor",
+  help: "opens a manual page viewer",
   "edit-description": "runs an editor",
 };
 
 /** Harmful options of every subcommand (kept only where the subcommand's own table does not define the name). */
 const HARMFUL_TEXT =
   "!--ext-diff !--textconv !--open-files-in-pager? !--upload-pack= !--receive-pack= !--exec= !--extcmd= " +
-  "!--filters !--template= !--config= !--config-env= *--output=write";
+  "!--filters !--template= !--config= !--config-env= *--output=write *--help";
 
 /** git's global options (before the subcommand): read by exact name only, as git.c does. */
 export const GLOBAL: OptionSpec = notation(
-  "--version --html-path --man-path --info-path -C= -c= !--config-env= --exec-path? " +
+  "-v|--version *--help --html-path --man-path --info-path -C= -c= !--config-env= --exec-path? " +
     "-p|--paginate -P|--no-pager --no-replace-objects --no-lazy-fetch --no-optional-locks --no-advice " +
     "--literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs !--git-dir= !--work-tree= !--bare " +
     "--namespace= --attr-source= --list-cmds= *--super-prefix=",
@@ -311,7 +312,10 @@ function withHarmful(spec: OptionSpec): OptionSpec {
   }
   // An option Toolgate does not know, or a word computed at run time where an option could stand, could be
   // `--ext-diff`: a hard ask, as a harmful option is.
-  return { ...spec, runs, dangerous, longArgs, longOptional, unknownOptions: "unknown" };
+  // `-h` prints the usage, wherever the subcommand has no `-h` of its own.
+  const ownH = spec.flags?.includes("h") || spec.shortArgs?.h !== undefined || spec.shortOptional?.h !== undefined;
+  const flags = ownH ? spec.flags : `${spec.flags ?? ""}h`;
+  return { ...spec, flags, runs, dangerous, longArgs, longOptional, unknownOptions: "unknown" };
 }
 
 function build(tables: Readonly<Record<string, string>>): ReadonlyMap<string, OptionSpec> {
