@@ -8,9 +8,8 @@
  * Options are whitelisted: an option the grammar does not know is dangerous (it could run, write or read
  * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous, code-running or
  * deleting one (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless
- * one. The
- * effects of values (reads, writes) are reported here; what an option does beyond its value (`dangerous`,
- * `deletes`) is reported here too, so a program's own code only interprets the positionals.
+ * one. The effects of values (reads, writes) are reported here; what an option does beyond its value
+ * (`dangerous`, `runs`, `deletes`) is reported here too, so a program's own code only interprets the positionals.
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
 import { dangerousOption, runsCode, type Effects } from "./effects";
