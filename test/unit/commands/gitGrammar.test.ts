@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { CONFIG } from "../../../src/core/commands/catalogue/git/config";
 import { READER_GRAMMARS, TABLES, WRITER_GRAMMARS } from "../../../src/core/commands/catalogue/git/grammars";
 import type { OptionSpec } from "../../../src/core/commands/catalogue/options";
 import { tempTree } from "../../support/workspace";
@@ -90,10 +91,11 @@ const DIFF_FAMILY = new Set(["diff", "diff-tree", "diff-files", "diff-index"]);
 const APART = new Set(["archive -o"]);
 
 const tables = { ...TABLES.readers, ...TABLES.writers };
-const grammarOf = (key: string): OptionSpec => (READER_GRAMMARS.get(key) ?? WRITER_GRAMMARS.get(key))!;
+const grammarOf = (key: string): OptionSpec =>
+  key === "config" ? CONFIG : (READER_GRAMMARS.get(key) ?? WRITER_GRAMMARS.get(key))!;
 
 describe("each table knows every option `git SUB -h` lists, with its arity", () => {
-  const keys = Object.keys(tables).filter((k) => !BY_HAND.has(k) && !DIFF_FAMILY.has(k));
+  const keys = [...Object.keys(tables), "config"].filter((k) => !BY_HAND.has(k) && !DIFF_FAMILY.has(k));
   it.each(keys)("%s", (key) => {
     const spec = grammarOf(key);
     const listed = helpOptions(HELP[key] ?? [key]);

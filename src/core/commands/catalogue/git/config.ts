@@ -11,7 +11,8 @@ import { notation } from "./notation";
 import { REASONS } from "./grammars";
 import { readRevOrPath } from "./readers";
 
-const CONFIG = notation(
+/** `git config`'s options (checked against the real git's `-h`). */
+export const CONFIG = notation(
   "--global --system --local --worktree -f|--file= --blob= --get --get-all --get-regexp --get-urlmatch " +
     "--replace-all --add --unset --unset-all --rename-section --remove-section -l|--list --fixed-value " +
     "*-e|--edit --get-color --get-colorbool -t|--type= --bool --int --bool-or-int --bool-or-str --path " +

@@ -279,6 +279,14 @@ const WRITERS: Readonly<Record<string, string>> = {
   "ls-remote":
     "-q|--quiet !-u|--upload-pack= -t|--tags -h|--heads --refs --get-url --sort= --exit-code --symref " +
     "-o|--server-option=",
+  "format-patch":
+    `${DIFF} ${REV} -n|--numbered -N|--no-numbered -s|--signoff --stdout --cover-letter --numbered-files ` +
+    "--suffix= --start-number= -v|--reroll-count= --filename-max-length= --rfc --cover-from-description= " +
+    "--subject-prefix= -o|--output-directory=write -k|--keep-subject --no-binary --zero-commit " +
+    "--ignore-if-in-upstream -p|--no-stat --add-header= --to= --cc= --from? --in-reply-to= --attach? --inline? " +
+    "--thread? --signature= --base= --signature-file=content -q|--quiet --progress --interdiff= --range-diff= " +
+    "--creation-factor= --force-in-body-from",
+  gc: "-q|--quiet --prune? --cruft --aggressive --auto --force --keep-largest-pack",
   "worktree-add":
     "-f|--force -b= -B= -d|--detach --checkout --lock --reason= -q|--quiet --track --guess-remote --orphan",
 };
