@@ -10,6 +10,7 @@ import { CONFIG } from "../../../src/core/commands/catalogue/git/config";
 import { READER_GRAMMARS, TABLES, WRITER_GRAMMARS } from "../../../src/core/commands/catalogue/git/grammars";
 import type { OptionSpec } from "../../../src/core/commands/catalogue/options";
 import { tempTree } from "../../support/workspace";
+import { context, loadedAnalyzer } from "./helpers";
 
 const repo = tempTree({ "f.txt": "a\n" });
 spawnSync("git", ["init", "-q"], { cwd: repo.dir });
@@ -129,5 +130,42 @@ describe("each table knows every long option `--git-completion-helper` lists", (
       .map((w) => w.slice(2).replace(/=$/, ""));
     expect(names.length).toBeGreaterThan(10);
     expect(names.filter((n) => longArity(spec, n) === undefined && !spec.runs?.[`--${n}`])).toEqual([]);
+  });
+});
+
+describe("spellings the real git runs a program for are hard asks", () => {
+  // A program that records that git ran it, then fails (so git stops).
+  const marks = tempTree({ "mark.sh": '#!/bin/sh\necho ran >> "$(dirname "$0")/ran"\nexit 1\n' });
+  spawnSync("chmod", ["+x", marks.path("mark.sh")]);
+  spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x", "--allow-empty"], {
+    cwd: repo.dir,
+  });
+  spawnSync("git", ["add", "f.txt"], { cwd: repo.dir });
+  afterAll(() => marks.cleanup());
+  const MARK = marks.path("mark.sh");
+
+  it.each([
+    ["ls-remote", "--upl=MARK", "."],
+    ["ls-remote", "--upload-p", "MARK", "."],
+    ["fetch", "--upl=MARK", "."],
+    ["pull", "--upload-pa=MARK", "."],
+    ["push", "--exec=MARK", ".", "HEAD:refs/heads/x"],
+    ["grep", "--op=MARK", "-e", "a"],
+    ["grep", "--open-files=MARK", "-e", "a"],
+    ["grep", "-OMARK", "-e", "a"],
+    ["clone", "-u", "MARK", ".", "DEST"],
+    ["clone", "--upl=MARK", ".", "DEST"],
+    ["archive", "--remote=.", "--exec=MARK", "HEAD"],
+  ])("git %s %s …", async (...words) => {
+    const dest = `${marks.dir}/dest-${words.join("").replace(/\W/g, "").slice(0, 40)}`;
+    const argv = words.map((w) => w.replace("MARK", MARK).replace("DEST", dest));
+    spawnSync("rm", ["-f", marks.path("ran")]);
+    spawnSync("git", argv, { cwd: repo.dir, env: { ...process.env, GIT_PAGER: "cat" }, timeout: 10_000 });
+    // The real git accepted the spelling and ran the program…
+    expect(spawnSync("cat", [marks.path("ran")], { encoding: "utf8" }).stdout).toContain("ran");
+    // …and Toolgate asks, whatever the mode and rules.
+    const a = await loadedAnalyzer();
+    const line = ["git", ...argv].map((w) => `'${w}'`).join(" ");
+    expect(a.analyze(line, context({ allow: ["git"] })).verdict).toBe("unparseable");
   });
 });
