@@ -63,6 +63,7 @@ function shortArity(spec: OptionSpec, c: string): Arity | undefined {
 /** Table name → the git command whose `-h` is its authority (absent: git parses those options by hand). */
 const HELP: Readonly<Record<string, readonly string[]>> = {
   "stash-push": ["stash", "push"],
+  "stash-save": ["stash", "save"],
   "stash-show": ["stash", "show"],
   "worktree-add": ["worktree", "add"],
 };

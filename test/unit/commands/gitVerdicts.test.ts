@@ -528,6 +528,8 @@ const LICENSED: readonly string[] = [
   "git clean --dry",
   "git stash",
   "git stash push -m wip",
+  "git stash save wip",
+  "git stash save -u 'fix the .env loader'",
   "git stash -u",
   "git stash pop",
   "git stash apply",

@@ -252,6 +252,7 @@ const WRITERS: Readonly<Record<string, string>> = {
   "stash-push":
     "-k|--keep-index -S|--staged -p|--patch -q|--quiet -u|--include-untracked -a|--all -m|--message= " +
     "--pathspec-from-file=content --pathspec-file-nul",
+  "stash-save": "-k|--keep-index -S|--staged -p|--patch -q|--quiet -u|--include-untracked -a|--all -m|--message=",
   clone:
     "-v|--verbose -q|--quiet --progress --reject-shallow -n|--no-checkout --bare --mirror -l|--local " +
     "--no-hardlinks -s|--shared --recurse-submodules? --recursive? -j|--jobs= !--template= --reference=names " +

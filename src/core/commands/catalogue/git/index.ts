@@ -39,7 +39,7 @@ function grammarName(name: string, args: readonly Word[]): { key: string; skip: 
   const first = args[0];
   const sub = first?.literal ? first.value : undefined;
   if (name === "stash" && (sub === "show" || sub === "list" || sub === "push" || sub === "save"))
-    return { key: `stash-${sub === "save" ? "push" : sub}`, skip: 1 };
+    return { key: `stash-${sub}`, skip: 1 };
   if (name === "stash" && (first === undefined || sub?.startsWith("-"))) return { key: "stash-push", skip: 0 };
   if (name === "worktree" && sub === "add") return { key: "worktree-add", skip: 1 };
   // `git reflog` is `git log -g`: it takes log's options, `-p` among them.
@@ -104,10 +104,13 @@ function reader(name: string, key: string, parsed: ParsedArgs, fx: Effects, base
 function writer(name: string, key: string, parsed: ParsedArgs, fx: Effects, base: Word | undefined): void {
   const { positionals, seen } = parsed;
   switch (key) {
+    case "stash-save":
     case "stash-push":
-      // `-u` stores untracked files in the stash, `-a` ignored ones too; `-- PATHS` are stored and reset.
+      // `-u` stores untracked files in the stash, `-a` ignored ones too; `push -- PATHS` are stored and reset
+      // (`save`'s words are its message).
       if (seen.has("--all")) fx.read(literalWord(":/"), "git-stage-forced", base);
       else if (seen.has("--include-untracked")) fx.read(literalWord(":/"), "git-stage", base);
+      if (key === "stash-save") return fx.notReadOnly("`git stash` changes the working tree");
       // The files named are stored in the stash's objects (where `stash show -p` prints them) and reset.
       for (const p of positionals) {
         fx.mayTouch(p, base, !p.value.startsWith(":"));
