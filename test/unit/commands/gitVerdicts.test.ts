@@ -356,7 +356,6 @@ const SAFE: readonly string[] = [
   "git grep --and -e a -e b",
   "git grep --heading --break foo",
   "git grep --no-index foo src",
-  "git grep --untracked foo",
   "git grep --full-name -l foo",
   "git grep foo HEAD~1",
   "git remote",
@@ -414,7 +413,7 @@ const SAFE: readonly string[] = [
 /**
  * Words the grammar reads as paths although an older reading took them for an option's value (`--stat`,
  * `--relative`, `--abbrev`, `--format` and `-U` take a value only attached), and option values that are files.
- * `.env` and `secrets/` are ignored in the test workspace, `.git/` and `.vscode/settings.json` protected.
+ * `.env` and `secrets/` are ignored in the test workspace (helpers.ts), `.git/` protected.
  */
 const NEVER: readonly string[] = [
   "git log --stat .env",
@@ -529,8 +528,7 @@ const LICENSED: readonly string[] = [
   "git stash",
   "git stash push -m wip",
   "git stash save wip",
-  "git stash save -u 'fix the .env loader'",
-  "git stash -u",
+  "git stash save 'fix the .env loader'",
   "git stash pop",
   "git stash apply",
   "git branch feature",
@@ -542,8 +540,6 @@ const LICENSED: readonly string[] = [
   "git tag -a v1 -m x",
   "git tag -d v1",
   "git rm --cached a.txt",
-  "git add .",
-  "git add -A",
   "git add -u",
   "git add -p",
   "git add src/a.ts",
@@ -648,6 +644,12 @@ const FILES_NEVER: readonly string[] = [
   "git bundle create /tmp/x HEAD",
   "git apply .env",
   "git notes add -F .env",
+  // the workspace holds an untracked `.env` the ignore file excludes (and git's does not): these would store it
+  "git add .",
+  "git add -A",
+  "git stash -u",
+  "git stash save -u 'fix the loader'",
+  "git grep --untracked foo",
   "git config --global user.name x",
   "git config user.name x",
   "git am p.mbox",
