@@ -13,7 +13,7 @@ import { looseFiles, scanHarmful } from "./fallback";
 import { gitGlobals, joinDirs } from "./global";
 import { BRANCH_LISTING, READER_GRAMMARS, TAG_LISTING, WRITER_GRAMMARS } from "./grammars";
 import { notation } from "./notation";
-import { grepReads, HISTORY_BY_DEFAULT, PATCH_ON_REQUEST, readRevOrPath, remote, showsPatch } from "./readers";
+import { grepReads, HISTORY_BY_DEFAULT, PATCH_ON_REQUEST, readRevOrPath, showsPatch } from "./readers";
 import { discardsWork, NO_CONTENT_OUT, onlyOptions, stagedPaths, stateChangingPaths } from "./writers";
 
 export { gitRuleArgv } from "./global";
@@ -34,14 +34,22 @@ const LISTS: Readonly<Record<string, ReadonlySet<string>>> = {
   tag: canonicalNames(TAG_LISTING),
 };
 
+/** Subcommands whose second word names what they do, each with its own grammar. */
+const PAIRED = new Set(["stash", "worktree", "remote", "notes"]);
+
 /** The grammar a use of a subcommand is read with (`git stash show` is `stash-show`), if Toolgate has one. */
 function grammarName(name: string, args: readonly Word[]): { key: string; skip: number } {
   const first = args[0];
   const sub = first?.literal ? first.value : undefined;
-  if (name === "stash" && (sub === "show" || sub === "list" || sub === "push" || sub === "save"))
-    return { key: `stash-${sub}`, skip: 1 };
   if (name === "stash" && (first === undefined || sub?.startsWith("-"))) return { key: "stash-push", skip: 0 };
-  if (name === "worktree" && sub === "add") return { key: "worktree-add", skip: 1 };
+  if (name === "remote" && (first === undefined || sub?.startsWith("-"))) return { key: "remote", skip: 0 };
+  // `git stash pop`, `git remote add`, `git worktree list`, `git notes show`: a grammar per second word.
+  if (
+    sub !== undefined &&
+    PAIRED.has(name) &&
+    (READER_GRAMMARS.has(`${name}-${sub}`) || WRITER_GRAMMARS.has(`${name}-${sub}`))
+  )
+    return { key: `${name}-${sub}`, skip: 1 };
   // `git reflog` is `git log -g`: it takes log's options, `-p` among them.
   if (name === "reflog" && (sub === "show" || sub === "exists" || first === undefined || sub?.startsWith("-")))
     return { key: "reflog", skip: sub === "show" || sub === "exists" ? 1 : 0 };
@@ -97,6 +105,8 @@ function reader(name: string, key: string, parsed: ParsedArgs, fx: Effects, base
   if (HISTORY_BY_DEFAULT.has(key) ? showsPatch(seen, true) : PATCH_ON_REQUEST.has(key) && showsPatch(seen, false))
     readsHistory(fx, base);
   if (name === "cat-file" && !["-t", "-s", "-e"].some((o) => seen.has(o))) readsHistory(fx, base);
+  // Remote and worktree names, and the object a note is shown for, name no file.
+  if (PAIRED.has(name) && name !== "stash") return;
   for (const p of positionals) readRevOrPath(p, fx, base);
 }
 
@@ -118,6 +128,26 @@ function writer(name: string, key: string, parsed: ParsedArgs, fx: Effects, base
         else fx.read(literalWord(":/"), "git-stage", base);
       }
       return fx.notReadOnly("`git stash` changes the working tree");
+    case "stash-drop":
+    case "stash-clear":
+      fx.deletes("`git stash` deletes stashed changes");
+      return fx.notReadOnly("`git stash` changes the stash");
+    case "stash-pop":
+    case "stash-apply":
+    case "stash-branch":
+      return fx.notReadOnly("`git stash` changes the working tree");
+    case "worktree-remove":
+      // `--force` removes a worktree whose changes are not committed, which are then gone.
+      if (seen.has("--force")) fx.deletes("`git worktree remove --force` discards the worktree's uncommitted changes");
+      for (const p of positionals) fx.write(p, base);
+      return fx.notReadOnly("`git worktree` changes worktrees");
+    case "worktree-move":
+      for (const p of positionals) fx.write(p, base);
+      return fx.notReadOnly("`git worktree` changes worktrees");
+    case "remote-show":
+      // Without `-n` it contacts the remote.
+      if (!seen.has("-n")) fx.notReadOnly("`git remote show` contacts the remote");
+      return;
     case "worktree-add": {
       // A checkout is written at PATH; it copies tracked files, ignored ones too, where the ignore file may not
       // reach.
@@ -171,7 +201,8 @@ function writer(name: string, key: string, parsed: ParsedArgs, fx: Effects, base
       fx.notReadOnly("`git add` changes the index");
       return stateChangingPaths(name, parsed, fx, base);
     default:
-      fx.notReadOnly(`\`git ${name}\` is not a read-only git command`);
+      fx.notReadOnly(`\`git ${key}\` is not a read-only git command`);
+      if (key.startsWith("remote-") || key.startsWith("worktree-")) return;
       if (!NO_CONTENT_OUT.has(name) || (name === "commit" && seen.has("--verbose"))) readsHistory(fx, base);
       return stateChangingPaths(name, parsed, fx, base);
   }
@@ -190,15 +221,14 @@ function withoutGrammar(
   const first = args[0];
   switch (name) {
     case "stash":
-      if (first && (!first.literal || first.value === "drop" || first.value === "clear"))
-        fx.deletes("`git stash` deletes stashed changes");
+      // A stash subcommand Toolgate has no grammar for, or one computed at run time (`drop`?).
+      fx.deletes("`git stash` may delete stashed changes");
       return fx.notReadOnly("`git stash` changes the working tree");
     case "remote":
-      return remote(args, fx);
+      return fx.notReadOnly("`git remote` changes or contacts remotes");
     case "config":
       return config(args, fx, base);
     case "worktree":
-      if (first?.literal && first.value === "list") return;
       return fx.notReadOnly("`git worktree` changes worktrees");
     case "reflog":
       return fx.notReadOnly("`git reflog` changes the reflog");

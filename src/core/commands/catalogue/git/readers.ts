@@ -92,12 +92,3 @@ export function grepReads(positionals: readonly Word[], seen: Seen, fx: Effects,
     for (const d of dirs) fx.read(d, "content-nofollow", base);
   }
 }
-
-/** `git remote`: listing and `get-url` only read; `show -n` reads without contacting the remote. */
-export function remote(args: readonly Word[], fx: Effects): void {
-  const first = args[0];
-  const v = first?.value;
-  if (v === undefined || (first!.literal && (v === "-v" || v === "--verbose" || v === "get-url"))) return;
-  if (first!.literal && v === "show" && args.some((a) => a.literal && a.value === "-n")) return;
-  fx.notReadOnly(`\`git remote ${v}\` changes or contacts remotes`);
-}
