@@ -22,7 +22,7 @@ import { bundleDir, grammarFilesIn, loadBashGrammar, type GrammarFiles } from ".
 import { historyRisk, INVISIBLE, lineProblem } from "./words";
 import { catalogueEntry } from "./catalogue";
 import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
-import { gitRuleArgv } from "./catalogue/git/index";
+import { gitRuleArgv } from "./catalogue/git";
 import { networkUse } from "./catalogue/network";
 import { assignmentProblem } from "./envVars";
 import { baseName, RuleSet } from "./ruleMatch";

@@ -9,7 +9,7 @@ import { INSPECT } from "./inspect";
 import type { Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { find } from "./find";
-import { git } from "./git/index";
+import { git } from "./git";
 import { jq } from "./jq";
 import { PROJECT } from "./project";
 import { grep, rg } from "./search";
