@@ -83,9 +83,9 @@ const REV =
   "--show-notes? --standard-notes --show-signature --relative-date --date= --parents --children --left-right " +
   "--graph --show-linear-break? -c --cc --dd -m -r -t --diff-merges= --combined-all-paths --remerge-diff " +
   "--full-diff --log-size -L= -v --objects --objects-edge --objects-edge-aggressive --unpacked --in-commit-order " +
-  "--object-names --timestamp --count --header --disk-usage? --filter= --filter-print-omitted --missing= " +
+  "--object-names --timestamp --count --header --disk-usage? --filter? --filter-print-omitted --missing? " +
   "--exclude-promisor-objects --bisect-vars --bisect-all --indexed-objects --early-output? --unsorted-input " +
-  "--use-bitmap-index --progress= -q|--quiet --always --clear-decorations --decorate? --decorate-refs= " +
+  "--use-bitmap-index --progress? -q|--quiet --always --clear-decorations --decorate? --decorate-refs= " +
   "--decorate-refs-exclude= --source --use-mailmap --mailmap -z";
 
 const LOG = `${DIFF} ${REV}`;
