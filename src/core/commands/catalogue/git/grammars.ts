@@ -181,7 +181,6 @@ const READERS: Readonly<Record<string, string>> = {
   "remote-get-url": "--push --all",
   "worktree-list": "--porcelain -v|--verbose --expire= -z",
   "notes-list": "",
-  "notes-show": "",
   reflog: LOG,
 };
 
@@ -283,6 +282,8 @@ const WRITERS: Readonly<Record<string, string>> = {
   "notes-add": "-m|--message= -F|--file=content -c|--reedit-message= -C|--reuse-message= --allow-empty -f|--force",
   "notes-append": "-m|--message= -F|--file=content -c|--reedit-message= -C|--reuse-message= --allow-empty",
   "notes-remove": "--ignore-missing --stdin",
+  // It prints a note's text out of git's objects: history, which asks when the repository tracks an ignored file.
+  "notes-show": "",
   "stash-save": "-k|--keep-index -S|--staged -p|--patch -q|--quiet -u|--include-untracked -a|--all -m|--message=",
   clone:
     "-v|--verbose -q|--quiet --progress --reject-shallow -n|--no-checkout --bare --mirror -l|--local " +
