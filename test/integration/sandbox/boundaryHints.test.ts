@@ -13,6 +13,7 @@ import { probe, varTmpDir } from "./sandboxHarness";
 import { sandboxDescribe } from "../../support/sandboxRequired";
 import { lazyCheckpoints } from "../../support/lazyCheckpoints";
 import { grantOf } from "../../../src/core/sandbox/grant";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -22,14 +23,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 
 const FILES = {
   "tools/net.sh": "#!/bin/sh\ncurl -sS --max-time 5 https://example.com/ >/dev/null\n",

@@ -12,6 +12,7 @@ import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import type { GateOptions } from "../../../src/core/gate";
 import { probe, varTmpDir } from "./sandboxHarness";
 import { sandboxDescribe } from "../../support/sandboxRequired";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -21,14 +22,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 
 async function runTask(commands: readonly string[], gate: Partial<GateOptions>, flat: Record<string, unknown> = {}) {
   const parent = varTmpDir("toolgate-privtmp-");

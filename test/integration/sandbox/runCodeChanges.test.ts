@@ -18,6 +18,7 @@ import { startScriptedModel } from "../../support/scriptedModel";
 import { toolgateAsync } from "../cli/runProcess";
 import { probe, varTmpDir } from "./sandboxHarness";
 import { sandboxDescribe } from "../../support/sandboxRequired";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 let h: Harness | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -29,14 +30,7 @@ afterAll(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 
 const PACKAGE = `{
   "name": "demo",

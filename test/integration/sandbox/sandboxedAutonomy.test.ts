@@ -17,6 +17,7 @@ import type { GateOptions } from "../../../src/core/gate";
 import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
 import { probe, varTmpDir } from "./sandboxHarness";
 import { sandboxDescribe } from "../../support/sandboxRequired";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
@@ -26,14 +27,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 const WORKS: Partial<GateOptions> = { sandbox: { available: true }, checkpoints: { available: true } };
 
 /** A real checkpoint service for the harness's workspace, noting what existed when each checkpoint was taken. */

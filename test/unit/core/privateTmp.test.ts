@@ -5,6 +5,7 @@ import type { GateOptions } from "../../../src/core/gate";
 import type { Judged } from "../../../src/core/resolvedCall";
 import { call, gateWith } from "../../support/gate";
 import { tempTree } from "../../support/workspace";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 /**
  * A sandboxed line's `/tmp` is the task's private one (bubblewrap binds it at `/tmp`): its writes and reads there
@@ -16,14 +17,7 @@ afterAll(() => t.cleanup());
 const roots = [t.path("ws")];
 const cmd = (command: string, extra: Record<string, unknown> = {}) => call("execute_command", { command, ...extra });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 const PRIVATE: Partial<GateOptions> = {
   sandbox: { available: true, privateTmp: true },
   checkpoints: { available: true },

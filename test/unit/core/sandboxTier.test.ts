@@ -4,6 +4,7 @@ import { IgnoreRules } from "../../../src/core/ignoreFile";
 import type { Judged } from "../../../src/core/resolvedCall";
 import { call, gateWith } from "../../support/gate";
 import { tempTree } from "../../support/workspace";
+import { SANDBOXED_AUTONOMY } from "../../support/presetSettings";
 
 /**
  * DESIGN step 5, "Commands in the sandbox" (core/sandboxTier.ts): with `executeInSandbox`, a line the analysis
@@ -22,14 +23,7 @@ afterAll(() => t.cleanup());
 const roots = [t.path("ws")];
 const cmd = (command: string, extra: Record<string, unknown> = {}) => call("execute_command", { command, ...extra });
 
-const SANDBOXED = {
-  "toolgate.autoApprove.actions": {
-    readFiles: true,
-    editFiles: true,
-    executeSafeCommands: true,
-    executeInSandbox: true,
-  },
-};
+const SANDBOXED = SANDBOXED_AUTONOMY;
 const WORKS: Partial<GateOptions> = { sandbox: { available: true }, checkpoints: { available: true } };
 const sandboxed = (extra: Partial<GateOptions> = {}, flat: Record<string, unknown> = {}) =>
   gateWith({ ...SANDBOXED, ...flat }, roots, { ...WORKS, ...extra });
