@@ -18,7 +18,7 @@ import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, ty
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
 import type { AgentAdapter, AgentCall, HookAnswer, MappedCall } from "./adapter";
-import { sandboxStep, type RewriteContext } from "./sandboxRewrite";
+import { rewriteVerified, sandboxStep, type RewriteContext } from "./sandboxRewrite";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -202,8 +202,8 @@ function agentChecks(
   const stepped = sandboxStep(rewriter, agentCall, step.flags, a, d, policy.loaded.values, step.env, step.ctx);
   if (stepped.decision !== "allow") return stepped;
   // Wrapped by a version that is verified to apply the rewrite: it runs sandboxed, its environment scrubbed.
-  if (stepped.updatedInput !== undefined && rewriter.commandRewrite?.version(step.env).verified === true)
-    return stepped;
+  const rw = rewriter.commandRewrite;
+  if (stepped.updatedInput !== undefined && rw !== undefined && rewriteVerified(rw, agentCall)) return stepped;
   // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
   if (c.call.tool === "search_files" && adapter.searchReadsIgnored === true) {
     const file = policy.loaded.settings.ignoreFile;
