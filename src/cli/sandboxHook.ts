@@ -12,6 +12,7 @@ import type { SandboxGrant } from "../core/sandbox/grant";
 import { UsageError, type FlagSpec, type ParsedFlags } from "./args";
 import type { AgentCall } from "./hooks/adapter";
 import { redecideHookCommand } from "./hooks/decide";
+import { commandInputOf } from "./hooks/sandboxRewrite";
 import { agentAdapter } from "./hooks/registry";
 
 export const HOOK_SANDBOX_FLAGS: FlagSpec = {
@@ -54,8 +55,10 @@ export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | u
   if (tool === undefined || hookCwd === undefined || cwd === undefined || workspaces.length === 0)
     throw new UsageError("--decided-by-hook needs --hook-tool, --hook-cwd, --cwd and --workspace");
   if (!nodePath.isAbsolute(hookCwd)) throw new UsageError("--hook-cwd must be an absolute path");
-  const field = adapter.commandRewrite?.commandField(tool);
-  if (field === undefined) throw new UsageError(`--hook-tool: ${adapter.displayName}'s \`${tool}\` carries no command`);
+  const rw = adapter.commandRewrite;
+  const field = rw?.commandField(tool);
+  if (rw === undefined || field === undefined)
+    throw new UsageError(`--hook-tool: ${adapter.displayName}'s \`${tool}\` carries no command`);
   const session = v["--hook-session"];
   const mode = v["--hook-mode"];
   const version = v["--hook-agent-version"];
@@ -66,7 +69,7 @@ export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | u
       workspaces: workspaces.map((w) => nodePath.resolve(w)),
       cwd: hookCwd,
       toolName: tool,
-      toolInput: { [field]: line },
+      toolInput: commandInputOf(rw, field, line),
       ...(session !== undefined ? { sessionId: session } : {}),
       ...(mode !== undefined ? { mode } : {}),
       ...(version !== undefined ? { agentVersion: version } : {}),

@@ -135,6 +135,11 @@ export interface AgentAdapter {
 export interface CommandRewrite {
   /** The `tool_input` field holding the command line, for each of the agent's tools that run one. */
   commandField(toolName: string): string | undefined;
+  /**
+   * The input fields that carry `line` (absent: `{[commandField]: line}`), both in the rewritten input and in the
+   * call `toolgate sandbox --decided-by-hook` decides again.
+   */
+  commandInput?(line: string): Record<string, unknown>;
   /** Fields dropped from a rewritten input: they would let the command leave the sandbox. */
   readonly dropFields: readonly string[];
   /**

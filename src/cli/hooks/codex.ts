@@ -18,13 +18,32 @@
  * a second hook installed that answers `{}`, before or after ours. `Bash`'s input carries only `command` (the
  * model's `workdir` is the input's `cwd`; an escalation request never reaches the hook, and Codex itself refuses
  * one under approval "never"). The running version is the `codex` binary's among the hook's ancestors
- * (codexVersion.ts).
+ * (agentProcess.ts, `CODEX_BINARY`).
  */
 import * as nodePath from "node:path";
 import type { AgentAdapter, AgentCall, CommandRewrite, HookAnswer, Mapped, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
-import { codexVersionFromProcess } from "./codexVersion";
+import { plainVersion, versionFromAncestors, type AgentBinary } from "./agentProcess";
 import { parseEnvelope, type Parsed } from "./envelope";
+
+/**
+ * The `codex` binary and its version: `codex-package.json` beside its `bin/` folder (`{"version", "entrypoint":
+ * "bin/codex", …}`, in the npm package's `vendor/<target>/` and the release archives alike), counted only when
+ * its entrypoint is that binary. Not the input's `transcript_path` (verified with 0.171.0): its first line's
+ * `session_meta.cli_version` is the version that STARTED the session, and `codex exec resume` appends to the
+ * same file without a new `session_meta`, so a session resumed by another version still names the first.
+ */
+export const CODEX_BINARY: AgentBinary = {
+  name: "codex",
+  version: (exe, read) => {
+    const root = nodePath.dirname(nodePath.dirname(exe));
+    const pkg = read(nodePath.join(root, "codex-package.json"));
+    if (typeof pkg !== "object" || pkg === null) return undefined;
+    const { version, entrypoint } = pkg as Record<string, unknown>;
+    if (typeof entrypoint !== "string" || nodePath.resolve(root, entrypoint) !== exe) return undefined;
+    return plainVersion(version);
+  },
+};
 
 /** Versions whose application of a rewritten `Bash` input the real-agent suite's sentinel test checked. */
 export const CODEX_REWRITE_VERIFIED: readonly string[] = ["0.171.0"];
@@ -130,7 +149,7 @@ export const codexAdapter: AgentAdapter = {
   name: "codex",
   displayName: "Codex",
   usage: USAGE,
-  parse: (text) => parseCodexInput(text, process.cwd(), codexVersionFromProcess()),
+  parse: (text) => parseCodexInput(text, process.cwd(), versionFromAncestors(CODEX_BINARY)),
   map: (call) => mapCodexTool(call),
   honoursAsk: () => false,
   source: codexSource,

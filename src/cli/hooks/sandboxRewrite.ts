@@ -51,6 +51,11 @@ export function rewriteVerified(rw: CommandRewrite, call: AgentCall): boolean {
   return call.agentVersion !== undefined && rw.verifiedVersions.includes(call.agentVersion);
 }
 
+/** The input fields that carry `line` for `rw`'s agent. */
+export function commandInputOf(rw: CommandRewrite, field: string, line: string): Record<string, unknown> {
+  return rw.commandInput?.(line) ?? { [field]: line };
+}
+
 /** The argv of the sandbox command for one decided line (quoted by the caller). */
 export function sandboxArgv(
   adapter: AgentAdapter,
@@ -144,7 +149,7 @@ export function sandboxStep(
   const line = quoteArgv(sandboxArgv(adapter, call, flags, { line: command.line, cwd: command.cwd, grant }, ctx));
   const updatedInput: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(call.toolInput)) if (!rw.dropFields.includes(k)) updatedInput[k] = v;
-  updatedInput[field] = line;
+  Object.assign(updatedInput, commandInputOf(rw, field, line));
   return {
     decision: "allow",
     reason: `${answer.reason} — runs in Toolgate's sandbox (${describeGrant(grant)})`,
