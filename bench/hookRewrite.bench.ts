@@ -27,6 +27,7 @@ const env: NodeJS.ProcessEnv = {
   XDG_STATE_HOME: path.join(home, "state"),
   VSCODE_APPDATA: path.join(home, "no-vscode"),
   AI_AGENT: "claude-code_2-1-332_harness",
+  CLAUDE_PROJECT_DIR: ws,
 };
 const input = (command: string) =>
   JSON.stringify({
