@@ -4,7 +4,8 @@
  * each command and its grant), and ran inside the sandbox — a repository's `core.fsmonitor` that `git status`
  * starts (allowed read-only: the analysis does not see it) cannot write in the workspace or outside it, a
  * workspace-write line writes the workspace but not outside, and Codex's API key is not in a wrapped command's
- * environment. The same script without the hook shows each harm happening.
+ * environment. The same script without the hook shows each harm happening. Inside Codex's own sandbox
+ * Toolgate's cannot start, and the rewritten line fails closed.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -39,8 +40,13 @@ interface Run {
 }
 
 /** One Codex run whose model asks for `commands` one `exec_command` at a time; `hooks`: where ours goes. */
-async function run(commands: (outside: string) => string[], hooks: "none" | "first" | "last"): Promise<Run> {
-  const root = temp("cx-sbx-");
+async function run(
+  commands: (outside: string) => string[],
+  hooks: "none" | "first" | "last",
+  codexFlags?: readonly string[],
+): Promise<Run> {
+  // Not under /tmp: Codex's own sandbox needs its helper links in CODEX_HOME, which it refuses to make there.
+  const root = temp("cx-sbx-", codexFlags ? "/var/tmp" : tmpdir());
   const ws = path.join(root, "ws");
   mkdirSync(ws);
   // Outside /tmp, which is private inside the sandbox: a write here meets the read-only root.
@@ -63,6 +69,7 @@ async function run(commands: (outside: string) => string[], hooks: "none" | "fir
     hooks: hooks === "none" ? [] : hooks === "first" ? [ours, NOOP] : [NOOP, ours],
     turns: () => [...cmds.map((cmd) => ({ tool: "exec_command", args: { cmd, workdir: ws } })), { text: "done" }],
     env: { TOOLGATE_SANDBOX_LOG: log },
+    ...(codexFlags ? { codexFlags } : {}),
   });
   expect(r.code, r.stderr.slice(-2000)).toBe(0);
   expect(r.server.unexpected).toEqual([]);
@@ -131,4 +138,13 @@ describe(`Codex ${codex.version}: allowed commands run inside Toolgate's sandbox
       expect(r.sentToModel).not.toContain(KEY);
     });
   }
+
+  it("inside Codex's own sandbox, Toolgate's cannot start: the rewritten line runs nothing and says how to fix it", async () => {
+    // Seen with 0.171.0: bubblewrap's loopback set-up fails ("Failed to create NETLINK_ROUTE socket: Operation
+    // not permitted") under Codex's sandbox, which filters sockets: exit 125, nothing run.
+    const r = await run(() => ["touch made.txt"], "first", ["--sandbox", "workspace-write"]);
+    expect(logged(r)).toEqual([]);
+    expect(existsSync(path.join(r.ws, "made.txt"))).toBe(false);
+    expect(r.outputs.join("\n")).toMatch(/exited with code 125[\s\S]*turn Codex's sandbox off/);
+  });
 });
