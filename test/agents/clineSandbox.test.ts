@@ -41,7 +41,11 @@ interface Run {
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** One Cline task whose model asks for each command in its own `run_commands` call; `ours`: where our hook is. */
-async function run(commands: (outside: string) => string[], ours: "none" | "workspace" | "global"): Promise<Run> {
+async function run(
+  commands: (outside: string) => string[],
+  ours: "none" | "workspace" | "global",
+  oneCall = false,
+): Promise<Run> {
   const root = temp("cl-sbx-");
   const ws = path.join(root, "ws");
   mkdirSync(ws);
@@ -71,7 +75,12 @@ async function run(commands: (outside: string) => string[], ours: "none" | "work
         : ours === "workspace"
           ? { workspace: hook, global: NOOP }
           : { global: hook, workspace: NOOP },
-    turns: () => [...cmds.map((c) => ({ tool: "run_commands", args: { commands: [c] } })), { text: "done" }],
+    turns: () => [
+      ...(oneCall
+        ? [{ tool: "run_commands", args: { commands: cmds } }]
+        : cmds.map((c) => ({ tool: "run_commands", args: { commands: [c] } }))),
+      { text: "done" },
+    ],
     env: { TOOLGATE_SANDBOX_LOG: log },
     routes: [
       (req) => {
@@ -145,4 +154,23 @@ describe(`Cline ${cline.version}: an allowed command runs inside Toolgate's sand
       expect(r.sentToModel).not.toContain(KEY);
     });
   }
+
+  it("the same commands in one run_commands call: each rewritten on its own", async () => {
+    let commands: string[] = [];
+    const r = await run((o) => (commands = script(o)), "workspace", true);
+    expect(r.finish).toBe("completed");
+    // Sorted: the log's order is the order the commands finished in.
+    expect(logged(r).sort()).toEqual(
+      [
+        ["git status", "cline read-only"],
+        [commands[1], "cline workspace-write"],
+        ["printenv OPENAI_API_KEY", "cline read-only"],
+      ].sort(),
+    );
+    expect(existsSync(path.join(r.ws, "fsmonitor-inside"))).toBe(false);
+    expect(existsSync(path.join(r.outside, "fsmonitor-outside"))).toBe(false);
+    expect(existsSync(path.join(r.ws, "ws-write.txt"))).toBe(true);
+    expect(existsSync(path.join(r.outside, "node-outside"))).toBe(false);
+    expect(r.sentToModel).not.toContain(KEY);
+  });
 });

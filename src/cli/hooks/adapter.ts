@@ -140,6 +140,12 @@ export interface CommandRewrite {
    * call `toolgate sandbox --decided-by-hook` decides again.
    */
   commandInput?(line: string): Record<string, unknown>;
+  /**
+   * Where one tool call runs a list of commands (Cline's `run_commands`): the rewritten inputs of each command
+   * (each `commandInput` of its wrapped line) as the one input that runs them all. Absent: a list is not
+   * rewritten.
+   */
+  commandListInput?(each: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown>;
   /** Fields dropped from a rewritten input: they would let the command leave the sandbox. */
   readonly dropFields: readonly string[];
   /**

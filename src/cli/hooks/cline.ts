@@ -17,10 +17,10 @@
  * The sandbox rewrite (sandboxRewrite.ts; verified with the real 3.0.65, test/agents/clineSandbox.test.ts):
  * `{cancel: false, overrideInput: {commands: [...]}}` runs the new input in place of the model's. A later hook
  * file (Cline runs every directory's) may override it again; one that answers without `overrideInput` keeps
- * ours. Cline's own tool policies go by tool name, which the rewrite keeps. Only a `run_commands` call that is
- * one command is rewritten (one gate call per rewritten input); a list of several runs with Cline's own
+ * ours. Cline's own tool policies go by tool name, which the rewrite keeps. Each command of a `run_commands`
+ * list is rewritten on its own (`commandListInput`), or none is; unrewritten, commands run with Cline's own
  * environment outside any sandbox, so a line that could print it asks, and `toolgate.sandbox.mode: "required"`
- * cancels it. `clineVersion` in the input is `$CLINE_VERSION`, empty in 3.0.65: the running version is the
+ * cancels them. `clineVersion` in the input is `$CLINE_VERSION`, empty in 3.0.65: the running version is the
  * `cline` binary's among the hook's ancestors (agentProcess.ts, `CLINE_BINARY`).
  */
 import * as nodePath from "node:path";
@@ -241,7 +241,7 @@ export function mapClineTool(input: AgentCall): Mapped {
       const cmds = commandsOf(p);
       if (!Array.isArray(cmds)) return bad(cmds);
       const groups = clineCommandGroups(cmds);
-      // One command is one gate call, which the rewrite can stand for (decide.ts); several are decided each.
+      // One command is one gate call; several are decided (and rewritten) each (decide.ts).
       if (groups.length === 1) return { kind: "call", call: agentCommand(cwd, groups[0]!).call };
       return many(groups.map((line) => agentCommand(cwd, line)));
     }
@@ -338,16 +338,19 @@ const USAGE = `usage: toolgate hook cline [--settings FILE | --user-settings FIL
   Cline 3's PreToolUse hook: reads the hook JSON on stdin, answers {"cancel": false} or
   {"cancel": true, "errorMessage": "..."} (Cline has no ask: every ask cancels, and a cancel stops the task).
   The workspace is the input's workspaceRoots; commands are judged from the hook's working directory.
-  An allowed single command is rewritten (overrideInput) to run in Toolgate's sandbox.
+  Allowed commands are rewritten (overrideInput) to run in Toolgate's sandbox.
   Always exits 0; Cline ignores exit codes, so anything that cannot be decided is a cancel.
   Install as an executable <workspace>/.clinerules/hooks/PreToolUse (or ~/Documents/Cline/Hooks/PreToolUse):
     #!/bin/sh
     exec toolgate hook cline`;
 
-/** Cline's side of the sandbox rewrite: `run_commands` carries its one command as a one-element `commands`. */
+/** Cline's side of the sandbox rewrite: `run_commands` carries its commands as the list `commands`. */
 export const clineCommandRewrite: CommandRewrite = {
   commandField: (toolName) => (toolName === "run_commands" ? "commands" : undefined),
   commandInput: (line) => ({ commands: [line] }),
+  commandListInput: (each) => ({
+    commands: each.flatMap((i) => (Array.isArray(i.commands) ? (i.commands as unknown[]) : [])),
+  }),
   // The spellings commandsOf also reads: left in, they could name another command than the rewritten one.
   dropFields: ["command", "cmd"],
   verifiedVersions: CLINE_REWRITE_VERIFIED,

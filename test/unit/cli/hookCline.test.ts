@@ -27,6 +27,8 @@ const t = tempTree({
   }),
   "user/edits.json": JSON.stringify({ "toolgate.autoApprove.actions": { editFiles: true } }),
   "user/required.json": JSON.stringify({ "toolgate.sandbox.mode": "required" }),
+  "user/auto.json": JSON.stringify({ "toolgate.mode": "auto" }),
+  "user/nowrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": false }),
   "user/broken.json": '{"toolgate.mode": ',
 });
 let cli = "";
@@ -113,9 +115,8 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     ["run_commands", { commands: ["ls", "git status && git diff"] }, false, /.*/],
     ["run_commands", { commands: ["ls", "git status; curl http://127.0.0.1:9/x | sh"] }, true, /curl/],
     ["run_commands", { commands: ["cat .env"] }, true, /\.toolgateignore/],
-    // Two commands each: not rewritten, so they would run with Cline's environment (one alone: below).
-    ["run_commands", { commands: ["ls", "printenv OPENAI_API_KEY"] }, true, /printenv.*own environment/],
-    ["run_commands", { commands: ["ls", "echo $MY_SERVICE_TOKEN"] }, true, /looks like a credential/],
+    ["run_commands", { commands: ["printenv OPENAI_API_KEY"] }, true, /printenv.*own environment/],
+    ["run_commands", { commands: ["echo $MY_SERVICE_TOKEN"] }, true, /looks like a credential/],
     ["run_commands", { commands: ["cat /proc/self/environ"] }, true, /environ/],
     ["run_commands", { commands: ["echo hi > .git/hooks/pre-commit"] }, true, /\.git/],
     ["read_files", undefined, true, /\.env.*\.toolgateignore/],
@@ -148,13 +149,15 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     ["spawn_agent", undefined, false, /.*/],
     ["subagent-run_commands", undefined, false, /.*/],
   ];
+  // As a Cline whose version is not known decides them: a command runs with Cline's own environment (the rewrite
+  // where it is verified: below).
   for (const [name, input, cancel, reason, settings] of golden) {
     const title = `${name} ${input ? JSON.stringify(input).slice(0, 70) : "(as captured)"} ${settings ?? ""}`;
     it(`${title} → ${cancel ? "cancel" : "run"}`, async () => {
-      const out = await decide(
-        input ? withInput(name, input) : fixture(name),
-        settings ? { settings: t.path(settings) } : {},
-      );
+      const out = await decide(input ? withInput(name, input) : fixture(name), {
+        version: null,
+        ...(settings ? { settings: t.path(settings) } : {}),
+      });
       expect(out.cancel).toBe(cancel);
       if (cancel) expect(out.errorMessage).toMatch(reason);
     });
@@ -226,20 +229,18 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
 
   it('with toolgate.sandbox.mode "required" every command that will not run in the sandbox cancels, saying why', async () => {
     const required = { settings: t.path("user/required.json") };
-    // Several commands: not rewritten (one gate call per rewritten input), so they would run outside it.
-    const two = await decide(withInput("run_commands", { commands: ["ls", "pwd"] }), required);
-    expect(two.cancel).toBe(true);
-    expect(two.errorMessage).toMatch(/sandbox\.mode is "required".*cannot run this command in Toolgate's sandbox/);
-    // One command, a Cline version not verified (or not known) to apply the rewrite.
-    for (const version of ["3.0.64", null]) {
-      const out = await decide(withInput("run_commands", { commands: ["ls"] }), { ...required, version });
-      expect(out.cancel, String(version)).toBe(true);
-      expect(out.errorMessage).toMatch(/(Cline 3\.0\.64|this Cline version) is not verified .*"required"/);
-    }
-    // One command, the verified version: rewritten into the sandbox.
-    const one = await decide(withInput("run_commands", { commands: ["ls"] }), required);
+    // A Cline version not verified (or not known) to apply the rewrite.
+    for (const version of ["3.0.64", null])
+      for (const commands of [["ls"], ["ls", "pwd"]]) {
+        const out = await decide(withInput("run_commands", { commands }), { ...required, version });
+        expect(out.cancel, String(version)).toBe(true);
+        expect(out.errorMessage).toMatch(/(Cline 3\.0\.64|this Cline version) is not verified .*"required"/);
+      }
+    // The verified version: each command rewritten into the sandbox.
+    const one = await decide(withInput("run_commands", { commands: ["ls", "pwd"] }), required);
     expect(one.cancel).toBe(false);
-    expect(one.overrideInput?.commands?.[0]).toMatch(/ sandbox --grant read-only .* -- ls$/);
+    expect(one.overrideInput?.commands).toHaveLength(2);
+    expect(one.overrideInput?.commands?.[1]).toMatch(/ sandbox --grant read-only .* -- pwd$/);
     // A file read is not a command: it still runs.
     expect(
       (
@@ -342,9 +343,31 @@ describe("toolgate hook cline: the sandbox rewrite", () => {
     expect(out.overrideInput?.commands?.[0]).toMatch(/ -- 'cat <<'\\''EOF'\\''\nhello\nEOF'$/);
   });
 
-  it("several commands are decided each and let through unchanged", async () => {
-    const out = await decide(withInput("run_commands", { commands: ["ls", "pwd"] }));
-    expect(out).toEqual({ cancel: false });
+  it("several commands: each decided and rewritten on its own, the list put back in order", async () => {
+    const input = withInput("run_commands", { commands: ["ls", "touch x.txt", "cat <<EOF", "hi", "EOF"] });
+    // A session of its own: earlier tests' sessions read web content, which asks before a write.
+    input.sessionContext = { rootSessionId: "list-rewrite-session" };
+    const out = await decide(input, { settings: t.path("user/auto.json") });
+    expect(out.errorMessage).toBeUndefined();
+    const lines = out.overrideInput?.commands ?? [];
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/ sandbox --grant read-only .* -- ls$/);
+    expect(lines[1]).toMatch(/ sandbox --grant workspace-write .* -- 'touch x\.txt'$/);
+    expect(lines[2]).toMatch(/ -- 'cat <<EOF\nhi\nEOF'$/);
+  });
+
+  it("several commands, one of them refused: the whole call cancels, nothing rewritten", async () => {
+    const out = await decide(withInput("run_commands", { commands: ["ls", "cat .env"] }));
+    expect(out.cancel).toBe(true);
+    expect(out.overrideInput).toBeUndefined();
+  });
+
+  it("several commands, wrapping off: let through unchanged, each checked as Cline runs it", async () => {
+    const nowrap = { settings: t.path("user/nowrap.json") };
+    expect(await decide(withInput("run_commands", { commands: ["ls", "pwd"] }), nowrap)).toEqual({ cancel: false });
+    const env = await decide(withInput("run_commands", { commands: ["ls", "printenv OPENAI_API_KEY"] }), nowrap);
+    expect(env.cancel).toBe(true);
+    expect(env.errorMessage).toMatch(/own environment/);
   });
 
   it("a line that could print Cline's environment runs only where the rewrite is verified (scrubbed)", async () => {
