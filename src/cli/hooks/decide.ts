@@ -168,7 +168,8 @@ async function decideCall(
   // The grammar loads only when a call runs a command (a hook answering a file read never loads it).
   const forCall = (calls.find((c) => c.call.tool === "execute_command") ?? calls[0]!).call;
   const gate = await gateFor(policy, { headless: false, forCall });
-  // A rewrite replaces the agent's whole input: only where one agent call is one gate call.
+  // A rewrite replaces the agent's whole input: where one agent call is one gate call, or (all or none) where
+  // each gate call is one command of the agent's list.
   const listable =
     adapter.commandRewrite?.commandListInput !== undefined && calls.every((c) => c.call.tool === "execute_command");
   const rewrite = mapped.kind === "call" ? "one" : listable ? "each" : "none";
