@@ -3,8 +3,8 @@
  * the hook process deciding an allowed `ls` with the rewrite (which probes the sandbox once) and without it
  * (`toolgate.hooks.sandboxWrap: false`); then running the command as Claude Code's Bash tool would — the bare
  * line (`bash -c true`), `toolgate sandbox --grant read-only -- true` (the second layer alone), and the rewritten
- * line with `--decided-by-hook` (the same plus deciding the line again). p50/p99 over RUNS runs each; printed,
- * never asserted.
+ * line with `--decided-by-hook` (the same plus deciding the line again), beside a bare `node -e ''`; then the
+ * same for Codex's hook. p50/p99 over RUNS runs each; printed, never asserted.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +27,7 @@ const env: NodeJS.ProcessEnv = {
   XDG_STATE_HOME: path.join(home, "state"),
   VSCODE_APPDATA: path.join(home, "no-vscode"),
   AI_AGENT: "claude-code_2-1-332_harness",
+  CLAUDE_PROJECT_DIR: ws,
 };
 const input = (command: string) =>
   JSON.stringify({
@@ -60,6 +61,7 @@ const rewritten = (JSON.parse(out) as { hookSpecificOutput: { updatedInput?: { c
   .updatedInput?.command;
 if (rewritten === undefined) throw new Error(`no rewrite: ${out}`);
 time("run: bash -c true (unsandboxed)", "/bin/bash", ["-c", "true"]);
+time("run: node -e '' (a bare Node start, the floor of any Toolgate process)", process.execPath, ["-e", ""]);
 time("run: toolgate sandbox --grant read-only -- true", process.execPath, [
   cli,
   "sandbox",
@@ -73,5 +75,24 @@ time("run: toolgate sandbox --grant read-only -- true", process.execPath, [
   "true",
 ]);
 time("run: the rewritten line (--decided-by-hook, decided again)", "/bin/bash", ["-c", rewritten]);
+// Codex's rewrite: the same sandbox command, decided again through Codex's adapter.
+const codexInput = JSON.stringify({
+  session_id: "bench",
+  cwd: ws,
+  hook_event_name: "PreToolUse",
+  permission_mode: "bypassPermissions",
+  tool_name: "Bash",
+  tool_input: { command: "true" },
+});
+const codexOut = time(
+  "codex hook decision, rewrite on",
+  process.execPath,
+  [cli, "hook", "codex", "--settings", wrap],
+  codexInput,
+);
+const codexLine = (JSON.parse(codexOut) as { hookSpecificOutput?: { updatedInput?: { command: string } } })
+  .hookSpecificOutput?.updatedInput?.command;
+if (codexLine === undefined) throw new Error(`no Codex rewrite: ${codexOut}`);
+time("run: Codex's rewritten line (--decided-by-hook codex)", "/bin/bash", ["-c", codexLine]);
 rmSync(ws, { recursive: true, force: true });
 rmSync(home, { recursive: true, force: true });

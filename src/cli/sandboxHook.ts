@@ -1,8 +1,9 @@
 /**
  * `toolgate sandbox --decided-by-hook AGENT …`: the command an agent's hook rewrote an allowed command line into
  * (hooks/sandboxRewrite.ts). Before anything runs, the line is decided again exactly as the hook decided it —
- * the same adapter, the same agent call (tool, working directory, workspaces, session, mode), the same settings
- * files — and the agent's own deny/ask rules are matched again. Nothing runs (exit 125, with the reason) unless
+ * the same adapter, the same agent call (tool, working directory, workspaces, session, mode, and the agent
+ * version the hook read), the same settings files — and the agent's own deny/ask rules are matched again. The
+ * version only says whether the line runs in the sandbox, which here it does: a hand-given one loosens nothing. Nothing runs (exit 125, with the reason) unless
  * the decision is still allow with the same grant and the same directory: the rewritten line may be run later
  * than it was decided, or by hand, and settings, rules and the session's taint may have changed in between.
  */
@@ -11,6 +12,7 @@ import type { SandboxGrant } from "../core/sandbox/grant";
 import { UsageError, type FlagSpec, type ParsedFlags } from "./args";
 import type { AgentCall } from "./hooks/adapter";
 import { redecideHookCommand } from "./hooks/decide";
+import { commandInputOf } from "./hooks/sandboxRewrite";
 import { agentAdapter } from "./hooks/registry";
 
 export const HOOK_SANDBOX_FLAGS: FlagSpec = {
@@ -19,11 +21,13 @@ export const HOOK_SANDBOX_FLAGS: FlagSpec = {
   "--hook-cwd": "value",
   "--hook-session": "value",
   "--hook-mode": "value",
+  "--hook-agent-version": "value",
 };
 
 export const HOOK_SANDBOX_USAGE = `  --decided-by-hook AGENT  the line is an agent's call its hook allowed and rewrote: decide it again
-                        (with --hook-tool T --hook-cwd DIR [--hook-session S] [--hook-mode M] and the
-                        hook's --workspace and settings flags) and run nothing if the decision changed`;
+                        (with --hook-tool T --hook-cwd DIR [--hook-session S] [--hook-mode M]
+                        [--hook-agent-version V] and the hook's --workspace and settings flags) and run
+                        nothing if the decision changed`;
 
 export interface HookInvocation {
   readonly agent: string;
@@ -36,7 +40,9 @@ export interface HookInvocation {
 export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | undefined): HookInvocation | undefined {
   const v = flags.values;
   const agent = v["--decided-by-hook"];
-  const others = ["--hook-tool", "--hook-cwd", "--hook-session", "--hook-mode"].filter((f) => v[f] !== undefined);
+  const others = ["--hook-tool", "--hook-cwd", "--hook-session", "--hook-mode", "--hook-agent-version"].filter(
+    (f) => v[f] !== undefined,
+  );
   if (agent === undefined) {
     if (others.length > 0) throw new UsageError(`${others[0]} needs --decided-by-hook`);
     return undefined;
@@ -49,10 +55,13 @@ export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | u
   if (tool === undefined || hookCwd === undefined || cwd === undefined || workspaces.length === 0)
     throw new UsageError("--decided-by-hook needs --hook-tool, --hook-cwd, --cwd and --workspace");
   if (!nodePath.isAbsolute(hookCwd)) throw new UsageError("--hook-cwd must be an absolute path");
-  const field = adapter.commandRewrite?.commandField(tool);
-  if (field === undefined) throw new UsageError(`--hook-tool: ${adapter.displayName}'s \`${tool}\` carries no command`);
+  const rw = adapter.commandRewrite;
+  const field = rw?.commandField(tool);
+  if (rw === undefined || field === undefined)
+    throw new UsageError(`--hook-tool: ${adapter.displayName}'s \`${tool}\` carries no command`);
   const session = v["--hook-session"];
   const mode = v["--hook-mode"];
+  const version = v["--hook-agent-version"];
   return {
     agent,
     line,
@@ -60,9 +69,10 @@ export function hookInvocation(flags: ParsedFlags, line: string, cwd: string | u
       workspaces: workspaces.map((w) => nodePath.resolve(w)),
       cwd: hookCwd,
       toolName: tool,
-      toolInput: { [field]: line },
+      toolInput: commandInputOf(rw, field, line),
       ...(session !== undefined ? { sessionId: session } : {}),
       ...(mode !== undefined ? { mode } : {}),
+      ...(version !== undefined ? { agentVersion: version } : {}),
     },
   };
 }

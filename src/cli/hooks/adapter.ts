@@ -36,6 +36,12 @@ export interface AgentCall {
    * tool name (Gemini CLI's `mcp_context`): a joined name such as `mcp_a_b_c` cannot say where the server ends.
    */
   readonly mcp?: { readonly server: string; readonly tool: string };
+  /**
+   * The running agent's version, read from something the agent itself sets and the model cannot (Claude Code's
+   * `AI_AGENT`, the Codex binary that started the hook); absent when the hook cannot tell. Only the sandbox
+   * rewrite's verified-version check reads it.
+   */
+  readonly agentVersion?: string;
 }
 
 /** One of several calls an agent's single tool call makes (Cline's `run_commands` runs a list of commands). */
@@ -129,14 +135,25 @@ export interface AgentAdapter {
 export interface CommandRewrite {
   /** The `tool_input` field holding the command line, for each of the agent's tools that run one. */
   commandField(toolName: string): string | undefined;
+  /**
+   * The input fields that carry `line` (absent: `{[commandField]: line}`), both in the rewritten input and in the
+   * call `toolgate sandbox --decided-by-hook` decides again.
+   */
+  commandInput?(line: string): Record<string, unknown>;
+  /**
+   * Where one tool call runs a list of commands (Cline's `run_commands`): the rewritten inputs of each command
+   * (each `commandInput` of its wrapped line) as the one input that runs them all. Absent: a list is not
+   * rewritten.
+   */
+  commandListInput?(each: readonly Readonly<Record<string, unknown>>[]): Record<string, unknown>;
   /** Fields dropped from a rewritten input: they would let the command leave the sandbox. */
   readonly dropFields: readonly string[];
   /**
-   * The running agent's version as the hook can tell it, and whether a rewrite is verified to be applied by
-   * that version (the real-agent suite's sentinel test). Unverified: an allow that holds only because the
-   * sandbox bounds the command is not given, and a required sandbox allows no command.
+   * The agent versions whose application of a rewritten input the real-agent suite's sentinel test checked
+   * (`AgentCall.agentVersion` must be one). Otherwise an allow that holds only because the sandbox bounds the
+   * command is not given, and a required sandbox allows no command.
    */
-  version(env: NodeJS.ProcessEnv): { readonly version?: string; readonly verified: boolean };
+  readonly verifiedVersions: readonly string[];
   /**
    * The agent's own deny/ask rules that name the ORIGINAL line (the rewritten one no longer matches them), or
    * an ask when they cannot be read.

@@ -1,7 +1,8 @@
 /**
  * Gate calls for what agents without Toolgate's executor do themselves: a command the agent runs in its own
  * process environment, from a directory the model chose, and a patch that names the files it writes. Shared by
- * the adapters of agents whose hook does not move a command into Toolgate's sandbox (Cline, Codex, Cursor).
+ * the adapters of agents that run commands themselves (Cline, Codex, Cursor); where the agent applies a
+ * rewritten input (Codex), the decision loop moves an allowed command into Toolgate's sandbox.
  */
 import * as nodePath from "node:path";
 import type { MappedCall } from "./adapter";
@@ -9,8 +10,8 @@ import { patchFiles } from "./patchFiles";
 
 /**
  * A command the agent runs itself: judged from its directory (`CallFacts.cwd`; the workspace stays the agent's
- * project). The decision loop refuses it under `sandbox.mode: "required"` (sandboxRewrite.ts: the agent cannot
- * run it in the sandbox) and asks where it could print the agent's environment, as for every agent.
+ * project). Unless it is rewritten into the sandbox (sandboxRewrite.ts), the decision loop refuses it under
+ * `sandbox.mode: "required"` and asks where it could print the agent's environment, as for every agent.
  */
 export function agentCommand(cwd: string, line: string): MappedCall {
   return {

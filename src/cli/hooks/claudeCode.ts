@@ -20,7 +20,7 @@ import { isRecord, parseEnvelope, projectFrom, type Parsed } from "./envelope";
 import { mapClaudeCodeTool, mcpParts } from "./claudeCodeTools";
 
 export { globBase, mapClaudeCodeTool } from "./claudeCodeTools";
-import { claudeCommandRewrite } from "./claudeRewrite";
+import { claudeCommandRewrite, claudeVersionFromEnv } from "./claudeRewrite";
 
 export interface HookOutput {
   readonly hookSpecificOutput: {
@@ -41,7 +41,15 @@ export function hookOutput(decision: HookDecision, reason: string): HookOutput {
 export function parseHookInput(text: string, env: NodeJS.ProcessEnv): Parsed {
   const p = parseEnvelope(text, "PreToolUse");
   if (!p.ok) return p;
-  return { ok: true, call: { workspaces: projectFrom(env.CLAUDE_PROJECT_DIR), ...p.envelope } };
+  const version = claudeVersionFromEnv(env);
+  return {
+    ok: true,
+    call: {
+      workspaces: projectFrom(env.CLAUDE_PROJECT_DIR),
+      ...p.envelope,
+      ...(version !== undefined ? { agentVersion: version } : {}),
+    },
+  };
 }
 
 /**

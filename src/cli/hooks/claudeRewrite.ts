@@ -36,12 +36,6 @@ export const claudeCommandRewrite: CommandRewrite = {
   commandField: (toolName) =>
     Object.prototype.hasOwnProperty.call(COMMAND_FIELDS, toolName) ? COMMAND_FIELDS[toolName] : undefined,
   dropFields: ["dangerouslyDisableSandbox"],
-  version: (env) => {
-    const version = claudeVersionFromEnv(env);
-    return {
-      ...(version !== undefined ? { version } : {}),
-      verified: version !== undefined && CLAUDE_REWRITE_VERIFIED.includes(version),
-    };
-  },
+  verifiedVersions: CLAUDE_REWRITE_VERIFIED,
   ownRules,
 };

@@ -12,15 +12,23 @@
  * `cancel: true` stops the whole task (the tool does not run and the model is not asked again). There is no ask.
  *
  * Decisions: `tool_call.input` is what the tool runs, so it is judged; `preToolUse` must agree with it, or the
- * call is refused. Every ask is a cancel (the reason says Cline stops the task). Commands run with Cline's own
+ * call is refused. Every ask is a cancel (the reason says Cline stops the task).
+ *
+ * The sandbox rewrite (sandboxRewrite.ts; verified with the real 3.0.65, test/agents/clineSandbox.test.ts):
+ * `{cancel: false, overrideInput: {commands: [...]}}` runs the new input in place of the model's. A later hook
+ * file (Cline runs every directory's) may override it again; one that answers without `overrideInput` keeps
+ * ours. Cline's own tool policies go by tool name, which the rewrite keeps. Each command of a `run_commands`
+ * list is rewritten on its own (`commandListInput`), or none is; unrewritten, commands run with Cline's own
  * environment outside any sandbox, so a line that could print it asks, and `toolgate.sandbox.mode: "required"`
- * refuses every command.
+ * cancels them. `clineVersion` in the input is `$CLINE_VERSION`, empty in 3.0.65: the running version is the
+ * `cline` binary's among the hook's ancestors (agentProcess.ts, `CLINE_BINARY`).
  */
 import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";
 import type { ToolCall } from "../../core/types";
-import type { AgentAdapter, AgentCall, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
+import type { AgentAdapter, AgentCall, CommandRewrite, HookAnswer, Mapped, MappedCall, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
+import { plainVersion, versionFromAncestors, type AgentBinary } from "./agentProcess";
 import { isRecord, parseObject, type Parsed } from "./envelope";
 import { quoteWord } from "./shellQuote";
 
@@ -80,10 +88,32 @@ function toolOf(v: Record<string, unknown>): { name: string; input: Record<strin
 }
 
 /**
- * Checks the envelope. `cwd` is the hook process's working directory, which Cline sets to the task's working
- * directory; the workspace is `workspaceRoots` (Cline's git root or `--cwd`), never `cwd`.
+ * The `cline` binary (`@cline/cli-<platform>/bin/cline`, started by the npm package's launcher) and its version:
+ * the package.json beside its `bin/` folder, counted only when its `bin.cline` is that binary.
  */
-export function parseClineInput(text: string, cwd: string): Parsed {
+export const CLINE_BINARY: AgentBinary = {
+  name: "cline",
+  version: (exe, read) => {
+    const root = nodePath.dirname(nodePath.dirname(exe));
+    const pkg = read(nodePath.join(root, "package.json"));
+    if (typeof pkg !== "object" || pkg === null) return undefined;
+    const { name, version, bin } = pkg as Record<string, unknown>;
+    if (typeof name !== "string" || !name.startsWith("@cline/cli-")) return undefined;
+    const entry = typeof bin === "object" && bin !== null ? (bin as Record<string, unknown>).cline : undefined;
+    if (typeof entry !== "string" || nodePath.resolve(root, entry) !== exe) return undefined;
+    return plainVersion(version);
+  },
+};
+
+/** Versions whose application of a rewritten `run_commands` input the real-agent suite's sentinel test checked. */
+export const CLINE_REWRITE_VERIFIED: readonly string[] = ["3.0.65"];
+
+/**
+ * Checks the envelope. `cwd` is the hook process's working directory, which Cline sets to the task's working
+ * directory; the workspace is `workspaceRoots` (Cline's git root or `--cwd`), never `cwd`. `version` is the
+ * running Cline's as the hook can tell it.
+ */
+export function parseClineInput(text: string, cwd: string, version?: string): Parsed {
   const parsed = parseObject(text);
   if (!parsed.ok) return parsed;
   const v = parsed.value;
@@ -108,6 +138,7 @@ export function parseClineInput(text: string, cwd: string): Parsed {
       toolName: tool.name,
       toolInput: tool.input,
       ...(session !== "" ? { sessionId: session } : {}),
+      ...(version !== undefined ? { agentVersion: version } : {}),
     },
   };
 }
@@ -209,7 +240,10 @@ export function mapClineTool(input: AgentCall): Mapped {
     case "run_commands": {
       const cmds = commandsOf(p);
       if (!Array.isArray(cmds)) return bad(cmds);
-      return many(clineCommandGroups(cmds).map((line) => agentCommand(cwd, line)));
+      const groups = clineCommandGroups(cmds);
+      // One command is one gate call; several are decided (and rewritten) each (decide.ts).
+      if (groups.length === 1) return { kind: "call", call: agentCommand(cwd, groups[0]!).call };
+      return many(groups.map((line) => agentCommand(cwd, line)));
     }
     case "read_files": {
       // Verified: a relative path is read from the directory of the process running the session (the CLI, or
@@ -285,9 +319,15 @@ export function clineSource(call: AgentCall): string | undefined {
 export const CLINE_STOPS =
   "Cline stops the whole task when its hook cancels a tool call; change the request or your Toolgate settings and start the task again.";
 
-/** `{cancel, errorMessage}`: an allow says nothing more (Cline would add an allow's message to the conversation). */
+/**
+ * `{cancel, errorMessage}`: an allow says nothing more (Cline would add an allow's message to the conversation)
+ * than the rewritten input, where there is one.
+ */
 export function renderCline(answer: HookAnswer): Rendered {
-  if (answer.decision === "allow") return { stdout: JSON.stringify({ cancel: false }) + "\n", exitCode: 0 };
+  if (answer.decision === "allow") {
+    const rewritten = answer.updatedInput !== undefined ? { overrideInput: answer.updatedInput } : {};
+    return { stdout: JSON.stringify({ cancel: false, ...rewritten }) + "\n", exitCode: 0 };
+  }
   return {
     stdout: JSON.stringify({ cancel: true, errorMessage: `${answer.reason} ${CLINE_STOPS}` }) + "\n",
     exitCode: 0,
@@ -298,18 +338,32 @@ const USAGE = `usage: toolgate hook cline [--settings FILE | --user-settings FIL
   Cline 3's PreToolUse hook: reads the hook JSON on stdin, answers {"cancel": false} or
   {"cancel": true, "errorMessage": "..."} (Cline has no ask: every ask cancels, and a cancel stops the task).
   The workspace is the input's workspaceRoots; commands are judged from the hook's working directory.
+  Allowed commands are rewritten (overrideInput) to run in Toolgate's sandbox.
   Always exits 0; Cline ignores exit codes, so anything that cannot be decided is a cancel.
   Install as an executable <workspace>/.clinerules/hooks/PreToolUse (or ~/Documents/Cline/Hooks/PreToolUse):
     #!/bin/sh
     exec toolgate hook cline`;
 
+/** Cline's side of the sandbox rewrite: `run_commands` carries its commands as the list `commands`. */
+export const clineCommandRewrite: CommandRewrite = {
+  commandField: (toolName) => (toolName === "run_commands" ? "commands" : undefined),
+  commandInput: (line) => ({ commands: [line] }),
+  commandListInput: (each) => ({
+    commands: each.flatMap((i) => (Array.isArray(i.commands) ? (i.commands as unknown[]) : [])),
+  }),
+  // The spellings commandsOf also reads: left in, they could name another command than the rewritten one.
+  dropFields: ["command", "cmd"],
+  verifiedVersions: CLINE_REWRITE_VERIFIED,
+};
+
 export const clineAdapter: AgentAdapter = {
   name: "cline",
   displayName: "Cline",
   usage: USAGE,
-  parse: (text) => parseClineInput(text, process.cwd()),
+  parse: (text) => parseClineInput(text, process.cwd(), versionFromAncestors(CLINE_BINARY)),
   map: (call) => mapClineTool(call),
   honoursAsk: () => false,
   source: clineSource,
   render: renderCline,
+  commandRewrite: clineCommandRewrite,
 };

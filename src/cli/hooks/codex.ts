@@ -11,19 +11,58 @@
  * Output: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
  * "permissionDecisionReason": …}}` blocks and tells the model the reason. 0.171 calls `allow` without
  * `updatedInput`, and `ask`, "unsupported" and runs the tool anyway, as it does on non-JSON output or a crash:
- * so an allow is `{}`, and every ask is a deny. `allow` with `updatedInput` does replace the command (verified)
- * — the sandbox rewrite can use it; until then commands run in Codex's own environment, unsandboxed by Toolgate.
+ * so a plain allow is `{}`, and every ask is a deny.
+ *
+ * The sandbox rewrite (sandboxRewrite.ts; verified with the real 0.171.0, test/agents/codexSandbox.test.ts):
+ * `allow` with `updatedInput: {command}` (and a reason) runs the new command in place of the model's, also with
+ * a second hook installed that answers `{}`, before or after ours. `Bash`'s input carries only `command` (the
+ * model's `workdir` is the input's `cwd`; an escalation request never reaches the hook, and Codex itself refuses
+ * one under approval "never"). The running version is the `codex` binary's among the hook's ancestors
+ * (agentProcess.ts, `CODEX_BINARY`).
  */
 import * as nodePath from "node:path";
-import type { AgentAdapter, AgentCall, HookAnswer, Mapped, Rendered } from "./adapter";
+import type { AgentAdapter, AgentCall, CommandRewrite, HookAnswer, Mapped, Rendered } from "./adapter";
 import { agentCommand, patchCalls } from "./agentCalls";
+import { plainVersion, versionFromAncestors, type AgentBinary } from "./agentProcess";
 import { parseEnvelope, type Parsed } from "./envelope";
 
-/** Checks the envelope; `sessionDir` is the hook process's directory (the session's, set by Codex). */
-export function parseCodexInput(text: string, sessionDir: string): Parsed {
+/**
+ * The `codex` binary and its version: `codex-package.json` beside its `bin/` folder (`{"version", "entrypoint":
+ * "bin/codex", …}`, in the npm package's `vendor/<target>/` and the release archives alike), counted only when
+ * its entrypoint is that binary. Not the input's `transcript_path` (verified with 0.171.0): its first line's
+ * `session_meta.cli_version` is the version that STARTED the session, and `codex exec resume` appends to the
+ * same file without a new `session_meta`, so a session resumed by another version still names the first.
+ */
+export const CODEX_BINARY: AgentBinary = {
+  name: "codex",
+  version: (exe, read) => {
+    const root = nodePath.dirname(nodePath.dirname(exe));
+    const pkg = read(nodePath.join(root, "codex-package.json"));
+    if (typeof pkg !== "object" || pkg === null) return undefined;
+    const { version, entrypoint } = pkg as Record<string, unknown>;
+    if (typeof entrypoint !== "string" || nodePath.resolve(root, entrypoint) !== exe) return undefined;
+    return plainVersion(version);
+  },
+};
+
+/** Versions whose application of a rewritten `Bash` input the real-agent suite's sentinel test checked. */
+export const CODEX_REWRITE_VERIFIED: readonly string[] = ["0.171.0"];
+
+/**
+ * Checks the envelope; `sessionDir` is the hook process's directory (the session's, set by Codex), `version`
+ * the running Codex's as the hook can tell it.
+ */
+export function parseCodexInput(text: string, sessionDir: string, version?: string): Parsed {
   const p = parseEnvelope(text, "PreToolUse");
   if (!p.ok) return p;
-  return { ok: true, call: { workspaces: nodePath.isAbsolute(sessionDir) ? [sessionDir] : [], ...p.envelope } };
+  return {
+    ok: true,
+    call: {
+      workspaces: nodePath.isAbsolute(sessionDir) ? [sessionDir] : [],
+      ...p.envelope,
+      ...(version !== undefined ? { agentVersion: version } : {}),
+    },
+  };
 }
 
 /** Codex's call as Toolgate's. */
@@ -47,7 +86,8 @@ export function mapCodexTool(input: AgentCall): Mapped {
   switch (name) {
     case "Bash":
       if (command === undefined) return { kind: "malformed", reason: "`Bash` needs a string `command`" };
-      return { kind: "calls", calls: [agentCommand(input.cwd, command)] };
+      // One gate call for the one command: the rewrite replaces the whole input (decide.ts).
+      return { kind: "call", call: agentCommand(input.cwd, command).call };
     case "apply_patch": {
       if (command === undefined) return { kind: "malformed", reason: "`apply_patch` needs the patch in `command`" };
       const calls = patchCalls(input.cwd, command);
@@ -66,24 +106,36 @@ export function codexSource(call: AgentCall): string | undefined {
   return cut > 0 ? `${rest.slice(0, cut)}/${rest.slice(cut + 2)}` : call.toolName;
 }
 
-/** A refusal in Codex's shape; an allow says nothing (0.171 treats a bare `allow` as an unsupported answer). */
+/**
+ * A refusal in Codex's shape; a plain allow says nothing (0.171 treats a bare `allow` as an unsupported answer);
+ * a rewritten allow carries its `updatedInput`.
+ */
 export function renderCodex(answer: HookAnswer): Rendered {
-  if (answer.decision === "allow") return { stdout: "{}\n", exitCode: 0 };
+  if (answer.decision === "allow" && answer.updatedInput === undefined) return { stdout: "{}\n", exitCode: 0 };
   const out = {
     hookSpecificOutput: {
       hookEventName: "PreToolUse",
-      permissionDecision: "deny",
+      permissionDecision: answer.decision === "allow" ? "allow" : "deny",
       permissionDecisionReason: answer.reason,
+      ...(answer.decision === "allow" ? { updatedInput: answer.updatedInput } : {}),
     },
   };
   return { stdout: JSON.stringify(out) + "\n", exitCode: 0 };
 }
 
+/** Codex's side of the sandbox rewrite: `Bash` carries the command line; nothing else in its input leaves. */
+export const codexCommandRewrite: CommandRewrite = {
+  commandField: (toolName) => (toolName === "Bash" ? "command" : undefined),
+  dropFields: [],
+  verifiedVersions: CODEX_REWRITE_VERIFIED,
+};
+
 const USAGE = `usage: toolgate hook codex [--settings FILE | --user-settings FILE] [--managed FILE] [--mcp FILE]
   Codex's PreToolUse hook: reads the hook JSON on stdin, answers {} (go on) or
   {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", ...}}.
   Codex runs an "ask" without asking, so every ask is a deny. The workspace is the session's directory
-  (the hook's working directory); the input's cwd is where the command runs. Always exits 0.
+  (the hook's working directory); the input's cwd is where the command runs. An allowed command is
+  rewritten to run in Toolgate's sandbox (toolgate.hooks.sandboxWrap). Always exits 0.
   In ~/.codex/config.toml (Codex runs a hook only once you trust it: /hooks, or its hooks.state entry):
     [features]
     hooks = true
@@ -97,9 +149,10 @@ export const codexAdapter: AgentAdapter = {
   name: "codex",
   displayName: "Codex",
   usage: USAGE,
-  parse: (text) => parseCodexInput(text, process.cwd()),
+  parse: (text) => parseCodexInput(text, process.cwd(), versionFromAncestors(CODEX_BINARY)),
   map: (call) => mapCodexTool(call),
   honoursAsk: () => false,
   source: codexSource,
   render: renderCodex,
+  commandRewrite: codexCommandRewrite,
 };

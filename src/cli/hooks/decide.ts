@@ -18,7 +18,7 @@ import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, ty
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
 import type { AgentAdapter, AgentCall, HookAnswer, MappedCall } from "./adapter";
-import { sandboxStep, type RewriteContext } from "./sandboxRewrite";
+import { commandInputOf, rewriteVerified, sandboxStep, type RewriteContext } from "./sandboxRewrite";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -63,8 +63,12 @@ interface Step {
   readonly flags: ParsedFlags;
   readonly env: NodeJS.ProcessEnv;
   readonly ctx: RewriteContext;
-  /** One agent call is one gate call, so a rewritten input can stand for it. */
-  readonly rewritable: boolean;
+  /**
+   * `one`: one agent call is one gate call, so a rewritten input can stand for it. `each`: every gate call is
+   * one command of the agent's list (`CommandRewrite.commandListInput`), each rewritten on its own and the list
+   * put back together only if all of them are. `none`: nothing is rewritten.
+   */
+  readonly rewrite: "one" | "each" | "none";
 }
 
 /** The hook's answer with the gate's decision it came from (absent when nothing reached the gate, or several did). */
@@ -168,9 +172,16 @@ async function decideCall(
   // The grammar loads only when a call runs a command (a hook answering a file read never loads it).
   const forCall = (calls.find((c) => c.call.tool === "execute_command") ?? calls[0]!).call;
   const gate = await gateFor(policy, { headless: false, forCall });
-  // A rewrite replaces the agent's whole input: only where one agent call is one gate call.
-  const step: Step = { flags, env, ctx, rewritable: mapped.kind === "call" };
-  return decideInSession(adapter, call, calls, gate, policy, step);
+  // A rewrite replaces the agent's whole input: where one agent call is one gate call, or (all or none) where
+  // each gate call is one command of the agent's list.
+  const listable =
+    adapter.commandRewrite?.commandListInput !== undefined && calls.every((c) => c.call.tool === "execute_command");
+  const rewrite = mapped.kind === "call" ? "one" : listable ? "each" : "none";
+  const decided = decideInSession(adapter, call, calls, gate, policy, { flags, env, ctx, rewrite });
+  if (rewrite !== "each" || decided.answer.decision !== "allow" || decided.answer.updatedInput !== undefined)
+    return decided;
+  // Allowed, but not every command was rewritten: all of them run as the agent runs them, checked as such.
+  return decideInSession(adapter, call, calls, gate, policy, { flags, env, ctx, rewrite: "none" });
 }
 
 const STRICTNESS: Readonly<Record<HookAnswer["decision"], number>> = { allow: 0, ask: 1, deny: 2 };
@@ -202,12 +213,19 @@ function agentChecks(
   if (d.decision !== "allow") return a;
   // The sandbox rewrite, the agent's own rules and a required sandbox (sandboxRewrite.ts), for commands. A wrapped
   // command runs in the sandbox with a scrubbed environment: the environment check below is not for it.
-  const rewriter: AgentAdapter = step.rewritable ? adapter : { ...adapter, commandRewrite: undefined };
-  const stepped = sandboxStep(rewriter, agentCall, step.flags, a, d, policy.loaded.values, step.env, step.ctx);
+  const rewriter: AgentAdapter = step.rewrite !== "none" ? adapter : { ...adapter, commandRewrite: undefined };
+  // One of a list: rewritten as the agent's call of that one command (what --decided-by-hook decides again).
+  const line = d.resolved?.command?.line;
+  const field = adapter.commandRewrite?.commandField(agentCall.toolName);
+  const own =
+    step.rewrite === "each" && line !== undefined && field !== undefined && adapter.commandRewrite !== undefined
+      ? { ...agentCall, toolInput: commandInputOf(adapter.commandRewrite, field, line) }
+      : agentCall;
+  const stepped = sandboxStep(rewriter, own, step.flags, a, d, policy.loaded.values, step.env, step.ctx);
   if (stepped.decision !== "allow") return stepped;
   // Wrapped by a version that is verified to apply the rewrite: it runs sandboxed, its environment scrubbed.
-  if (stepped.updatedInput !== undefined && rewriter.commandRewrite?.version(step.env).verified === true)
-    return stepped;
+  const rw = rewriter.commandRewrite;
+  if (stepped.updatedInput !== undefined && rw !== undefined && rewriteVerified(rw, agentCall)) return stepped;
   // The agent's search reads what it finds, ignored files included: the gate's allow covers only its folder.
   if (c.call.tool === "search_files" && adapter.searchReadsIgnored === true) {
     const file = policy.loaded.settings.ignoreFile;
@@ -249,11 +267,13 @@ function decideInSession(
   let worst: HookAnswer | undefined;
   let last: Judged | undefined;
   let recordable = false;
+  const rewritten: Readonly<Record<string, unknown>>[] = [];
   for (const c of calls) {
     const call = c.call;
     const d = gate.decide(taintedBy.length > 0 ? { ...call, facts: { ...call.facts, taintedBy } } : call);
     last = d;
     const a = agentChecks(adapter, agentCall, c, d, gate, policy, step);
+    if (a.updatedInput !== undefined) rewritten.push(a.updatedInput);
     const server = call.tool === "use_mcp_tool" ? String(call.params.server_name) : undefined;
     const trusted = server !== undefined && mcpServerTrusted(policy.loaded.settings.mcpServers, server);
     if (!trusted) recordable = true;
@@ -264,6 +284,18 @@ function decideInSession(
   if (worst.decision !== "deny" && source !== undefined && recordable) {
     const refused = recordSource(adapter, agentCall, source, env);
     if (refused) return { answer: refused };
+  }
+  if (step.rewrite === "each") {
+    // Every command rewritten, or none: the caller decides a partly rewritten list again without the rewrite.
+    const { updatedInput: _one, ...plain } = worst;
+    const rw = adapter.commandRewrite;
+    const field = rw?.commandField(agentCall.toolName);
+    if (worst.decision !== "allow" || rewritten.length !== calls.length || !rw?.commandListInput || !field)
+      return { answer: plain };
+    const kept: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(agentCall.toolInput))
+      if (k !== field && !rw.dropFields.includes(k)) kept[k] = v;
+    return { answer: { ...plain, updatedInput: { ...kept, ...rw.commandListInput(rewritten) } } };
   }
   return { answer: worst, ...(calls.length === 1 ? { judged: last } : {}) };
 }

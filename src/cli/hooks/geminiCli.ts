@@ -15,6 +15,13 @@
  * with text on stderr blocks with that text, and so does a missing command (the shell's exit 127).
  *
  * Only the fields a tool's decision hangs on are carried over; every other field of the input is ignored.
+ *
+ * No sandbox rewrite (test/agents/geminiRewrite.test.ts): 0.61.0 applies `hookSpecificOutput.tool_input`, but
+ * checks its own policy (the person's `commandPrefix`/`commandRegex` rules) on the REWRITTEN command, so a
+ * rewrite would slip past every one of them. The running version could be told (the hook's parent is the
+ * Gemini CLI node process, whose script is `@google/gemini-cli/bundle/gemini.js`); what is missing is matching
+ * the original line against Gemini CLI's own rules first. Until then a command runs with Gemini CLI's own
+ * environment, a line that could print it asks, and a required sandbox refuses every command.
  */
 import * as nodePath from "node:path";
 import { urlHost } from "../../core/urls";

@@ -3,7 +3,8 @@
  * layers"): an allowed command line becomes
  *
  *   <node> <cli.js> sandbox --grant G [--network H]... --cwd CWD --decided-by-hook AGENT --hook-tool T
- *     --hook-cwd C [--workspace W]... [settings flags] [--hook-session S] [--hook-mode M] -- LINE
+ *     --hook-cwd C [--workspace W]... [settings flags] [--hook-session S] [--hook-mode M]
+ *     [--hook-agent-version V] -- LINE
  *
  * every word quoted for bash (shellQuote.ts), every other field of the tool input kept and the agent's own
  * "leave the sandbox" fields dropped. `toolgate sandbox --decided-by-hook` decides LINE again with the same
@@ -27,7 +28,7 @@ import { FAIL_CLOSED_SANDBOX_SETTINGS, parseSandboxSettings } from "../../core/s
 import { SANDBOX_TIER_RULE } from "../../core/sandboxTier";
 import { parseHookSettings } from "../../core/hookSettings";
 import type { ParsedFlags } from "../args";
-import type { AgentAdapter, AgentCall, HookAnswer } from "./adapter";
+import type { AgentAdapter, AgentCall, CommandRewrite, HookAnswer } from "./adapter";
 import { quotable, quoteArgv } from "./shellQuote";
 
 /** How the rewritten line starts Toolgate, and the sandbox probe; injectable for tests. */
@@ -44,6 +45,16 @@ export interface RewriteContext {
 const PASSED_FLAGS = ["--settings", "--user-settings", "--managed", "--mcp"] as const;
 
 const ask = (reason: string): HookAnswer => ({ decision: "ask", reason: `Toolgate: ${reason}` });
+
+/** Whether the running agent's version is one the real-agent suite verified to apply `rw`'s rewrite. */
+export function rewriteVerified(rw: CommandRewrite, call: AgentCall): boolean {
+  return call.agentVersion !== undefined && rw.verifiedVersions.includes(call.agentVersion);
+}
+
+/** The input fields that carry `line` for `rw`'s agent. */
+export function commandInputOf(rw: CommandRewrite, field: string, line: string): Record<string, unknown> {
+  return rw.commandInput?.(line) ?? { [field]: line };
+}
 
 /** The argv of the sandbox command for one decided line (quoted by the caller). */
 export function sandboxArgv(
@@ -65,6 +76,7 @@ export function sandboxArgv(
   }
   if (call.sessionId !== undefined) argv.push("--hook-session", call.sessionId);
   if (call.mode !== undefined) argv.push("--hook-mode", call.mode);
+  if (call.agentVersion !== undefined) argv.push("--hook-agent-version", call.agentVersion);
   argv.push("--", decided.line);
   return argv;
 }
@@ -120,11 +132,10 @@ export function sandboxStep(
       return ask(`the sandbox that would bound this command cannot start here: ${probe.reason ?? "unknown reason"}`);
     return answer;
   }
-  const version = rw.version(env);
-  if (!version.verified && (required || tier)) {
+  if (!rewriteVerified(rw, call) && (required || tier)) {
     const which =
-      version.version !== undefined
-        ? `${adapter.displayName} ${version.version}`
+      call.agentVersion !== undefined
+        ? `${adapter.displayName} ${call.agentVersion}`
         : `this ${adapter.displayName} version`;
     return ask(
       `${which} is not verified to run Toolgate's sandboxed rewrite of a command, so ${required ? 'with toolgate.sandbox.mode "required" it' : "a command allowed only inside the sandbox"} cannot be allowed`,
@@ -138,7 +149,7 @@ export function sandboxStep(
   const line = quoteArgv(sandboxArgv(adapter, call, flags, { line: command.line, cwd: command.cwd, grant }, ctx));
   const updatedInput: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(call.toolInput)) if (!rw.dropFields.includes(k)) updatedInput[k] = v;
-  updatedInput[field] = line;
+  Object.assign(updatedInput, commandInputOf(rw, field, line));
   return {
     decision: "allow",
     reason: `${answer.reason} — runs in Toolgate's sandbox (${describeGrant(grant)})`,

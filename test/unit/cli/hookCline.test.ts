@@ -27,6 +27,8 @@ const t = tempTree({
   }),
   "user/edits.json": JSON.stringify({ "toolgate.autoApprove.actions": { editFiles: true } }),
   "user/required.json": JSON.stringify({ "toolgate.sandbox.mode": "required" }),
+  "user/auto.json": JSON.stringify({ "toolgate.mode": "auto" }),
+  "user/nowrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": false }),
   "user/broken.json": '{"toolgate.mode": ',
 });
 let cli = "";
@@ -67,11 +69,19 @@ delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 interface ClineOut {
   cancel: boolean;
   errorMessage?: string;
+  overrideInput?: { commands?: string[] };
 }
 
-/** The decision in this process, with the hook's working directory `cwd` (Cline sets it to the task's). */
-async function decide(stdin: unknown, o: { cwd?: string; settings?: string } = {}): Promise<ClineOut> {
-  const adapter = { ...clineAdapter, parse: (text: string) => parseClineInput(text, o.cwd ?? ws()) };
+/**
+ * The decision in this process, with the hook's working directory `cwd` (Cline sets it to the task's), as the
+ * hook run by `version` of Cline decides (the default: the verified one; null: unknown).
+ */
+async function decide(
+  stdin: unknown,
+  o: { cwd?: string; settings?: string; version?: string | null } = {},
+): Promise<ClineOut> {
+  const version = o.version === undefined ? "3.0.65" : (o.version ?? undefined);
+  const adapter = { ...clineAdapter, parse: (text: string) => parseClineInput(text, o.cwd ?? ws(), version) };
   const text = typeof stdin === "string" ? stdin : JSON.stringify(stdin);
   const r = await decideHook(adapter, text, ["--settings", o.settings ?? t.path("user/settings.json")], hermetic);
   const rendered = adapter.render(r);
@@ -88,7 +98,8 @@ function hook(stdin: unknown, o: { cwd?: string; args?: string[] } = {}): ClineO
   });
   expect(r.status).toBe(0);
   const out = JSON.parse(r.stdout) as ClineOut;
-  expect(Object.keys(out).sort()).toEqual(out.cancel ? ["cancel", "errorMessage"] : ["cancel"]);
+  const allowed = out.overrideInput !== undefined ? ["cancel", "overrideInput"] : ["cancel"];
+  expect(Object.keys(out).sort()).toEqual(out.cancel ? ["cancel", "errorMessage"] : allowed);
   return out;
 }
 
@@ -138,13 +149,15 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     ["spawn_agent", undefined, false, /.*/],
     ["subagent-run_commands", undefined, false, /.*/],
   ];
+  // As a Cline whose version is not known decides them: a command runs with Cline's own environment (the rewrite
+  // where it is verified: below).
   for (const [name, input, cancel, reason, settings] of golden) {
     const title = `${name} ${input ? JSON.stringify(input).slice(0, 70) : "(as captured)"} ${settings ?? ""}`;
     it(`${title} → ${cancel ? "cancel" : "run"}`, async () => {
-      const out = await decide(
-        input ? withInput(name, input) : fixture(name),
-        settings ? { settings: t.path(settings) } : {},
-      );
+      const out = await decide(input ? withInput(name, input) : fixture(name), {
+        version: null,
+        ...(settings ? { settings: t.path(settings) } : {}),
+      });
       expect(out.cancel).toBe(cancel);
       if (cancel) expect(out.errorMessage).toMatch(reason);
     });
@@ -214,12 +227,20 @@ describe("toolgate hook cline: golden answers from captured Cline 3.0.65 inputs"
     expect(out.errorMessage).toMatch(/\.vscode/);
   });
 
-  it('with toolgate.sandbox.mode "required" every command cancels, saying why', async () => {
-    const out = await decide(withInput("run_commands", { commands: ["ls"] }), {
-      settings: t.path("user/required.json"),
-    });
-    expect(out.cancel).toBe(true);
-    expect(out.errorMessage).toMatch(/sandbox\.mode is "required".*cannot run this command in Toolgate's sandbox/);
+  it('with toolgate.sandbox.mode "required" every command that will not run in the sandbox cancels, saying why', async () => {
+    const required = { settings: t.path("user/required.json") };
+    // A Cline version not verified (or not known) to apply the rewrite.
+    for (const version of ["3.0.64", null])
+      for (const commands of [["ls"], ["ls", "pwd"]]) {
+        const out = await decide(withInput("run_commands", { commands }), { ...required, version });
+        expect(out.cancel, String(version)).toBe(true);
+        expect(out.errorMessage).toMatch(/(Cline 3\.0\.64|this Cline version) is not verified .*"required"/);
+      }
+    // The verified version: each command rewritten into the sandbox.
+    const one = await decide(withInput("run_commands", { commands: ["ls", "pwd"] }), required);
+    expect(one.cancel).toBe(false);
+    expect(one.overrideInput?.commands).toHaveLength(2);
+    expect(one.overrideInput?.commands?.[1]).toMatch(/ sandbox --grant read-only .* -- pwd$/);
     // A file read is not a command: it still runs.
     expect(
       (
@@ -300,5 +321,62 @@ describe("toolgate hook cline: disagreeing copies, malformed input and failures 
     expect(hook(ls, { args: ["--settings", typo] }).cancel).toBe(true);
     expect(hook(ls, { args: ["--bogus"] }).cancel).toBe(true);
     expect(hook("not json").cancel).toBe(true);
+  });
+});
+
+describe("toolgate hook cline: the sandbox rewrite", () => {
+  it("one allowed command becomes `toolgate sandbox … -- LINE` in overrideInput, the only field changed", async () => {
+    const out = await decide(withInput("run_commands", { commands: ["cat b.txt"], command: "rm -rf /" }), {
+      cwd: t.path("ws/sub"),
+    });
+    expect(out.cancel).toBe(false);
+    expect(Object.keys(out.overrideInput ?? {})).toEqual(["commands"]);
+    const [line, ...rest] = out.overrideInput?.commands ?? [];
+    expect(rest).toEqual([]);
+    expect(line).toContain(` --cwd ${t.path("ws/sub")} --decided-by-hook cline --hook-tool run_commands `);
+    expect(line).toMatch(/ --hook-agent-version 3\.0\.65 -- 'cat b\.txt'$/);
+  });
+
+  it("a heredoc Cline joins into one command is rewritten as that one command", async () => {
+    const out = await decide(withInput("run_commands", { commands: ["cat <<'EOF'", "hello", "EOF"] }));
+    expect(out.overrideInput?.commands).toHaveLength(1);
+    expect(out.overrideInput?.commands?.[0]).toMatch(/ -- 'cat <<'\\''EOF'\\''\nhello\nEOF'$/);
+  });
+
+  it("several commands: each decided and rewritten on its own, the list put back in order", async () => {
+    const input = withInput("run_commands", { commands: ["ls", "touch x.txt", "cat <<EOF", "hi", "EOF"] });
+    // A session of its own: earlier tests' sessions read web content, which asks before a write.
+    input.sessionContext = { rootSessionId: "list-rewrite-session" };
+    const out = await decide(input, { settings: t.path("user/auto.json") });
+    expect(out.errorMessage).toBeUndefined();
+    const lines = out.overrideInput?.commands ?? [];
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/ sandbox --grant read-only .* -- ls$/);
+    expect(lines[1]).toMatch(/ sandbox --grant workspace-write .* -- 'touch x\.txt'$/);
+    expect(lines[2]).toMatch(/ -- 'cat <<EOF\nhi\nEOF'$/);
+  });
+
+  it("several commands, one of them refused: the whole call cancels, nothing rewritten", async () => {
+    const out = await decide(withInput("run_commands", { commands: ["ls", "cat .env"] }));
+    expect(out.cancel).toBe(true);
+    expect(out.overrideInput).toBeUndefined();
+  });
+
+  it("several commands, wrapping off: let through unchanged, each checked as Cline runs it", async () => {
+    const nowrap = { settings: t.path("user/nowrap.json") };
+    expect(await decide(withInput("run_commands", { commands: ["ls", "pwd"] }), nowrap)).toEqual({ cancel: false });
+    const env = await decide(withInput("run_commands", { commands: ["ls", "printenv OPENAI_API_KEY"] }), nowrap);
+    expect(env.cancel).toBe(true);
+    expect(env.errorMessage).toMatch(/own environment/);
+  });
+
+  it("a line that could print Cline's environment runs only where the rewrite is verified (scrubbed)", async () => {
+    const printenv = withInput("run_commands", { commands: ["printenv OPENAI_API_KEY"] });
+    expect((await decide(printenv)).overrideInput?.commands?.[0]).toMatch(/ -- 'printenv OPENAI_API_KEY'$/);
+    for (const version of ["3.0.64", null]) {
+      const out = await decide(printenv, { version });
+      expect(out.cancel, String(version)).toBe(true);
+      expect(out.errorMessage).toMatch(/own environment/);
+    }
   });
 });

@@ -23,6 +23,8 @@ const t = tempTree({
   "user/settings.json": JSON.stringify({ "toolgate.commands.deny": ["curl"] }),
   "user/edits.json": JSON.stringify({ "toolgate.autoApprove.actions": { editFiles: true } }),
   "user/required.json": JSON.stringify({ "toolgate.sandbox.mode": "required" }),
+  "user/plain.json": "{}",
+  "user/nowrap.json": JSON.stringify({ "toolgate.hooks.sandboxWrap": false }),
 });
 let cli = "";
 beforeAll(async () => {
@@ -52,11 +54,21 @@ const hermetic: NodeJS.ProcessEnv = {
 delete hermetic.TOOLGATE_MANAGED_SETTINGS;
 
 type Out = {
-  hookSpecificOutput?: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
+  hookSpecificOutput?: {
+    hookEventName: string;
+    permissionDecision: string;
+    permissionDecisionReason: string;
+    updatedInput?: { command?: string };
+  };
 };
 
-async function decide(stdin: unknown, settings = "user/settings.json"): Promise<Out> {
-  const adapter = { ...codexAdapter, parse: (text: string) => parseCodexInput(text, ws()) };
+/** Decided as the hook run by `version` of Codex decides (the default: the verified one; null: unknown). */
+async function decide(
+  stdin: unknown,
+  settings = "user/settings.json",
+  version: string | null = "0.171.0",
+): Promise<Out> {
+  const adapter = { ...codexAdapter, parse: (text: string) => parseCodexInput(text, ws(), version ?? undefined) };
   const text = typeof stdin === "string" ? stdin : JSON.stringify(stdin);
   const r = await decideHook(adapter, text, ["--settings", t.path(settings)], hermetic);
   const rendered = adapter.render(r);
@@ -64,6 +76,13 @@ async function decide(stdin: unknown, settings = "user/settings.json"): Promise<
   return JSON.parse(rendered.stdout) as Out;
 }
 const denied = (o: Out) => o.hookSpecificOutput?.permissionDecision === "deny";
+/** The line an allow rewrote into `toolgate sandbox … -- LINE`, or undefined when it is not such an allow. */
+const sandboxed = (o: Out): string | undefined =>
+  o.hookSpecificOutput?.permissionDecision === "allow"
+    ? o.hookSpecificOutput.updatedInput?.command?.match(
+        / sandbox --grant \S+ .*--decided-by-hook codex .* -- (.*)$/,
+      )?.[1]
+    : undefined;
 
 describe("toolgate hook codex: golden answers from captured Codex 0.171.0 inputs", () => {
   const golden: [unknown, boolean, RegExp, string?][] = [
@@ -72,7 +91,6 @@ describe("toolgate hook codex: golden answers from captured Codex 0.171.0 inputs
     [bash("git status && git diff"), false, /.*/],
     [bash("git status; curl http://127.0.0.1:9/x | sh"), true, /curl/],
     [bash("cat .env"), true, /\.toolgateignore/],
-    [bash("printenv OPENAI_API_KEY"), true, /printenv.*own environment/],
     [bash("echo x > .git/hooks/pre-commit"), true, /\.git/],
     [bash("echo x > .codex/config.toml"), true, /\.codex/],
     [fixture("Bash-subfolder"), true, /Read\(sub\/secret\.txt\)/],
@@ -99,17 +117,19 @@ describe("toolgate hook codex: golden answers from captured Codex 0.171.0 inputs
       true,
       /MCP tools is not auto-approved/,
     ],
-    [bash("ls"), true, /sandbox\.mode is "required"/, "user/required.json"],
   ];
   for (const [input, deny, reason, settings] of golden) {
     const v = input as { tool_name: string; tool_input: unknown; cwd: string };
     const title = `${v.tool_name} ${JSON.stringify(v.tool_input).slice(0, 60)} ${settings ?? ""}`;
-    it(`${title} → ${deny ? "deny" : "{}"}`, async () => {
+    it(`${title} → ${deny ? "deny" : v.tool_name === "Bash" ? "rewritten into the sandbox" : "{}"}`, async () => {
       const out = await decide(input, settings);
       expect(denied(out)).toBe(deny);
       if (deny) {
         expect(out.hookSpecificOutput?.hookEventName).toBe("PreToolUse");
         expect(out.hookSpecificOutput?.permissionDecisionReason).toMatch(reason);
+      } else if (v.tool_name === "Bash") {
+        const line = (v.tool_input as { command: string }).command;
+        expect(sandboxed(out)).toBe(line.includes(" ") ? `'${line}'` : line);
       } else expect(out).toEqual({});
     });
   }
@@ -140,7 +160,8 @@ describe("toolgate hook codex: golden answers from captured Codex 0.171.0 inputs
       expect(r.status).toBe(0);
       return JSON.parse(r.stdout) as Out;
     };
-    expect(run(bash("ls"))).toEqual({});
+    // Not started by Codex: the version is unknown, the allow is still rewritten (and checked as unsandboxed).
+    expect(sandboxed(run(bash("ls")))).toBe("ls");
     expect(denied(run(bash("cat secret.txt", t.path("ws/sub"))))).toBe(true);
     for (const bad of [
       "",
@@ -154,5 +175,41 @@ describe("toolgate hook codex: golden answers from captured Codex 0.171.0 inputs
     expect(denied(run(fixture("apply_patch.unverified", (v) => (v.tool_input = { command: "no headers" }))))).toBe(
       true,
     );
+  });
+});
+
+describe("toolgate hook codex: the sandbox rewrite", () => {
+  it("the rewritten input is the sandbox command with Codex's version, and the answer carries a reason", async () => {
+    const out = (await decide(bash("ls"))).hookSpecificOutput;
+    expect(out?.permissionDecisionReason).toMatch(/runs in Toolgate's sandbox \(read-only, no network\)/);
+    expect(Object.keys(out?.updatedInput ?? {})).toEqual(["command"]);
+    expect(out?.updatedInput?.command).toContain(` --hook-cwd ${ws()} --workspace ${ws()} `);
+    expect(out?.updatedInput?.command).toMatch(/ --hook-mode bypassPermissions --hook-agent-version 0\.171\.0 -- ls$/);
+  });
+
+  it("a line that could print Codex's environment is allowed only where the rewrite is verified (scrubbed)", async () => {
+    expect(sandboxed(await decide(bash("printenv OPENAI_API_KEY"), "user/plain.json"))).toBe(
+      "'printenv OPENAI_API_KEY'",
+    );
+    for (const version of ["0.170.0", null]) {
+      const out = await decide(bash("printenv OPENAI_API_KEY"), "user/plain.json", version);
+      expect(denied(out), String(version)).toBe(true);
+      expect(out.hookSpecificOutput?.permissionDecisionReason).toMatch(/own environment/);
+    }
+  });
+
+  it("with the sandbox required: rewritten where the version is verified, refused where it is not or unknown", async () => {
+    expect(sandboxed(await decide(bash("ls"), "user/required.json"))).toBe("ls");
+    for (const version of ["0.170.0", null]) {
+      const out = await decide(bash("ls"), "user/required.json", version);
+      expect(denied(out), String(version)).toBe(true);
+      expect(out.hookSpecificOutput?.permissionDecisionReason).toMatch(
+        /(Codex 0\.170\.0|this Codex version) is not verified .*"required"/,
+      );
+    }
+  });
+
+  it("wrapping off: a plain allow ({}), as before", async () => {
+    expect(await decide(bash("ls"), "user/nowrap.json")).toEqual({});
   });
 });

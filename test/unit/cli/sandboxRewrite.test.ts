@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { AgentCall } from "../../../src/cli/hooks/adapter";
 import { claudeCodeAdapter, type hookOutput } from "../../../src/cli/hooks/claudeCode";
 import { decideHook } from "../../../src/cli/hooks/decide";
 import { claudeVersionFromEnv } from "../../../src/cli/hooks/claudeRewrite";
@@ -104,6 +105,8 @@ describe("the rewritten Bash input", () => {
       "sess-1",
       "--hook-mode",
       "default",
+      "--hook-agent-version",
+      "2.1.332",
       "--",
       "ls -la 'a b'",
     ]);
@@ -258,6 +261,7 @@ describe("an allow that holds only because the sandbox bounds the command", () =
     toolName: "Bash",
     toolInput: { command: "npm test" },
     sessionId: "s",
+    agentVersion: "2.1.332",
   };
   const judged = {
     decision: "allow",
@@ -271,8 +275,12 @@ describe("an allow that holds only because the sandbox bounds the command", () =
   } as unknown as Judged;
   const answer = { decision: "allow" as const, reason: "Toolgate: runs in the sandbox" };
   const flags = parseFlags([], {});
-  const step = (values: Record<string, unknown>, e: NodeJS.ProcessEnv, ctx: RewriteContext = CTX) =>
-    sandboxStep(claudeCodeAdapter, call, flags, answer, judged, values, e, ctx);
+  const step = (
+    values: Record<string, unknown>,
+    e: NodeJS.ProcessEnv,
+    ctx: RewriteContext = CTX,
+    c: AgentCall = call,
+  ) => sandboxStep(claudeCodeAdapter, c, flags, answer, judged, values, e, ctx);
 
   it("is rewritten where the version is verified and a sandbox starts", () => {
     const out = step({}, env());
@@ -281,7 +289,9 @@ describe("an allow that holds only because the sandbox bounds the command", () =
   });
 
   it("asks where the rewrite is not verified, the wrapping is off, or no sandbox starts", () => {
-    expect(step({}, env({ AI_AGENT: "claude-code_9-9-9_harness" })).decision).toBe("ask");
+    expect(step({}, env(), CTX, { ...call, agentVersion: "9.9.9" }).decision).toBe("ask");
+    const { agentVersion: _unknown, ...unknown } = call;
+    expect(step({}, env(), CTX, unknown).decision).toBe("ask");
     expect(step({ "toolgate.hooks.sandboxWrap": false }, env()).decision).toBe("ask");
     expect(step({}, env(), NO_SANDBOX).decision).toBe("ask");
     expect(step({ "toolgate.sandbox.mode": "off" }, env()).decision).toBe("ask");
