@@ -62,6 +62,10 @@ function recordingEffects(program: string, fx: Effects): Effects {
     get stdin() {
       return fx.stdin;
     },
+    get piped() {
+      return fx.piped;
+    },
+    printsPaths: (list) => fx.printsPaths(list),
     dangerous: (reason) => {
       if (!muted) fx.dangerous(reason);
     },

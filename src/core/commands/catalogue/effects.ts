@@ -37,9 +37,30 @@ export type ReadKind =
   | "git-stage-forced"
   | "copy-tree";
 
+/**
+ * What a command prints on its standard output when that is only a list of paths (`find . -print0`): every
+ * path printed is one of `starts` or lies below it, and ends with `terminator`.
+ */
+export interface PathList {
+  /** Literal start points, none of them starting with `-`. */
+  readonly starts: readonly Word[];
+  readonly terminator: "nul" | "newline";
+}
+
 export interface Effects {
   /** The text on the command's standard input when the line gives it (a here-document or here-string). */
   readonly stdin: Word | undefined;
+  /**
+   * The command's standard input is a plain pipe (`|`, no input redirect) from the command before it, which
+   * printed only this list of paths (see `printsPaths`).
+   */
+  readonly piped: PathList | undefined;
+  /**
+   * The command prints only `list` on its standard output (nothing else: no `-exec`, no `-printf`). Reported
+   * only by a command the catalogue fully vouched for; the analyzer keeps it only for a top-level command
+   * whose standard output and error are not redirected into the pipe.
+   */
+  printsPaths(list: PathList): void;
   dangerous(reason: string): void;
   deletes(reason: string): void;
   notReadOnly(reason: string): void;
