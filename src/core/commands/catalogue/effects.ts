@@ -106,6 +106,11 @@ export interface NestedOptions {
   readonly prefix: number;
   /** It also receives words not known here (xargs input); it then reads no here-document either. */
   readonly extraArgs?: boolean;
+  /**
+   * The last word is a start point that stands for the paths found below it, one or more words (`find -print0
+   * | xargs -0 CMD`): the analysis judged CMD with the start point in their place.
+   */
+  readonly foundBelow?: boolean;
   /** Environment assignments for it only (`env NAME=value cmd`). */
   readonly assignments?: readonly { name: string; value: Word }[];
   /**
