@@ -17,6 +17,7 @@ import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, unknownWord, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
 import { fastParse } from "./fastParse";
+import { parseBracePrograms } from "./braceProgram";
 import { bundleDir, grammarFilesIn, loadBashGrammar, type GrammarFiles } from "./treeSitter";
 import { historyRisk, INVISIBLE, lineProblem } from "./words";
 import { catalogueEntry } from "./catalogue";
@@ -180,6 +181,9 @@ export class BashAnalyzer implements CommandAnalyzer {
       script = scan.problem
         ? { commands: [], risks: [], unparseable: scan.problem }
         : parseWithTreeSitter(this.parser, command);
+      // `{ls,-la}` as the program is a word to bash, a group to tree-sitter (see braceProgram.ts).
+      if (script.unparseable && !scan.problem && command.includes("{"))
+        script = parseBracePrograms(this.parser, command) ?? script;
     }
     const missed = unanalysedSubstitution(scan, script);
     if (missed) script = { ...script, unparseable: script.unparseable ?? missed };
