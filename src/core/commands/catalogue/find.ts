@@ -14,7 +14,7 @@ import type { Effects, ProgramCheck } from "./effects";
 import { parseWords, type ArgKind, type WordOptionSpec } from "./options";
 
 /** find's leading options, before the start points. */
-const LEADING: WordOptionSpec = {
+export const LEADING: WordOptionSpec = {
   words: { "-H": [], "-L": [], "-P": [], "-D": ["data"] },
   attached: { "-O": /^\d+$/ },
   leading: true,
@@ -39,7 +39,7 @@ const NONE: Primary = { args: [] };
 const DATA: Primary = { args: ["data"] };
 
 /** Every primary, operator and option of GNU find 4.9's expression. */
-const PRIMARIES: Readonly<Record<string, Primary>> = {
+export const PRIMARIES: Readonly<Record<string, Primary>> = {
   // Tests with one plain-data word.
   ...Object.fromEntries(
     [

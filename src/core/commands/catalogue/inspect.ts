@@ -227,7 +227,7 @@ function calculator(program: string): ProgramCheck {
  * IN is read, OUT written — also with `-r`, which turns a dump back into bytes.
  */
 const XXD_VALUE_LETTERS = ["c", "g", "l", "n", "o", "s"];
-const XXD: WordOptionSpec = {
+export const XXD: WordOptionSpec = {
   words: Object.fromEntries([
     ...[
       ...["-a", "-b", "-C", "-E", "-e", "-h", "-i", "-u", "-v", "-d", "-r", "-p"],

@@ -277,7 +277,7 @@ const node: ProgramCheck = (argv, fx) => {
  * attached only here: a separate `4` in `make -j 4` is read as a target, which is data (an override such as
  * `make -j SHELL=x` is still seen as one).
  */
-const MAKE = projectSpec({
+export const MAKE = projectSpec({
   long: [
     "always-make",
     "ignore-errors",
@@ -305,7 +305,8 @@ const MAKE = projectSpec({
     "print-data-base",
   ],
   longArgs: ["old-file", "assume-old", "what-if", "new-file", "assume-new"],
-  flags: "BiknqrRsStwLpehd",
+  // `-b`, `-m` are ignored; `-v` prints the version.
+  flags: "BbmiknqrRsStwLpehdv",
   shortArgs: ["o", "W"],
   exact: false,
   paths: runsFrom(
