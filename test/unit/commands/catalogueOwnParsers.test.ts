@@ -181,6 +181,10 @@ describe("project runners", () => {
     ["npx tsc --noEmit", ["npx tsc"], "safe"],
     ["npx -p typescript tsc", ["npx"], "safe"],
     ["npx --prefix /tmp tsc", ["npx"], "unsafe"],
+    ["yarn dlx prettier --check .", ["yarn dlx prettier"], "safe"],
+    ["yarn dlx -p x prettier", ["yarn dlx"], "unsafe"],
+    ["npm exec -- -x", ["npm"], "unsafe"],
+    ["pnpm exec $X", ["pnpm"], "unparseable"],
   ])("%s (allow %j) → %s", (line, allow, expected) => {
     expect(verdict(line, allow)).toBe(expected);
   });

@@ -376,13 +376,10 @@ function explore(argv: readonly Word[], fx: Effects): void {
 }
 
 function packageRunner(program: string, argv: readonly Word[], sub: Word, fx: Effects): void {
-  const at = argv.indexOf(sub);
-  const rest = argv.slice(at + 1);
-  const start = rest.findIndex((w) => !(w.literal && (w.value === "--" || w.value.startsWith("-"))));
-  if (start < 0) return;
-  if (rest.slice(0, start).some((w) => w.value !== "--"))
-    fx.dangerous(`\`${program} ${sub.value}\` gets options that choose what it runs`);
-  fx.nested(rest.slice(start), { prefix: at + 1 + start });
+  // The runner's own options are not vouched for: any of them could choose what it runs (an empty grammar).
+  const { firstPositional } = parseArgs(argv, argv.indexOf(sub) + 1, { posix: true }, fx, `${program} ${sub.value}`);
+  if (firstPositional === undefined) return;
+  fx.nested(argv.slice(firstPositional), { prefix: firstPositional });
 }
 
 export const PROJECT: Readonly<Record<string, ProgramCheck>> = {
