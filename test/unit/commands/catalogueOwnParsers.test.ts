@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import { LEADING, PRIMARIES } from "../../../src/core/commands/catalogue/find";
 import { XXD } from "../../../src/core/commands/catalogue/inspect";
-import { MAKE } from "../../../src/core/commands/catalogue/project";
+import { MAKE, NODE } from "../../../src/core/commands/catalogue/project";
 import { context, loadedAnalyzer } from "./helpers";
 
 let a: BashAnalyzer;
@@ -138,6 +138,25 @@ describe.skipIf(!has("make"))("make's grammar is the real make's", () => {
       if (ours(option) !== arity) wrong.push(`${option}: make ${arity}, grammar ${ours(option) ?? "missing"}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe.skipIf(!has("node"))("node's grammar agrees with the real node's help", () => {
+  it("every option of the grammar that `node --help` lists takes a value exactly when the help says", () => {
+    const help = run("node", ["--help"]).stdout;
+    const wrong: string[] = [];
+    const check = (name: string, takesValue: boolean): void => {
+      const m = new RegExp(`^\\s+(?:-[A-Za-z], )?--${name}(=| |$)`, "m").exec(help);
+      if (m && (m[1] === "=") !== takesValue)
+        wrong.push(`--${name}: help ${m[1] === "=" ? "takes" : "takes no"} value`);
+    };
+    for (const n of NODE.long ?? []) check(n, false);
+    for (const n of Object.keys(NODE.longArgs ?? {})) check(n, true);
+    expect(wrong).toEqual([]);
+    // The check is not empty: most of the grammar is in the help.
+    expect(
+      [...(NODE.long ?? []), ...Object.keys(NODE.longArgs ?? {})].filter((n) => help.includes(`--${n}`)).length,
+    ).toBeGreaterThan(20);
   });
 });
 

@@ -202,7 +202,7 @@ const YARN = projectSpec({
   paths: runsFrom({}, { cwd: "dir" }),
 });
 
-const NODE = projectSpec({
+export const NODE = projectSpec({
   long: [
     "test",
     "watch",
