@@ -3,7 +3,8 @@ import type { ProtectedPaths } from "./protectedPaths";
 import type { ResolvedPath, WorkspacePaths } from "./paths";
 import { ruleMatches, type CallSubject, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
-import { ignoredBelow, SCAN_LIMIT, walkBelow } from "./ignoredBelow";
+import { ignoredBelow, SCAN_LIMIT, walkBelow, type Skips } from "./ignoredBelow";
+import { filterKey, mayRead, type ReadFilter } from "./readFilter";
 import { gitCheck } from "./gitRepository";
 import { stagedIgnored } from "./gitStaged";
 import type { ReadKind } from "./commands/catalogue/effects";
@@ -108,24 +109,20 @@ export class CommandPathGate implements PathGate {
     return v.ok && v.path?.realRoot !== undefined;
   }
 
-  check(
-    path: string,
-    cwd: string,
-    access: PathAccess,
-    kind: Exclude<ReadKind, "file-content"> = "content",
-  ): PathVerdict {
+  check(path: string, cwd: string, access: PathAccess, kind: ReadKind = "content", filter?: ReadFilter): PathVerdict {
     // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself, before any check,
     // src/core/commands/tildes.ts), so bash uses it as a name in the working directory (`cat '~/.env'` reads
     // `./~/.env`); the path resolution shared with the file tools would read a leading `~/` as the home.
-    if (path === "~" || path.startsWith("~/")) return this.checkOne("./" + path, cwd, access, kind);
-    return this.checkOne(path, cwd, access, kind);
+    if (path === "~" || path.startsWith("~/")) return this.checkOne("./" + path, cwd, access, kind, filter);
+    return this.checkOne(path, cwd, access, kind, filter);
   }
 
   private checkOne(
     path: string,
     cwd: string,
     access: PathAccess,
-    kind: Exclude<ReadKind, "file-content">,
+    kind: ReadKind,
+    filter: ReadFilter | undefined,
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     if (kind === "git-stage" || kind === "git-stage-forced") return this.staged(path, cwd, kind === "git-stage-forced");
@@ -179,8 +176,9 @@ export class CommandPathGate implements PathGate {
         };
       return { ok: true };
     }
+    // Only these read below a directory (`file-content` and `names` reach the entry itself, no further).
     if (kind === "content" || kind === "content-nofollow" || kind === "copy-tree") {
-      const below = this.recursiveRead(path, p, kind === "content");
+      const below = this.recursiveRead(path, p, kind === "content", kind === "copy-tree" ? undefined : filter);
       if (below) return below;
     }
     if (kind === "copy-tree") {
@@ -265,7 +263,12 @@ export class CommandPathGate implements PathGate {
     return found.kind === "ignored" ? found.relative : undefined;
   }
 
-  private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
+  private recursiveRead(
+    path: string,
+    p: ResolvedPath,
+    followsLinks: boolean,
+    filter: ReadFilter | undefined,
+  ): PathVerdict | undefined {
     // Only a directory has anything below it (a file, or nothing, reads just itself: checked above).
     if (this.facts.stat(p.real) !== "dir") return undefined;
     const covering = this.denyOrAsk.find((r) => r.tools.includes("read_file") && coversBelow(r, p));
@@ -275,7 +278,13 @@ export class CommandPathGate implements PathGate {
         `reads every file under \`${path}\`, which covers the ${covering.effect} rule \`${covering.source}\``,
         `permissions.${covering.effect}: ${covering.source}`,
       );
-    const below = ignoredBelow(p, this.validator.ignore, this.facts, followsLinks);
+    const below = ignoredBelow(
+      p,
+      this.validator.ignore,
+      this.facts,
+      followsLinks,
+      filter && selectionSkips(filter, path, p),
+    );
     const file = this.validator.ignore.fileName;
     if (below.kind === "ignored")
       return this.note(
@@ -315,6 +324,25 @@ export class CommandPathGate implements PathGate {
     if (v.rule.startsWith("autoApprove.") || v.rule === "path:external-read") return v;
     return this.note("hard-ask", v.reason, v.rule);
   }
+}
+
+/**
+ * The files below the directory `p` (read as `path`) that a reader selecting by `filter` leaves out: those no
+ * glob matches in any spelling the reader could match (the path as written, lexical and real, each followed
+ * by the part below `p`, and the path relative to the root).
+ */
+function selectionSkips(filter: ReadFilter, path: string, p: ResolvedPath): Skips {
+  const root = p.realRoot;
+  const join = (dir: string, below: string) => (below === "" ? dir : `${dir.replace(/\/+$/, "")}/${below}`);
+  return {
+    key: `${filterKey(filter)}\0${path}\0${p.lexical}`,
+    skipped: (relative) => {
+      if (!root) return false;
+      const below = root.relative === "" ? relative : relative.slice(root.relative.length + 1);
+      const spellings = [relative, join(path, below), join(p.lexical, below), join(p.real, below)];
+      return !mayRead(filter, spellings);
+    },
+  };
 }
 
 /** Whether a file rule could match something below the directory `p` (minimatch's partial match, each spelling). */

@@ -253,6 +253,21 @@ export class Gate {
     return this.paths;
   }
 
+  /**
+   * The context this gate's command analysis runs with for a command starting in `cwd` (default: the first
+   * root): the command lists and the `CommandPathGate` a decision uses, begun afresh as a decision begins them
+   * (file-system facts and findings of earlier analyses forgotten). For tests that call the analyzer directly
+   * and must judge paths exactly as the product does; deciding a call does not go through it.
+   */
+  commandContext(cwd: string = this.paths.base): CommandContext {
+    this.facts.beginDecision();
+    this.paths.beginDecision();
+    this.protectedPaths.beginDecision();
+    (this.commandCtx.paths as CommandPathGate).begin();
+    const at = nodePath.resolve(cwd);
+    return at === this.commandCtx.cwd ? this.commandCtx : { ...this.commandCtx, cwd: at };
+  }
+
   /** The decision for a complete call; `preview` (a streaming block) is a UI hint and counts no request. */
   decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged {
     return this.run(call, new Trace(false), opts?.preview === true);

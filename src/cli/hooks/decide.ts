@@ -159,7 +159,8 @@ async function decideCall(
     return { answer: refuse(`${adapter.displayName}'s \`${call.toolName}\` call names nothing to decide`) };
   for (const { call: c } of calls) {
     const server = c.params.server_name;
-    if (c.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server, adapter.name);
+    if ((c.tool === "use_mcp_tool" || c.tool === "access_mcp_resource") && typeof server === "string")
+      policy = withServer(policy, server, adapter.name);
   }
   // The grammar loads only when a call runs a command (a hook answering a file read never loads it).
   const forCall = (calls.find((c) => c.call.tool === "execute_command") ?? calls[0]!).call;

@@ -14,6 +14,8 @@ const t = tempTree(
     "ws/src/a.ts": "import foo\n",
     "ws/src/sub/b.ts": "b\n",
     "ws/lib/c.ts": "c\n",
+    "ws/README.md": "foo\n",
+    "ws/docs/a.md": "foo\n",
     "ws/.env": "SECRET=1\n",
     "ws/secrets/k": "k\n",
     "ws/.toolgateignore": ".env\nsecrets/\n",
@@ -37,13 +39,21 @@ describe("find -print0 | xargs -0 reads the paths find printed", () => {
     "find -L src -print0 | xargs --null --no-run-if-empty sha256sum",
     "cd src && find . -print0 | xargs -0 grep -c import",
     "find src -print0 | xargs -0 grep -l foo | wc -l",
+    // Names only (as for `find -exec ls {} +`).
+    "find . -print0 | xargs -0 ls -ld",
   ])("%s runs", (line) => {
     expect(decide(line)).toBe("allow");
   });
 
   it.each([
-    // An ignored file, or a link to one, lies below the start point.
+    // An ignored file, or a link to one, lies below the start point (and find's selection keeps it).
+    "find . -name '*.env' -print0 | xargs -0 grep -l foo",
+    "find . -print0 -name '*.md' | xargs -0 grep -l foo",
     "find . -name '*.ts' -print0 | xargs -0 grep -l foo",
+    "find . -name '*.ts' -o -name x -print0 | xargs -0 cat",
+    "find . ! -name '*.ts' -print0 | xargs -0 cat",
+    "find . -name '*.ts' -print0 -o -print0 | xargs -0 cat",
+    "find linked -name '*.ts' -print0 | xargs -0 cat",
     "find linked -print0 | xargs -0 cat",
     "find . -print0 | xargs -0 wc -c",
     "find linked -print0 | xargs -0 wc -c",
@@ -81,6 +91,39 @@ describe("find -print0 | xargs -0 reads the paths find printed", () => {
     "find src -print0 | xargs -0 awk 1",
   ])("%s asks (or is refused)", (line) => {
     expect(decide(line)).not.toBe("allow");
+  });
+});
+
+describe("find's selection by name", () => {
+  // No link in this one: a link below the start point asks whatever its name (it is followed).
+  const u = tempTree({
+    "ws/README.md": "foo\n",
+    "ws/docs/a.md": "foo\n",
+    "ws/src/a.ts": "x\n",
+    "ws/.env": "SECRET=1\n",
+    "ws/secrets/k.md": "k\n",
+    "ws/.toolgateignore": ".env\nsecrets/\n",
+  });
+  afterAll(() => u.cleanup());
+
+  it("leaves the ignored files it cannot print out of the read", async () => {
+    const gu = await gateWith({}, [u.path("ws")]);
+    const d = (command: string) => gu.decide(call("execute_command", { command })).decision;
+    for (const line of [
+      "find . -name '*.ts' -print0 | xargs -0 grep -l foo",
+      "find . -type f -iname '*.TS' -print0 | xargs -0 wc -l",
+      "find . -name '*.ts' -exec grep -l foo {} +",
+    ])
+      expect({ line, d: d(line) }).toEqual({ line, d: "allow" });
+    for (const line of [
+      // `secrets/k.md` is ignored with its folder, and its name matches.
+      "find . -name '*.md' -print0 | xargs -0 grep -l foo",
+      "find . -name '*env' -print0 | xargs -0 cat",
+      "find . -print0 -name '*.ts' | xargs -0 cat",
+      "find . -name '*.ts' -o -name '*' -print0 | xargs -0 cat",
+      "find . -name '*.ts' -print0 -o -print0 | xargs -0 cat",
+    ])
+      expect({ line, d: d(line) }).not.toEqual({ line, d: "allow" });
   });
 });
 

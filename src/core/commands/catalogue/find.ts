@@ -12,6 +12,7 @@
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
 import { parseWords, type ArgKind, type WordOptionSpec } from "./options";
+import { readFilter, type ReadFilter } from "../../readFilter";
 
 /** find's leading options, before the start points. */
 export const LEADING: WordOptionSpec = {
@@ -188,6 +189,8 @@ const PATHS_ONLY = new Set([
  * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
  * only at run time. `sort -o {}` and `uniq IN {}` write too.
  */
+/** Of `PATHS_ONLY`, those that read only the names and metadata of the files `{}` names, never their content. */
+const NAMES_ONLY = new Set(["ls", "stat", "du", "basename", "dirname", "realpath", "readlink"]);
 const WRITES_FOUND = new Set(["cp", "mv", "rm", "rmdir", "touch", "chmod", "chown", "chgrp", "mkdir", "ln", "uniq"]);
 
 function isExpressionStart(w: Word): boolean {
@@ -205,6 +208,15 @@ export function readsFoundFiles(inner: readonly Word[]): boolean {
   const name = baseName(program.value);
   const writes = WRITES_FOUND.has(name) || (name === "sort" && inner.some((x) => /^-[A-Za-z]*o|^--o/.test(x.value)));
   return PATHS_ONLY.has(name) && !writes;
+}
+
+/**
+ * The files found, handed to `inner` (see `readsFoundFiles`), are read for their content: a reader of named
+ * files given the start point instead reads nothing of it (`cat .`), so the caller reads the start point as
+ * a recursive read, with the selection `only` when the expression selects files by name.
+ */
+export function readFoundFiles(inner: readonly Word[], start: Word, only: ReadFilter | undefined, fx: Effects): void {
+  if (!NAMES_ONLY.has(baseName(inner[0]!.value))) fx.read(start, "content", undefined, only);
 }
 
 export const find: ProgramCheck = (argv, fx) => {
@@ -225,8 +237,15 @@ export const find: ProgramCheck = (argv, fx) => {
     fx.read(s, "names");
   }
   const printed = new Set<"print" | "print0">();
+  // While the expression read so far is a plain conjunction (no `-o`, `!`, `,` or parentheses), an action runs
+  // only on files whose name matches every `-name`/`-iname` glob seen: `names` holds them. `printedOnly`: the
+  // selection when the first `-print0` ran (later ones see more globs, so fewer files).
+  let conjunction = true;
+  const names: string[] = [];
+  let printedOnly: ReadFilter | undefined;
   for (; i < argv.length; i++) {
     const w = argv[i]!;
+    if (!w.literal || ["-o", "-or", "!", "-not", "(", ")", ","].includes(w.value)) conjunction = false;
     if (!w.literal) {
       fx.dangerous(
         "`find` gets an expression computed at run time, which could be an action like `-exec` or `-delete`",
@@ -258,12 +277,16 @@ export const find: ProgramCheck = (argv, fx) => {
       case "path": {
         // A plain name (`-name .env`) picks that file: check it under each start point like a path.
         const pattern = words[0];
+        // A `-path` test only narrows the files further; a pattern known only at run time ends the selection.
+        if (!pattern?.literal) conjunction = false;
+        else if (primary.role === "name") names.push(pattern.value);
         if (pattern?.literal && !/[*?[\]]/.test(pattern.value))
           for (const s of starts) fx.read(primary.role === "name" ? joinPath(s, pattern.value) : pattern, "names");
         break;
       }
       case "print":
       case "print0":
+        if (!printed.has(primary.role)) printedOnly = conjunction ? readFilter(names) : undefined;
         printed.add(primary.role);
         break;
       case "stdout":
@@ -275,7 +298,7 @@ export const find: ProgramCheck = (argv, fx) => {
         listsPaths = false;
         break;
       case "exec":
-        i = exec(argv, i, v, starts, fx);
+        i = exec(argv, i, v, starts, conjunction ? readFilter(names) : undefined, fx);
         listsPaths = false;
         break;
       default:
@@ -283,12 +306,21 @@ export const find: ProgramCheck = (argv, fx) => {
     }
   }
   // No action at all prints every path with a newline; both actions mix the two separators.
-  if (listsPaths && printed.size <= 1)
-    fx.printsPaths({ starts, terminator: printed.has("print0") ? "nul" : "newline" });
+  if (listsPaths && printed.size <= 1) {
+    const only = conjunction ? printedOnly : undefined;
+    fx.printsPaths({ starts, terminator: printed.has("print0") ? "nul" : "newline", ...(only ? { only } : {}) });
+  }
 };
 
 /** `-exec CMD ... ;|+` at `i`: checks CMD as a nested command; returns the index of its terminator. */
-function exec(argv: readonly Word[], i: number, v: string, starts: readonly Word[], fx: Effects): number {
+function exec(
+  argv: readonly Word[],
+  i: number,
+  v: string,
+  starts: readonly Word[],
+  only: ReadFilter | undefined,
+  fx: Effects,
+): number {
   let end = i + 1;
   while (
     end < argv.length &&
@@ -306,6 +338,8 @@ function exec(argv: readonly Word[], i: number, v: string, starts: readonly Word
     // wrapper) it is text known only at run time.
     const pathsOnly = readsFoundFiles(inner);
     for (const s of starts) {
+      // The start point stands for the files below it (see `readFoundFiles`).
+      if (pathsOnly) readFoundFiles(inner, s, only, fx);
       const substituted = inner.map((x) =>
         !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),
       );

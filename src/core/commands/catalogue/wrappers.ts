@@ -9,7 +9,7 @@
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { PathList, ProgramCheck } from "./effects";
-import { readsFoundFiles } from "./find";
+import { readFoundFiles, readsFoundFiles } from "./find";
 import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** Options of a wrapper: flags, options taking a value, and those that stop it being transparent. */
@@ -226,10 +226,10 @@ const xargs: ProgramCheck = (argv, fx) => {
   const r = seen.valueOf("--replace")?.value ?? (replacing ? "{}" : undefined);
   let inner = argv.slice(firstPositional);
   if (r === undefined && fx.piped && foundFiles(fx.piped, seen.all(), inner)) {
-    // `find START -print0 | xargs -0 CMD ARGS`: CMD gets paths below START, checked as START itself (as
-    // `find -exec CMD {} +` is); START is also read as a whole, links followed, as CMD reads each file.
+    // `find START -print0 | xargs -0 CMD ARGS`: CMD gets paths below START, checked as START itself, and the
+    // files found are read below START (links followed, with find's selection by name), as for `find -exec`.
     for (const start of fx.piped.starts) {
-      fx.read(start, "content");
+      readFoundFiles(inner, start, fx.piped.only, fx);
       fx.nested([...inner, start], { prefix: firstPositional, foundBelow: true });
     }
     return;
