@@ -51,6 +51,15 @@ export class CommandPathGate implements PathGate {
    * analysis reports only its first reason and that tier must see every effect of the line.
    */
   boundary: { readonly reason: string; readonly rule: string } | undefined;
+  /**
+   * Real paths outside the workspace the line reads (files or directories), since `begin`. Only an approval by
+   * the person turns them into the grant's `readPaths` (bound read-only into that one call's sandbox).
+   */
+  outsideReads: string[] = [];
+  /** Paths the line uses that were judged as the sandbox's private `/tmp` (see `begin`), since `begin`. */
+  privateTmpPaths: string[] = [];
+  /** Whether this line runs in a sandbox whose `/tmp` is the task's private one (see `begin`). */
+  private privateTmp = false;
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -65,11 +74,19 @@ export class CommandPathGate implements PathGate {
       denyOrAsk.find((r) => ruleMatches(r, s, false)),
   ) {}
 
-  /** Starts one analysis: findings are per command line. */
-  begin(): void {
+  /**
+   * Starts one analysis: findings are per command line. `privateTmp`: the line will run in an OS sandbox whose
+   * `/tmp` is the task's private one (bubblewrap), so a path under `/tmp` (outside every root) is that private
+   * directory, not the host's: inside the grant, like a workspace path, and judged without the host's `/tmp`.
+   * Unsandboxed runs, file tools and a model's request to leave the sandbox see the host's `/tmp`: false.
+   */
+  begin(o: { readonly privateTmp?: boolean } = {}): void {
     this.findings = [];
     this.leftWorkspace = false;
     this.boundary = undefined;
+    this.outsideReads = [];
+    this.privateTmpPaths = [];
+    this.privateTmp = o.privateTmp === true;
   }
 
   /** The most serious finding of the analysis since `begin` (refusals first), if any. */
@@ -146,7 +163,16 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
+    if (
+      !local &&
+      this.privateTmp &&
+      kind !== "git-repository" &&
+      kind !== "git-history" &&
+      inPrivateTmp(path, cwd, p, this.paths.homeDir)
+    )
+      return this.privateTmpVerdict(path, p, access);
     if (!local) {
+      if (access === "read" && !this.outsideReads.includes(p.real)) this.outsideReads.push(p.real);
       this.leftWorkspace = true;
       this.boundary ??=
         access === "write"
@@ -200,6 +226,34 @@ export class CommandPathGate implements PathGate {
       return {
         ok: false,
         reason: `reads a file (${path}) and reading files is not auto-approved`,
+        rule: "autoApprove.readFiles",
+      };
+    return { ok: true };
+  }
+
+  /**
+   * A path in the sandbox's private `/tmp`: the task's own scratch directory, which holds only what its sandboxed
+   * commands put there. Gated like a workspace path by the switches (a write needs editing switched on), and by
+   * protected paths on the host's reading of it (stricter, never looser); the host's `/tmp` tree is not walked,
+   * since the command does not see it.
+   */
+  private privateTmpVerdict(path: string, p: ResolvedPath, access: PathAccess): PathVerdict {
+    this.privateTmpPaths.push(p.lexical);
+    if (access === "write") {
+      const prot = this.protectedPaths.match(p);
+      if (prot) return this.note("hard-ask", `writes to a protected path: ${path}`, `protected: ${prot}`);
+      if (!this.switches.editLocal)
+        return {
+          ok: false,
+          reason: `writes a file (${path}, in the sandbox's private /tmp) and editing files is not auto-approved`,
+          rule: "autoApprove.editFiles",
+        };
+      return { ok: true };
+    }
+    if (!this.switches.readLocal)
+      return {
+        ok: false,
+        reason: `reads a file (${path}, in the sandbox's private /tmp) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
     return { ok: true };
@@ -324,6 +378,23 @@ export class CommandPathGate implements PathGate {
     if (v.rule.startsWith("autoApprove.") || v.rule === "path:external-read") return v;
     return this.note("hard-ask", v.reason, v.rule);
   }
+}
+
+/** Where the sandbox's private `/tmp` appears (sandboxPolicy's SANDBOX_TMP; core/sandbox is not imported here). */
+const PRIVATE_TMP = "/tmp";
+
+/**
+ * Whether the command's path is in the private `/tmp` for a sandboxed command: lexically under `/tmp`, in no
+ * root by either spelling (a root under `/tmp` is bound over it), not in the home, and written without `..` (the kernel resolves
+ * `..` after links the line itself may make there, so only a plain spelling says where it lands).
+ */
+function inPrivateTmp(path: string, cwd: string, p: ResolvedPath, home: string): boolean {
+  if (p.lexicalRoot !== undefined || p.realRoot !== undefined) return false;
+  // A home under `/tmp` is emptied in the sandbox, not private scratch: judged as the home it is.
+  if (home === p.lexical || p.lexical.startsWith(home.endsWith("/") ? home : home + "/")) return false;
+  const joined = path.startsWith("/") ? path : `${cwd}/${path}`;
+  if (/(^|\/)\.\.(\/|$)/.test(joined)) return false;
+  return p.lexical === PRIVATE_TMP || p.lexical.startsWith(PRIVATE_TMP + "/");
 }
 
 /**

@@ -13,9 +13,10 @@
  * a superset of both. Letter case is ignored (a superset again), and a path with a character outside printable
  * ASCII may always be read (in the C locale `?` matches one byte of it, elsewhere one character).
  *
- * The selection is read from the command line only. Options the program takes from the environment it
- * inherits (a ripgrep config file named by `RIPGREP_CONFIG_PATH`, `GREP_OPTIONS` in grep before 3.6) could widen
- * it; the line itself cannot set them (envVars.ts), so only the host's own environment can.
+ * The selection is read from the command line only. Options the program takes from the environment (a ripgrep
+ * config file named by `RIPGREP_CONFIG_PATH`, `GREP_OPTIONS` in grep before 3.6) could widen it: the line cannot
+ * set them (envVars.ts) and Toolgate's own runs remove them (agent/node/commandEnv.ts); only a hook's command
+ * that the agent runs itself keeps the agent's environment.
  */
 export interface ReadFilter {
   /** Only a file some glob matches is read (every other file is left out). */

@@ -13,7 +13,7 @@ import type { Gate } from "../../core/gate";
 import { activeSources, mcpServerTrusted } from "../../core/taint";
 import type { Judged } from "../../core/resolvedCall";
 import type { Decision } from "../../core/types";
-import { probeSandbox } from "../../agent/sandbox/sandboxProbe";
+import { probeSandboxRemembered } from "../../agent/sandbox/probeMemo";
 import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, type ParsedFlags } from "../args";
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
@@ -73,12 +73,15 @@ interface Verdict {
   readonly judged?: Judged;
 }
 
-/** The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe of this process. */
+/**
+ * The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe, remembered across
+ * hook processes while it found the sandbox working (probeMemo.ts: `toolgate sandbox` probes afresh anyway).
+ */
 export function defaultRewriteContext(): RewriteContext {
   return {
     node: process.execPath,
     cli: nodePath.resolve(process.argv[1] ?? "dist/cli.js"),
-    sandbox: () => probeSandbox(),
+    sandbox: () => probeSandboxRemembered(process.env),
   };
 }
 

@@ -118,7 +118,7 @@ describe("git", () => {
     ["git -C /tmp log", "unsafe"],
     ["git show HEAD:secrets/key", "unsafe"],
     ["git cat-file -p HEAD:a", "safe"],
-    ["git cat-file --filters HEAD:a", "unsafe"],
+    ["git cat-file --filters HEAD:a", "unparseable"],
     ["git blame --contents .env a", "unsafe"],
     ["git grep -n TODO -- src", "safe"],
     ["git help log", "unsafe"],
@@ -127,13 +127,13 @@ describe("git", () => {
     expect(a.analyze(command, context()).verdict).toBe(expected);
   });
 
-  it("an allow rule licenses the subcommand, never configuration or dangerous options", () => {
+  it("an allow rule licenses the subcommand, never configuration or dangerous options (a program they run: a hard ask)", () => {
     expect(verdict("git commit -m 'fix: x'", ["git commit"])).toBe("safe");
     expect(verdict("git -c core.hooksPath=/tmp commit -m x", ["git commit"])).toBe("unparseable");
     expect(verdict("git log --output=/tmp/x", ["git log"])).toBe("unsafe");
-    expect(verdict("git push --receive-pack=x", ["git push"])).toBe("unsafe");
-    expect(verdict("git fetch --upload-pack='sh -c id'", ["git fetch"])).toBe("unsafe");
-    expect(verdict("git clone --template=/tmp/t https://x", ["git clone"])).toBe("unsafe");
+    expect(verdict("git push --receive-pack=x", ["git push"])).toBe("unparseable");
+    expect(verdict("git fetch --upload-pack='sh -c id'", ["git fetch"])).toBe("unparseable");
+    expect(verdict("git clone --template=/tmp/t https://x", ["git clone"])).toBe("unparseable");
   });
 
   it("git rm and git clean delete", () => {
