@@ -18,10 +18,11 @@ beforeAll(async () => {
  * pipeline run at once, so they report on the error output in any order.
  */
 function bashArgvs(line: string): string[][] {
-  const prelude = "PATH=/nonexistent; command_not_found_handle() { printf '%s\\0' \"$@\" >&2; printf '\\1' >&2; }; ";
+  // One printf, so one write: commands of a pipeline cannot interleave their reports.
+  const prelude = "PATH=/nonexistent; command_not_found_handle() { printf '%s\\0' \"$@\" $'\\1' >&2; }; ";
   const r = spawnSync("bash", ["--noprofile", "--norc", "-c", prelude + line], { encoding: "utf8" });
   return r.stderr
-    .split("\u0001")
+    .split("\u0001\0")
     .filter((s) => s !== "")
     .map((s) => s.split("\0").filter((w, i, all) => i < all.length - 1 || w !== ""))
     .sort(byJson);
