@@ -184,13 +184,13 @@ const PATHS_ONLY = new Set([
   "comm",
   "expand",
 ]);
+/** Of `PATHS_ONLY`, those that read only the names and metadata of the files `{}` names, never their content. */
+const NAMES_ONLY = new Set(["ls", "stat", "du", "basename", "dirname", "realpath", "readlink"]);
 /**
  * Programs that write the files `{}` names. A write of a start point covers that directory, not what lies
  * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
  * only at run time. `sort -o {}` and `uniq IN {}` write too.
  */
-/** Of `PATHS_ONLY`, those that read only the names and metadata of the files `{}` names, never their content. */
-const NAMES_ONLY = new Set(["ls", "stat", "du", "basename", "dirname", "realpath", "readlink"]);
 const WRITES_FOUND = new Set(["cp", "mv", "rm", "rmdir", "touch", "chmod", "chown", "chgrp", "mkdir", "ln", "uniq"]);
 
 function isExpressionStart(w: Word): boolean {
