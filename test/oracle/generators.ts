@@ -205,6 +205,17 @@ const FIND = [
   "find . -name .env -exec cat {} \\;",
   "find secrets -type f -exec cat {} +",
   "find src -exec sh -c 'cat \"$1\"' sh {} \\;",
+  "find src -print0 | xargs -0 grep -l import",
+  "find src -name '*.ts' -print0 | xargs -0 wc -l",
+  "find . -print0 | xargs -0 cat",
+  "find src -print0 | xargs cat",
+  "find src | xargs -0 cat",
+  "find src -print0 2>&1 | xargs -0 cat",
+  "find src -print0 | xargs -0 sh -c 'cat \"$@\"' sh",
+  "{ls,-la} src",
+  "{cat,README.md}",
+  "{cat,.env}",
+  "{touch,PWNED}",
 ];
 
 const GIT = [

@@ -62,6 +62,10 @@ function recordingEffects(program: string, fx: Effects): Effects {
     get stdin() {
       return fx.stdin;
     },
+    get piped() {
+      return fx.piped;
+    },
+    printsPaths: (list) => fx.printsPaths(list),
     dangerous: (reason) => {
       if (!muted) fx.dangerous(reason);
     },
@@ -78,7 +82,11 @@ function recordingEffects(program: string, fx: Effects): Effects {
     mayTouch: (p, base, writes) => fx.mayTouch(p, base, writes),
     nested: (argv, opts) => {
       if (muted) return;
-      rec?.listed.push({ words: argv, extra: opts.extraArgs === true, via: program });
+      rec?.listed.push({
+        words: opts.foundBelow ? argv.slice(0, -1) : argv,
+        extra: opts.extraArgs === true || opts.foundBelow === true,
+        via: program,
+      });
       fx.nested(argv, opts);
     },
     payload: (script, what) => {

@@ -18,10 +18,11 @@ import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, unknownWord, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
 import { fastParse } from "./fastParse";
+import { parseBracePrograms } from "./braceProgram";
 import { bundleDir, grammarFilesIn, loadBashGrammar, type GrammarFiles } from "./treeSitter";
 import { historyRisk, INVISIBLE, lineProblem } from "./words";
 import { catalogueEntry } from "./catalogue";
-import type { Effects, NestedOptions, ReadKind } from "./catalogue/effects";
+import type { Effects, NestedOptions, PathList, ReadKind } from "./catalogue/effects";
 import { gitRuleArgv } from "./catalogue/git";
 import { networkUse } from "./catalogue/network";
 import { assignmentProblem } from "./envVars";
@@ -181,6 +182,9 @@ export class BashAnalyzer implements CommandAnalyzer {
       script = scan.problem
         ? { commands: [], risks: [], unparseable: scan.problem }
         : parseWithTreeSitter(this.parser, command);
+      // `{ls,-la}` as the program is a word to bash, a group to tree-sitter (see braceProgram.ts).
+      if (script.unparseable && !scan.problem && command.includes("{"))
+        script = parseBracePrograms(this.parser, command) ?? script;
     }
     const missed = unanalysedSubstitution(scan, script);
     if (missed) script = { ...script, unparseable: script.unparseable ?? missed };
@@ -261,6 +265,10 @@ class Run {
   guesses = { count: 0 };
   /** The span in the analysed line of the command being checked (see `SimpleCommand.span`). */
   private at: SourceSpan | undefined;
+  /** What the top-level command just checked printed, when it printed only a list of paths (`find -print0`). */
+  printed: PathList | undefined;
+  /** The command about to be checked reads, through a plain `|`, the list the one before it printed. */
+  private piped: PathList | undefined;
   /** While a payload is analysed: the span of the command carrying it (the payload's own offsets are elsewhere). */
   private lock: SourceSpan | undefined;
   /** Spans of the commands that raised any finding; of those found denied; of those an ask rule matched. */
@@ -345,8 +353,14 @@ class Run {
       const line = depth === 0 && this.lock === undefined ? this.line : undefined;
       if (line !== undefined && this.afterCd && !linked(line, this.afterCd.last, c.span)) this.leaveCd();
       this.sureCd = line !== undefined && sureCd(line, c, once[i - 1]?.span, once[i + 1]?.span);
+      const printed = this.printed;
+      this.printed = undefined;
+      // Only a plain `|` between the two, in the top-level line's own text (`|&` would add the errors).
+      this.piped =
+        printed && line !== undefined && between(line, once[i - 1]?.span, c.span) === "|" ? printed : undefined;
       this.command(c, depth);
       this.sureCd = false;
+      this.piped = undefined;
       if (this.afterCd && c.span) this.afterCd.last = c.span;
     }
     this.leaveCd();
@@ -369,6 +383,9 @@ class Run {
     // Before anything judges a word: the tildes bash replaces, from the directory the command runs in.
     const c = this.withTildes(parsed);
     const prefix = c.words.length > 0;
+    const top = depth === 0 && this.lock === undefined;
+    let piped = this.piped;
+    this.piped = undefined;
     for (const a of c.assignments) this.assignment(a.name, a.value, prefix);
     let stdin: Word | undefined;
     for (const r of c.redirects) {
@@ -377,9 +394,16 @@ class Run {
       if (r.fd === undefined || r.fd === 0) {
         if (r.op === "<<" || r.op === "<<-" || r.op === "<<<") stdin = r.target;
         else if (r.op === "<" || r.op === "<>" || r.op === "<&") stdin = undefined;
+        // The pipe no longer feeds the command.
+        if (r.op.startsWith("<")) piped = undefined;
       }
     }
-    if (prefix) this.simple(c.words, depth, stdin ? { prefix: 0, stdin } : TOP_LEVEL);
+    if (!prefix) return;
+    if (stdin || piped || top) this.simple(c.words, depth, { prefix: 0, stdin, piped, top });
+    else this.simple(c.words, depth, TOP_LEVEL);
+    // What it printed reaches a pipe unchanged only when neither its output nor its errors go elsewhere or
+    // into the pipe (`2>&1`); errors thrown away are fine.
+    if (this.printed && !c.redirects.every(discardsErrors)) this.printed = undefined;
   }
 
   /** The command with its known tildes replaced (`~` from the home directory, `~+` from the one cwd). */
@@ -787,7 +811,11 @@ class Run {
   }
 
   /** One simple command (after quote removal): rules, catalogue, wrappers, effects. */
-  simple(words: readonly Word[], depth: number, opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word }): void {
+  simple(
+    words: readonly Word[],
+    depth: number,
+    opts: NestedOptions & { outerAllowed?: boolean; stdin?: Word; piped?: PathList; top?: boolean },
+  ): void {
     if (depth > MAX_PAYLOAD_DEPTH * 4) return this.flagUnparseable("commands are nested too deeply to analyse");
     if (opts.guess && ++this.guesses.count > MAX_GUESSES)
       return this.flagUnknown("the command runs too many nested commands to analyse", "commands:cap");
@@ -868,7 +896,7 @@ class Run {
       return this.flagUnsafe(`\`${base}\` is not in your allow list`, "commands:not-allowed", true);
     }
 
-    const fx = new CommandEffects(this, depth, ruleArgv, allowed, opts.stdin);
+    const fx = new CommandEffects(this, depth, ruleArgv, allowed, opts.stdin, false, opts.piped, opts.top === true);
     check(argv, fx);
     const name_ = fx.labelName || base;
     if (fx.danger !== undefined) {
@@ -992,7 +1020,14 @@ class CommandEffects implements Effects {
     readonly stdin: Word | undefined,
     /** Only following nested commands to find denied ones. */
     private readonly guess = false,
+    readonly piped: PathList | undefined = undefined,
+    /** A command of the top-level line itself (not nested, not in a payload): what it prints may be piped. */
+    private readonly top = false,
   ) {}
+
+  printsPaths(list: PathList): void {
+    if (this.top && !this.guess) this.run.printed = list;
+  }
 
   dangerous(reason: string): void {
     this.danger ??= reason;
@@ -1105,6 +1140,11 @@ function sureCd(line: string, c: SimpleCommand, prev: SourceSpan | undefined, ne
   const before = between(line, prev, c.span);
   if (before === undefined) return false;
   return before === "" || /(;|&&|\(|\{|(^|[^|&<>])&)$/.test(before);
+}
+
+/** `2>/dev/null`: errors thrown away, the standard output untouched. */
+function discardsErrors(r: Redirect): boolean {
+  return r.fd === 2 && (r.op === ">" || r.op === ">>") && r.target.literal && r.target.value === "/dev/null";
 }
 
 /** The first verdict that failed, if any. */

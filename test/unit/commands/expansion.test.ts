@@ -35,8 +35,10 @@ describe("brace expansion before judgement", () => {
     ["timeout 5 {rm,x}", "deny"],
     ["ls | xargs {rm,-f}", "deny"],
     ["git {push,--force}", "deny"],
-    // tree-sitter reads a brace word in command position as a group: unparseable, which asks.
-    ["echo {a,b} && {cu,}rl x", "unparseable"],
+    // A brace word in command position is a word to bash (tree-sitter's group is read past: braceProgram.ts).
+    ["echo {a,b} && {cu,}rl x", "deny"],
+    ["{rm,-rf,src}", "deny"],
+    ["echo a; {cu,}rl x", "deny"],
     // A code-running option hidden in one brace word.
     ["rg {--pre=sh,x} y", "deny"],
     ["rg {--pre,sh} y", "deny"],

@@ -38,9 +38,32 @@ export type ReadKind =
   | "git-stage-forced"
   | "copy-tree";
 
+/**
+ * What a command prints on its standard output when that is only a list of paths (`find . -print0`): every
+ * path printed is one of `starts` or lies below it, and ends with `terminator`.
+ */
+export interface PathList {
+  /** Literal start points, none of them starting with `-`. */
+  readonly starts: readonly Word[];
+  readonly terminator: "nul" | "newline";
+  /** Only paths this selection keeps are printed (`find -name '*.ts'`), when the expression says so. */
+  readonly only?: ReadFilter;
+}
+
 export interface Effects {
   /** The text on the command's standard input when the line gives it (a here-document or here-string). */
   readonly stdin: Word | undefined;
+  /**
+   * The command's standard input is a plain pipe (`|`, no input redirect) from the command before it, which
+   * printed only this list of paths (see `printsPaths`).
+   */
+  readonly piped: PathList | undefined;
+  /**
+   * The command prints only `list` on its standard output (nothing else: no `-exec`, no `-printf`). Reported
+   * only by a command the catalogue fully vouched for; the analyzer keeps it only for a top-level command
+   * whose standard output and error are not redirected into the pipe.
+   */
+  printsPaths(list: PathList): void;
   dangerous(reason: string): void;
   deletes(reason: string): void;
   notReadOnly(reason: string): void;
@@ -90,6 +113,11 @@ export interface NestedOptions {
   readonly prefix: number;
   /** It also receives words not known here (xargs input); it then reads no here-document either. */
   readonly extraArgs?: boolean;
+  /**
+   * The last word is a start point that stands for the paths found below it, one or more words (`find -print0
+   * | xargs -0 CMD`): the analysis judged CMD with the start point in their place.
+   */
+  readonly foundBelow?: boolean;
   /** Environment assignments for it only (`env NAME=value cmd`). */
   readonly assignments?: readonly { name: string; value: Word }[];
   /**

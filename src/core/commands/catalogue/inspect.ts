@@ -4,9 +4,9 @@
  * says so (`shuf -o`, `iconv -o`, `xxd IN OUT`). Option tables follow `--help` of the programs installed here
  * (GNU coreutils 9, util-linux, binutils, glibc iconv, procps, xxd 2022).
  */
-import { unknownWord, type Word } from "../model";
+import { unknownWord } from "../model";
 import type { ProgramCheck } from "./effects";
-import { mayBeOption, parseArgs, type OptionSpec } from "./options";
+import { parseArgs, parseWords, type ArgKind, type OptionSpec, type WordOptionSpec } from "./options";
 import { reader } from "./basic";
 
 const HELP = ["help", "version"];
@@ -226,28 +226,24 @@ function calculator(program: string): ProgramCheck {
  * xxd (its own parser, not getopt: `-ps`, `-cols 8`, `-c8` are single options, no clusters). `xxd [IN [OUT]]`:
  * IN is read, OUT written — also with `-r`, which turns a dump back into bytes.
  */
-const XXD_FLAGS = new Set(["-a", "-b", "-C", "-E", "-e", "-h", "-i", "-u", "-v", "-d", "-r", "-p"]);
-const XXD_LONG_FLAGS = ["-autoskip", "-bits", "-capitalize", "-EBCDIC", "-include", "-ps", "-postscript", "-plain"];
-const XXD_VALUES = ["c", "g", "l", "n", "o", "s"];
-const XXD_LONG_VALUES = ["-cols", "-groupsize", "-len", "-name", "-offset", "-seek"];
+const XXD_VALUE_LETTERS = ["c", "g", "l", "n", "o", "s"];
+export const XXD: WordOptionSpec = {
+  words: Object.fromEntries([
+    ...[
+      ...["-a", "-b", "-C", "-E", "-e", "-h", "-i", "-u", "-v", "-d", "-r", "-p"],
+      ...["-autoskip", "-bits", "-capitalize", "-EBCDIC", "-include", "-ps", "-postscript", "-plain"],
+      ...["-revert", "-version"],
+    ].map((o) => [o, []]),
+    ...[...XXD_VALUE_LETTERS.map((c) => `-${c}`), "-cols", "-groupsize", "-len", "-name", "-offset", "-seek"].map(
+      (o) => [o, ["data"]],
+    ),
+  ]) as Record<string, readonly ArgKind[]>,
+  attached: Object.fromEntries(XXD_VALUE_LETTERS.map((c) => [`-${c}`, /^[+-]?\d+$/])),
+  doubleDash: true,
+};
 const xxd: ProgramCheck = (argv, fx) => {
   fx.label("xxd");
-  const files: Word[] = [];
-  let optionsDone = false;
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (optionsDone || !mayBeOption(w) || (w.literal && v === "-")) {
-      files.push(w);
-      continue;
-    }
-    if (!w.literal) fx.dangerous("`xxd` gets an argument computed at run time that could be any option");
-    else if (v === "--") optionsDone = true;
-    else if (XXD_FLAGS.has(v) || XXD_LONG_FLAGS.includes(v) || v === "-revert" || v === "-version") continue;
-    else if (XXD_LONG_VALUES.includes(v) || (v.length === 2 && XXD_VALUES.includes(v[1]!))) i++;
-    else if (XXD_VALUES.includes(v[1]!) && /^-[a-z][+-]?\d+$/.test(v)) continue;
-    else fx.dangerous(`\`${v}\` is not an \`xxd\` option Toolgate knows`);
-  }
+  const files = parseWords(argv, 1, XXD, fx, "xxd").positionals;
   const [input, output, ...extra] = files;
   if (extra.length > 0) fx.dangerous("`xxd` takes at most an input and an output file");
   if (input && !(input.literal && input.value === "-")) fx.read(input, "file-content");

@@ -367,3 +367,92 @@ export function longName(written: string, names: readonly string[]): string | un
   }
   return found;
 }
+
+/**
+ * The grammar of a program with its own option parser that reads each option as one whole word (`find -H`,
+ * `find -D tree`, `xxd -cols 8`): no clusters, no abbreviations, no `=`.
+ */
+export interface WordOptionSpec {
+  /** Option word → the kinds of the values that follow it as separate words, in order (`[]`: none). */
+  readonly words: Readonly<Record<string, readonly ArgKind[]>>;
+  /**
+   * Options whose one value may be attached to the word instead (`find -O3`, `xxd -c8`): option → what the
+   * attached text must look like (anything else is not this option).
+   */
+  readonly attached?: Readonly<Record<string, RegExp>>;
+  /**
+   * The options are the leading words only: the first word that is none of them (a start point, or an
+   * expression word like `-name`) ends them, and the caller reads on from there. Otherwise a word that looks
+   * like an option but is none is an option Toolgate does not know: dangerous.
+   */
+  readonly leading?: boolean;
+  /** `--` ends the options (its index is not a positional). */
+  readonly doubleDash?: boolean;
+}
+
+export interface ParsedWords {
+  readonly positionals: Word[];
+  readonly seen: Seen;
+  /** Where the caller reads on: the first word not read here (with `leading`), else `argv.length`. */
+  readonly end: number;
+}
+
+/** Reads argv from `start` against a whole-word grammar (see `WordOptionSpec`). */
+export function parseWords(
+  argv: readonly Word[],
+  start: number,
+  spec: WordOptionSpec,
+  fx: Effects,
+  program: string,
+): ParsedWords {
+  const positionals: Word[] = [];
+  const seen = new Seen();
+  const take = (option: string, kind: ArgKind, value: Word | undefined): void => {
+    if (!value) return fx.dangerous(`\`${program} ${option}\` needs a value`);
+    seen.setValue(option, value);
+    if (kind === "content" || kind === "names") fx.read(value, kind);
+    else if (kind === "write") fx.write(value);
+    else if (kind === "content-list") fx.read(value, "content");
+  };
+  let optionsDone = false;
+  let i = start;
+  for (; i < argv.length; i++) {
+    const w = argv[i]!;
+    const v = w.value;
+    if (optionsDone || !mayBeOption(w) || (w.literal && v === "-")) {
+      if (spec.leading) break;
+      positionals.push(w);
+      continue;
+    }
+    if (!w.literal) {
+      if (spec.leading) break;
+      fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
+      continue;
+    }
+    if (spec.doubleDash && v === "--") {
+      optionsDone = true;
+      if (spec.leading) {
+        i++;
+        break;
+      }
+      continue;
+    }
+    const kinds = Object.prototype.hasOwnProperty.call(spec.words, v) ? spec.words[v] : undefined;
+    if (kinds) {
+      seen.add(v, i);
+      for (const kind of kinds) take(v, kind, argv[++i]);
+      continue;
+    }
+    const prefix = Object.keys(spec.attached ?? {}).find(
+      (o) => v.startsWith(o) && spec.attached![o]!.test(v.slice(o.length)),
+    );
+    if (prefix !== undefined) {
+      seen.add(prefix, i);
+      seen.setValue(prefix, sliceWord(w, prefix.length));
+      continue;
+    }
+    if (spec.leading) break;
+    fx.dangerous(`\`${v}\` is not an option Toolgate knows for \`${program}\``);
+  }
+  return { positionals, seen, end: i };
+}

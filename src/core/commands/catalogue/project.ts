@@ -8,123 +8,66 @@
  * dangerous. The working directory itself must lie in the workspace (a `cd` elsewhere before `npm test`
  * runs another project): it is checked as a read.
  */
-import { literalWord, UNKNOWN, type Word } from "../model";
+import { literalWord, type Word } from "../model";
 import type { Effects, ProgramCheck } from "./effects";
-import { longName, mayBeOption, sliceWord } from "./options";
+import { parseArgs, type ArgKind, type OptionSpec } from "./options";
 
-interface ProjectSpec {
-  /** Long options without a value. */
-  readonly long: readonly string[];
-  /** Long options with a value (`--name=v` or `--name v`). */
-  readonly longArgs: readonly string[];
-  /** Short flags without a value. */
-  readonly flags: string;
-  /** Short options with a value. */
-  readonly shortArgs: string;
-  /** Options ending at the first positional (node, npx): the rest belongs to what runs. */
-  readonly stopAtPositional: boolean;
-  /** GNU-style abbreviations of long options are accepted (make). */
-  readonly abbreviations: boolean;
-  /**
-   * Options whose value is optional (make's `-j`, `--debug`): a long one takes only `=value`, a short one the
-   * rest of its word; listed in `numericNext`, the next word too when it starts with a digit (`-j 4`; a load
-   * average also with `.`), as make reads them. Any other next word is not theirs (`make -j SHELL=x` overrides SHELL).
-   */
-  readonly optional?: {
-    readonly long: readonly string[];
-    readonly short: string;
-    readonly numericNext: readonly string[];
-  };
-  /**
-   * Options whose value is a directory the program runs a project from or a file it runs (`make -C DIR`,
-   * `make -f FILE`, `npm --prefix DIR`, `yarn --cwd DIR`): read through the path gate, so one outside the
-   * workspace is a boundary (the sandboxed tier asks), and still changes what runs (never under an allow entry).
-   */
-  readonly paths?: {
-    readonly short: Readonly<Record<string, PathKind>>;
-    readonly long: Readonly<Record<string, PathKind>>;
+/** Why an option that names a directory or file to run from changes what runs (never under an allow entry). */
+const ANOTHER_DIR = "runs the project of another directory";
+const ANOTHER_FILE = "runs another file";
+
+/**
+ * Options whose value is a directory the program runs a project from or a file it runs (`make -C DIR`,
+ * `make -f FILE`, `npm --prefix DIR`, `yarn --cwd DIR`): the value is read through the path gate (one outside
+ * the workspace is a boundary the sandboxed tier asks at), and the option is dangerous.
+ */
+function runsFrom(
+  short: Readonly<Record<string, "dir" | "file">>,
+  long: Readonly<Record<string, "dir" | "file">>,
+): Pick<OptionSpec, "shortArgs" | "longArgs" | "dangerous"> {
+  const kind = (k: "dir" | "file"): ArgKind => (k === "dir" ? "names" : "content");
+  const why = (k: "dir" | "file"): string => (k === "dir" ? ANOTHER_DIR : ANOTHER_FILE);
+  return {
+    shortArgs: Object.fromEntries(Object.entries(short).map(([c, k]) => [c, kind(k)])),
+    longArgs: Object.fromEntries(Object.entries(long).map(([n, k]) => [n, kind(k)])),
+    dangerous: Object.fromEntries([
+      ...Object.entries(short).map(([c, k]) => [`-${c}`, why(k)]),
+      ...Object.entries(long).map(([n, k]) => [`--${n}`, why(k)]),
+    ]),
   };
 }
 
-type PathKind = "dir" | "file";
-
-/** The path an option names, read as the project it runs from (`names`) or the file it runs (`file-content`). */
-function readPathOption(program: string, option: string, kind: PathKind, value: Word | undefined, fx: Effects): void {
-  if (value === undefined) return fx.dangerous(`\`${program} ${option}\` needs a value`);
-  fx.read(value, kind === "dir" ? "names" : "file-content");
-  fx.dangerous(
-    `\`${program} ${option}\` ${kind === "dir" ? "runs the project of another directory" : "runs another file"}`,
-  );
+/**
+ * A project program's grammar: `flags` and `long` take no value, `shortArgs`/`longArgs` take data, `paths`
+ * name where it runs from. Options are whitelisted (any other is dangerous); `exact`: no abbreviations.
+ */
+function projectSpec(o: {
+  flags: string;
+  shortArgs?: readonly string[];
+  long: readonly string[];
+  longArgs: readonly string[];
+  paths?: ReturnType<typeof runsFrom>;
+  posix?: boolean;
+  exact?: boolean;
+  extra?: Partial<OptionSpec>;
+}): OptionSpec {
+  const data = (names: readonly string[]): Record<string, ArgKind> =>
+    Object.fromEntries(names.map((n) => [n, "data" as ArgKind]));
+  return {
+    flags: o.flags,
+    shortArgs: { ...data(o.shortArgs ?? []), ...o.paths?.shortArgs },
+    long: o.long,
+    longArgs: { ...data(o.longArgs), ...o.paths?.longArgs },
+    dangerous: { ...o.paths?.dangerous },
+    posix: o.posix === true,
+    exact: o.exact !== false,
+    ...o.extra,
+  };
 }
 
-/** Reads argv against `spec`; returns the positionals seen before the options ended. */
-function projectArgs(argv: readonly Word[], program: string, spec: ProjectSpec, fx: Effects): Word[] {
-  const positionals: Word[] = [];
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (w.literal && v === "--") break;
-    if (!mayBeOption(w)) {
-      positionals.push(w);
-      if (spec.stopAtPositional) break;
-      continue;
-    }
-    if (!w.literal || v.includes(UNKNOWN)) {
-      fx.dangerous(`\`${program}\` gets an argument computed at run time that could be any option`);
-      continue;
-    }
-    if (v === "-") {
-      positionals.push(w);
-      if (spec.stopAtPositional) break;
-      continue;
-    }
-    const numericNext = (option: string): void => {
-      if (!spec.optional?.numericNext.includes(option)) return;
-      const next = argv[i + 1]?.value ?? "";
-      if (/^[0-9]/.test(next) || (/^\./.test(next) && /^-(l|-load-average|-max-load)$/.test(option))) i++;
-    };
-    if (v.startsWith("--")) {
-      const eq = v.indexOf("=");
-      const written = v.slice(2, eq >= 0 ? eq : undefined);
-      const pathLong = spec.paths?.long ?? {};
-      const all = [...spec.long, ...spec.longArgs, ...(spec.optional?.long ?? []), ...Object.keys(pathLong)];
-      const name = spec.abbreviations ? longName(written, all) : all.includes(written) ? written : undefined;
-      const pathKind =
-        name !== undefined && Object.prototype.hasOwnProperty.call(pathLong, name) ? pathLong[name] : undefined;
-      if (pathKind !== undefined) {
-        readPathOption(program, `--${name}`, pathKind, eq >= 0 ? sliceWord(w, eq + 1) : argv[++i], fx);
-        continue;
-      }
-      if (name === undefined) {
-        fx.dangerous(`\`${program} --${written}\` is not an option Toolgate knows; it could change what runs`);
-        continue;
-      }
-      if (spec.longArgs.includes(name) && eq < 0) i++;
-      else if (eq < 0) numericNext(`--${name}`);
-      continue;
-    }
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j]!;
-      if (spec.flags.includes(c)) continue;
-      const shortKind =
-        spec.paths && Object.prototype.hasOwnProperty.call(spec.paths.short, c) ? spec.paths.short[c] : undefined;
-      if (shortKind !== undefined) {
-        readPathOption(program, `-${c}`, shortKind, j < v.length - 1 ? sliceWord(w, j + 1) : argv[++i], fx);
-        break;
-      }
-      if (spec.optional?.short.includes(c)) {
-        if (j === v.length - 1) numericNext(`-${c}`);
-        break;
-      }
-      if (spec.shortArgs.includes(c)) {
-        if (j === v.length - 1) i++;
-        break;
-      }
-      fx.dangerous(`\`${program} -${c}\` is not an option Toolgate knows; it could change what runs`);
-      break;
-    }
-  }
-  return positionals;
+/** Reads argv against `spec`; returns the positionals (with `posix`, the first one ends the options). */
+function projectArgs(argv: readonly Word[], program: string, spec: OptionSpec, fx: Effects): Word[] {
+  return parseArgs(argv, 1, spec, fx, program).positionals;
 }
 
 function projectCommand(program: string, fx: Effects): void {
@@ -170,40 +113,31 @@ const NPM_LONG = [
 ];
 const NPM_LONG_ARGS = ["workspace", "loglevel", "tag", "omit", "include"];
 
-/** npm: subcommand and script come from the allow rule; options anywhere before `--` are npm's. */
 /** npm's options that name another project or configuration file (`-C` is `--prefix`). */
-const NPM_PATHS: ProjectSpec["paths"] = {
-  short: { C: "dir" },
-  long: { prefix: "dir", userconfig: "file", globalconfig: "file" },
-};
+const NPM_PATHS = runsFrom({ C: "dir" }, { prefix: "dir", userconfig: "file", globalconfig: "file" });
 
-const NPM_SPEC: ProjectSpec = {
+/** npm: subcommand and script come from the allow rule; options anywhere are npm's. */
+const NPM_SPEC = projectSpec({
   long: NPM_LONG,
   longArgs: NPM_LONG_ARGS,
   flags: "sqydDSEOBl",
-  shortArgs: "w",
-  stopAtPositional: false,
-  abbreviations: false,
+  shortArgs: ["w"],
   paths: NPM_PATHS,
-};
+});
+
+const NPX_SPEC = projectSpec({
+  long: [...NPM_LONG, "no-install", "ignore-existing"],
+  longArgs: [...NPM_LONG_ARGS, "package"],
+  flags: "sqy",
+  shortArgs: ["w", "p"],
+  posix: true,
+  paths: NPM_PATHS,
+});
 
 /** npx: options, then the package's command and its own arguments. `-c` runs a shell string. */
 const npx: ProgramCheck = (argv, fx) => {
   projectCommand("npx", fx);
-  projectArgs(
-    argv,
-    "npx",
-    {
-      long: [...NPM_LONG, "no-install", "ignore-existing"],
-      longArgs: [...NPM_LONG_ARGS, "package"],
-      flags: "sqy",
-      shortArgs: "wp",
-      stopAtPositional: true,
-      abbreviations: false,
-      paths: NPM_PATHS,
-    },
-    fx,
-  );
+  projectArgs(argv, "npx", NPX_SPEC, fx);
   // What it runs is a program of a package: look for denied commands in it, as for any runner.
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
@@ -212,7 +146,7 @@ const npx: ProgramCheck = (argv, fx) => {
   }
 };
 
-const PNPM: ProjectSpec = {
+const PNPM = projectSpec({
   long: [
     "silent",
     "recursive",
@@ -237,13 +171,11 @@ const PNPM: ProjectSpec = {
   ],
   longArgs: ["filter", "filter-prod", "reporter", "loglevel", "workspace-concurrency", "test-pattern", "resume-from"],
   flags: "srw",
-  shortArgs: "F",
-  stopAtPositional: false,
-  abbreviations: false,
-  paths: { short: { C: "dir" }, long: { dir: "dir" } },
-};
+  shortArgs: ["F"],
+  paths: runsFrom({ C: "dir" }, { dir: "dir" }),
+});
 
-const YARN: ProjectSpec = {
+const YARN = projectSpec({
   long: [
     "silent",
     "verbose",
@@ -266,13 +198,11 @@ const YARN: ProjectSpec = {
   ],
   longArgs: ["include", "exclude", "jobs"],
   flags: "sApti",
-  shortArgs: "j",
-  stopAtPositional: false,
-  abbreviations: false,
-  paths: { short: {}, long: { cwd: "dir" } },
-};
+  shortArgs: ["j"],
+  paths: runsFrom({}, { cwd: "dir" }),
+});
 
-const NODE: ProjectSpec = {
+export const NODE = projectSpec({
   long: [
     "test",
     "watch",
@@ -320,10 +250,9 @@ const NODE: ProjectSpec = {
     "stack-trace-limit",
   ],
   flags: "cvh",
-  shortArgs: "C",
-  stopAtPositional: true,
-  abbreviations: false,
-};
+  shortArgs: ["C"],
+  posix: true,
+});
 
 /** The test reporters node has built in; any other `--test-reporter` value is a module node loads and runs. */
 const NODE_REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
@@ -331,23 +260,24 @@ const NODE_REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
 /** node: options, then a script (read through the path gate) and its arguments. */
 const node: ProgramCheck = (argv, fx) => {
   projectCommand("node", fx);
-  const [script] = projectArgs(argv, "node", NODE, fx);
-  const end = script ? argv.indexOf(script) : argv.length;
-  for (let i = 1; i < end; i++) {
-    const v = argv[i]!.value;
-    const reporter =
-      v === "--test-reporter" ? argv[i + 1] : v.startsWith("--test-reporter=") ? sliceWord(argv[i]!, 16) : undefined;
-    if (reporter && !(reporter.literal && NODE_REPORTERS.has(reporter.value)))
+  const { positionals, seen } = parseArgs(argv, 1, NODE, fx, "node");
+  const script = positionals[0];
+  for (const reporter of seen.valuesOf("--test-reporter"))
+    if (!(reporter.literal && NODE_REPORTERS.has(reporter.value)))
       fx.dangerous("`node --test-reporter` loads a reporter module, which runs its code");
-  }
-  const run = argv.some((w) => w.literal && (w.value === "--run" || w.value.startsWith("--run=")));
-  const test = argv.some((w) => w.literal && w.value === "--test");
-  const info = argv.some((w) => w.literal && /^(-v|--version|-h|--help)$/.test(w.value));
+  const run = seen.has("--run");
+  const test = seen.has("--test");
+  const info = ["-v", "--version", "-h", "--help"].some((o) => seen.has(o));
   if (script && !(script.literal && script.value === "-")) fx.read(script, "content");
   else if (!run && !test && !info) fx.dangerous("`node` without a script runs code from its standard input");
 };
 
-const MAKE: ProjectSpec = {
+/**
+ * GNU make (getopt_long: abbreviations). `-j`, `-l`, `-O`, `--jobs`, `--debug`… take an optional value,
+ * attached only here: a separate `4` in `make -j 4` is read as a target, which is data (an override such as
+ * `make -j SHELL=x` is still seen as one).
+ */
+export const MAKE = projectSpec({
   long: [
     "always-make",
     "ignore-errors",
@@ -375,20 +305,19 @@ const MAKE: ProjectSpec = {
     "print-data-base",
   ],
   longArgs: ["old-file", "assume-old", "what-if", "new-file", "assume-new"],
-  flags: "BiknqrRsStwLpehd",
-  shortArgs: "oW",
-  stopAtPositional: false,
-  abbreviations: true,
-  paths: {
-    short: { C: "dir", f: "file", I: "dir" },
-    long: { directory: "dir", file: "file", makefile: "file", "include-dir": "dir" },
+  // `-b`, `-m` are ignored; `-v` prints the version.
+  flags: "BbmiknqrRsStwLpehdv",
+  shortArgs: ["o", "W"],
+  exact: false,
+  paths: runsFrom(
+    { C: "dir", f: "file", I: "dir" },
+    { directory: "dir", file: "file", makefile: "file", "include-dir": "dir" },
+  ),
+  extra: {
+    shortOptional: { j: "data", l: "data", O: "data" },
+    longOptional: { jobs: "data", "load-average": "data", "max-load": "data", "output-sync": "data", debug: "data" },
   },
-  optional: {
-    long: ["jobs", "load-average", "max-load", "output-sync", "debug"],
-    short: "jlO",
-    numericNext: ["-j", "-l", "--jobs", "--load-average", "--max-load"],
-  },
-};
+});
 
 /** make: targets are data; `NAME=value` overrides a makefile variable, which can change what recipes run. */
 const make =
@@ -418,11 +347,11 @@ const PACKAGE_RUNNERS: Readonly<Record<string, ReadonlySet<string>>> = {
  * that must pass on its own — an allow rule for the package manager licenses it only when it names the
  * package too (`yarn dlx prettier`).
  */
-function packageManager(program: string, spec: ProjectSpec): ProgramCheck {
+function packageManager(program: string, spec: OptionSpec): ProgramCheck {
   return (argv, fx) => {
     projectCommand(program, fx);
     // The package manager's own options end at the subcommand of a package runner: the rest is the package's.
-    const sub = projectArgs(argv, program, { ...spec, stopAtPositional: true }, fx)[0];
+    const sub = projectArgs(argv, program, { ...spec, posix: true }, fx)[0];
     if (sub?.literal && PACKAGE_RUNNERS[program]?.has(sub.value)) packageRunner(program, argv, sub, fx);
     else projectArgs(argv, program, spec, fx);
     if (program === "npm" && sub?.literal && sub.value === "explore") explore(argv, fx);
@@ -447,13 +376,10 @@ function explore(argv: readonly Word[], fx: Effects): void {
 }
 
 function packageRunner(program: string, argv: readonly Word[], sub: Word, fx: Effects): void {
-  const at = argv.indexOf(sub);
-  const rest = argv.slice(at + 1);
-  const start = rest.findIndex((w) => !(w.literal && (w.value === "--" || w.value.startsWith("-"))));
-  if (start < 0) return;
-  if (rest.slice(0, start).some((w) => w.value !== "--"))
-    fx.dangerous(`\`${program} ${sub.value}\` gets options that choose what it runs`);
-  fx.nested(rest.slice(start), { prefix: at + 1 + start });
+  // The runner's own options are not vouched for: any of them could choose what it runs (an empty grammar).
+  const { firstPositional } = parseArgs(argv, argv.indexOf(sub) + 1, { posix: true }, fx, `${program} ${sub.value}`);
+  if (firstPositional === undefined) return;
+  fx.nested(argv.slice(firstPositional), { prefix: firstPositional });
 }
 
 export const PROJECT: Readonly<Record<string, ProgramCheck>> = {

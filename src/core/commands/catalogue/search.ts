@@ -4,8 +4,8 @@
  * ripgrep's `--pre` and `--hostname-bin` run programs.
  */
 import type { Effects, ProgramCheck } from "./effects";
-import { parseArgs, sliceWord, type OptionSpec, type Seen } from "./options";
-import { literalWord, type Word } from "../model";
+import { parseArgs, type OptionSpec, type Seen } from "./options";
+import { literalWord } from "../model";
 import { readFilter, type ReadFilter } from "../../readFilter";
 
 const HELP = ["help", "version"];
@@ -67,20 +67,12 @@ const GREP: OptionSpec = {
 
 /**
  * `--include=.env` or `-g .env` names a file as a pattern: a pattern that is a plain name is checked like
- * that path (a pattern with wildcards cannot be, like a directory that is searched recursively).
+ * that path (a pattern with wildcards cannot be, like a directory that is searched recursively). The values
+ * are the ones the option reader gave each option, whatever its spelling (`--incl=.env`, `-g.env`).
  */
-function checkNamePatterns(argv: readonly Word[], options: readonly string[], fx: Effects): void {
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    for (const o of options) {
-      let value: Word | undefined;
-      if (w.value === o) value = argv[i + 1];
-      else if (o.startsWith("--") && w.value.startsWith(`${o}=`)) value = sliceWord(w, o.length + 1);
-      else if (!o.startsWith("--") && w.value.startsWith(o) && w.value.length > o.length)
-        value = sliceWord(w, o.length);
-      if (value?.literal && !/[*?[\]{}!]/.test(value.value)) fx.read(value, "names");
-    }
-  }
+function checkNamePatterns(seen: Seen, options: readonly string[], fx: Effects): void {
+  for (const o of options)
+    for (const value of seen.valuesOf(o)) if (value.literal && !/[*?[\]{}!]/.test(value.value)) fx.read(value, "names");
 }
 
 /**
@@ -119,8 +111,8 @@ export const grep =
   (program: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(program);
-    checkNamePatterns(argv, ["--include"], fx);
     const { positionals, seen } = parseArgs(argv, 1, GREP, fx, program);
+    checkNamePatterns(seen, ["--include"], fx);
     let files = positionals;
     if (!seen.has("-e") && !seen.has("--regexp") && !seen.has("-f") && !seen.has("--file")) {
       const pattern = positionals[0];
@@ -322,8 +314,8 @@ const RG: OptionSpec = {
 
 export const rg: ProgramCheck = (argv, fx) => {
   fx.label("rg");
-  checkNamePatterns(argv, ["-g", "--glob", "--iglob"], fx);
   const { positionals, seen } = parseArgs(argv, 1, RG, fx, "rg");
+  checkNamePatterns(seen, ["-g", "--glob", "--iglob"], fx);
   let paths = positionals;
   const patternGiven = ["-e", "--regexp", "-f", "--file", "--files", "--type-list", "--pcre2-version"].some((o) =>
     seen.has(o),

@@ -8,7 +8,8 @@
  * programs; an argument computed at run time could be the program, so it makes the line unknown.
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
-import type { ProgramCheck } from "./effects";
+import type { PathList, ProgramCheck } from "./effects";
+import { readFoundFiles, readsFoundFiles } from "./find";
 import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
 
 /** Options of a wrapper: flags, options taking a value, and those that stop it being transparent. */
@@ -192,6 +193,28 @@ const XARGS: OptionSpec = {
   unknownOptions: "unknown",
 };
 
+/**
+ * xargs options that change only how many paths go to each run, and how runs are started: with `-0` and
+ * nothing else, the words xargs appends are exactly the NUL-terminated names it reads. (`-a` reads another
+ * file, `-d`, `-E`, `-L`, `-I` change how the input is cut or used.)
+ */
+const KEEPS_NAMES = new Set([
+  "-0",
+  "--null",
+  "-r",
+  "--no-run-if-empty",
+  "-t",
+  "--verbose",
+  "-x",
+  "--exit",
+  "-n",
+  "--max-args",
+  "-P",
+  "--max-procs",
+  "-s",
+  "--max-chars",
+]);
+
 /** `xargs [options] [CMD [ARGS]]`: CMD runs with words read from the input (unknown here). */
 const xargs: ProgramCheck = (argv, fx) => {
   fx.label("xargs");
@@ -202,9 +225,32 @@ const xargs: ProgramCheck = (argv, fx) => {
   // `-i`/`--replace` without a value replace `{}`; `-I R` replaces R.
   const r = seen.valueOf("--replace")?.value ?? (replacing ? "{}" : undefined);
   let inner = argv.slice(firstPositional);
+  if (r === undefined && fx.piped && foundFiles(fx.piped, seen.all(), inner)) {
+    // `find START -print0 | xargs -0 CMD ARGS`: CMD gets paths below START, checked as START itself, and the
+    // files found are read below START (links followed, with find's selection by name), as for `find -exec`.
+    for (const start of fx.piped.starts) {
+      readFoundFiles(inner, start, fx.piped.only, fx);
+      fx.nested([...inner, start], { prefix: firstPositional, foundBelow: true });
+    }
+    return;
+  }
   if (r !== undefined) inner = inner.map((w) => (w.value.includes(r) ? unknownWord(true) : w));
   fx.nested(inner, { prefix: firstPositional, extraArgs: r === undefined });
 };
+
+/**
+ * The words xargs appends are the paths `list` printed, whole: the names end with NUL on both sides (without
+ * `-0`, xargs cuts names at blanks and quotes, and a newline-ended list at the newlines inside names, so the
+ * pieces could be any path), no option changes how the input is cut, and CMD reads each as a file.
+ */
+function foundFiles(list: PathList, options: readonly string[], inner: readonly Word[]): boolean {
+  return (
+    list.terminator === "nul" &&
+    (options.includes("-0") || options.includes("--null")) &&
+    options.every((o) => KEEPS_NAMES.has(o)) &&
+    readsFoundFiles(inner)
+  );
+}
 
 const WATCH_LONG_FLAGS = [
   "--no-title",

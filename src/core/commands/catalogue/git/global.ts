@@ -25,6 +25,8 @@ export interface GitLine {
 /** Effects that go nowhere: reading the global options only to find the subcommand (rule matching). */
 const NOWHERE: Effects = {
   stdin: undefined,
+  piped: undefined,
+  printsPaths: () => undefined,
   dangerous: () => undefined,
   deletes: () => undefined,
   notReadOnly: () => undefined,
