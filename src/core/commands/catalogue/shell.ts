@@ -5,7 +5,8 @@
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
-import { mayBeOption, sliceWord } from "./options";
+import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
+import { BASH_OPTIONS, BASH_SINGLE_DASH, DASH_OPTIONS, SH_OPTIONS } from "./shellGrammars";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -229,89 +230,48 @@ const source =
     );
   };
 
-const SHELL_FLAGS = new Set([
-  "e",
-  "u",
-  "x",
-  "v",
-  "l",
-  "f",
-  "h",
-  "B",
-  "E",
-  "T",
-  "n",
-  "C",
-  "a",
-  "b",
-  "m",
-  "p",
-  "t",
-  "k",
-  "P",
-]);
-
-/** `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` reads commands. */
 /** Shells whose grammar is bash's or a subset of it (POSIX sh): the analysis of their commands holds for them. */
 const BASH_GRAMMAR = new Set(["bash", "sh", "dash", "ash"]);
 
+/**
+ * `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` (or `-s`)
+ * reads commands from its input. Options are read by the shell's grammar (shellGrammars.ts).
+ */
 const shell =
-  (name: string): ProgramCheck =>
+  (name: string, spec: OptionSpec): ProgramCheck =>
   (argv, fx) => {
     fx.label(name);
-    let command = false;
-    let stdinScript = false;
-    let i = 1;
-    for (; i < argv.length; i++) {
-      const w = argv[i]!;
-      const v = w.value;
-      if (!mayBeOption(w) || v === "-") break;
-      if (!w.literal) {
-        unknown(fx, `\`${name}\` gets an option computed at run time`);
-        continue;
-      }
-      if (v === "--") {
-        i++;
-        break;
-      }
-      if (v.startsWith("--")) {
-        if (
-          [
-            "--norc",
-            "--noprofile",
-            "--posix",
-            "--login",
-            "--noediting",
-            "--restricted",
-            "--verbose",
-            "--version",
-            "--help",
-          ].includes(v)
-        )
-          continue;
-        if (v === "--rcfile" || v === "--init-file") i++;
-        fx.notReadOnly(`\`${name} ${v}\` is not an option Toolgate knows`);
-        continue;
-      }
-      if (v === "-o" || v === "+o" || v === "-O" || v === "+O") {
-        i++;
-        continue;
-      }
-      for (const c of v.slice(1)) {
-        if (c === "c") command = true;
-        else if (c === "i")
-          fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
-        else if (c === "s") stdinScript = true;
-        else if (!SHELL_FLAGS.has(c)) fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
-      }
+    // A word computed at run time where an option could stand is already unknown; the words after it may
+    // still be options (`bash $x -c 'rm y'`), so they are read on as options too.
+    const letters = new Set<string>();
+    let from = 1;
+    let first: number | undefined;
+    for (;;) {
+      const parsed = parseArgs(argv, from, spec, fx, name);
+      for (const o of parsed.seen.all()) letters.add(o.replace(/^\+/, "-"));
+      first = parsed.firstPositional;
+      const w = first === undefined ? undefined : argv[first];
+      if (first === undefined || !w || w.literal || !mayBeOption(w)) break;
+      from = first + 1;
     }
-    const first = argv[i];
+    if (name === "sh")
+      for (const w of argv.slice(1, first))
+        if (w.literal && BASH_SINGLE_DASH.has(w.value))
+          unknown(fx, `\`sh ${w.value}\` is a long option to bash but a cluster of letters to dash`);
+    const command = letters.has("-c");
+    const stdinScript = letters.has("-s");
+    if (letters.has("-i"))
+      fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
+    if (letters.has("--rcfile") || letters.has("--init-file"))
+      fx.notReadOnly(`\`${name} --rcfile\` names a startup file an interactive shell runs`);
+    const i = first ?? argv.length;
+    const script = argv[i];
     // zsh, ksh and the like read a line by other rules (`=rm` runs rm in zsh, `*(e:…:)` runs code in a glob):
     // the bash reading of their commands is searched for denied programs, but it proves nothing.
-    if (!BASH_GRAMMAR.has(name) && (command || stdinScript || !first))
+    if (!BASH_GRAMMAR.has(name) && (command || stdinScript || !script))
       unknown(fx, `\`${name}\` reads commands by its own grammar, which Toolgate does not model`);
     if (command) {
-      if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
+      if (!script) return fx.notReadOnly(`\`${name} -c\` without a command`);
       // `bash -c '$0 "$@"' rm x`: the words after the script are its `$0`, `$1`...: any could be run.
       for (let j = i + 1; j < argv.length; j++) {
         if (j > i + GUESS_WINDOW) {
@@ -320,19 +280,19 @@ const shell =
         }
         fx.nested(argv.slice(j, j + GUESS_WINDOW), { prefix: j, guess: true });
       }
-      return fx.payload(first, `\`${name} -c\``);
+      return fx.payload(script, `\`${name} -c\``);
     }
-    if (!first || stdinScript) {
+    if (!script || stdinScript) {
       // Commands from standard input: known when it is a here-document or here-string of this line.
       if (fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
       return unknown(fx, `\`${name}\` runs the commands it reads from its input`);
     }
-    if (runtimeScript(first))
+    if (runtimeScript(script))
       return unknown(
         fx,
         `\`${name}\` runs a script that exists only when the line runs (a pipe, a device or a computed name)`,
       );
-    fx.notReadOnly(`\`${name}\` runs the script \`${first.value.replaceAll(UNKNOWN, "…")}\``);
+    fx.notReadOnly(`\`${name}\` runs the script \`${script.value.replaceAll(UNKNOWN, "…")}\``);
   };
 
 /** A script that is a pipe, a device, or named at run time: its commands cannot be known before it runs. */
@@ -472,15 +432,15 @@ export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   eval: eval_,
   source: source("source"),
   ".": source("."),
-  bash: shell("bash"),
-  sh: shell("sh"),
-  zsh: shell("zsh"),
-  dash: shell("dash"),
-  ksh: shell("ksh"),
-  mksh: shell("mksh"),
-  ash: shell("ash"),
-  yash: shell("yash"),
-  posh: shell("posh"),
+  bash: shell("bash", BASH_OPTIONS),
+  sh: shell("sh", SH_OPTIONS),
+  zsh: shell("zsh", DASH_OPTIONS),
+  dash: shell("dash", DASH_OPTIONS),
+  ksh: shell("ksh", DASH_OPTIONS),
+  mksh: shell("mksh", DASH_OPTIONS),
+  ash: shell("ash", DASH_OPTIONS),
+  yash: shell("yash", DASH_OPTIONS),
+  posh: shell("posh", DASH_OPTIONS),
   su,
   let: let_,
   mapfile: mapfile("mapfile"),
