@@ -293,7 +293,10 @@ export function parseArgs(
       optionsDone = true;
       continue;
     }
-    if (w.literal && v === "+") continue;
+    if (w.literal && v === "+") {
+      shortSeen = true;
+      continue;
+    }
     if (!w.literal && computedName(w)) {
       // What option this is (if any) is decided at run time.
       if (!spec.optionsHarmless)

@@ -6,7 +6,7 @@
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
-import { BASH_OPTIONS, BASH_SINGLE_DASH, DASH_OPTIONS, SH_OPTIONS } from "./shellGrammars";
+import { BASH_OPTIONS, BASH_SINGLE_DASH, DASH_OPTIONS, SET_O_NAMES, SH_OPTIONS, SHOPT_NAMES } from "./shellGrammars";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -230,6 +230,14 @@ const source =
     );
   };
 
+/** Options whose value names a shell option (the shell stops at a name it does not know). */
+const NAMED: readonly (readonly [string, ReadonlySet<string>])[] = [
+  ["-o", SET_O_NAMES],
+  ["+o", SET_O_NAMES],
+  ["-O", SHOPT_NAMES],
+  ["+O", SHOPT_NAMES],
+];
+
 /** Shells whose grammar is bash's or a subset of it (POSIX sh): the analysis of their commands holds for them. */
 const BASH_GRAMMAR = new Set(["bash", "sh", "dash", "ash"]);
 
@@ -249,6 +257,13 @@ const shell =
     for (;;) {
       const parsed = parseArgs(argv, from, spec, fx, name);
       for (const o of parsed.seen.all()) letters.add(o.replace(/^\+/, "-"));
+      for (const [option, names] of NAMED)
+        for (const v of parsed.seen.valuesOf(option))
+          if (!v.literal || !names.has(v.value))
+            unknown(
+              fx,
+              `\`${name} ${option} ${v.value.replaceAll(UNKNOWN, "…")}\` is not a shell option Toolgate knows`,
+            );
       first = parsed.firstPositional;
       const w = first === undefined ? undefined : argv[first];
       if (first === undefined || !w || w.literal || !mayBeOption(w)) break;

@@ -29,6 +29,8 @@ const LONG = ["norc", "noprofile", "posix", "login", "noediting", "restricted", 
 /** bash. */
 export const BASH_OPTIONS: OptionSpec = {
   ...SHORT,
+  // `-r`, the restricted shell, only narrows what runs.
+  flags: `${LETTERS}r`,
   long: LONG,
   longArgs: { rcfile: "content", "init-file": "content" },
   exact: true,
@@ -43,14 +45,40 @@ export const BASH_OPTIONS: OptionSpec = {
  */
 export const SH_OPTIONS: OptionSpec = {
   ...SHORT,
+  flags: `${LETTERS}r`,
   long: LONG,
   longArgs: { rcfile: "content", "init-file": "content" },
   exact: true,
   longFirst: true,
 };
 
-/** dash, ash and the shells whose grammar Toolgate does not model (no long options). */
-export const DASH_OPTIONS: OptionSpec = SHORT;
+/** dash, ash and the shells whose grammar Toolgate does not model (no long options, no `-O`). */
+export const DASH_OPTIONS: OptionSpec = { ...SHORT, shortNext: { o: "data" } };
 
 /** Bash's long option names, as `-name` spellings (for `sh`, where bash and dash read them apart). */
 export const BASH_SINGLE_DASH = new Set([...LONG, "rcfile", "init-file"].map((n) => `-${n}`));
+
+/**
+ * The names `-o NAME`/`+o NAME` accept (bash 5.2's `set -o` and dash's): a shell stops with an error at any
+ * other, so the caller treats another (or one computed at run time) as unknown.
+ */
+export const SET_O_NAMES = new Set([
+  ..."allexport braceexpand emacs errexit errtrace functrace hashall histexpand history ignoreeof".split(" "),
+  ..."interactive-comments keyword monitor noclobber noexec noglob nolog notify nounset onecmd".split(" "),
+  ..."physical pipefail posix privileged verbose vi xtrace interactive stdin debug".split(" "),
+]);
+
+/**
+ * The names `-O NAME`/`+O NAME` accept (bash 5.2's `shopt`), less `extdebug`: set at invocation it runs the
+ * debugger's start file, as `--debugger` does.
+ */
+export const SHOPT_NAMES = new Set([
+  ..."autocd assoc_expand_once cdable_vars cdspell checkhash checkjobs checkwinsize cmdhist compat31".split(" "),
+  ..."compat32 compat40 compat41 compat42 compat43 compat44 complete_fullquote direxpand dirspell".split(" "),
+  ..."dotglob execfail expand_aliases extglob extquote failglob force_fignore globasciiranges".split(" "),
+  ..."globskipdots globstar gnu_errfmt histappend histreedit histverify hostcomplete huponexit".split(" "),
+  ..."inherit_errexit interactive_comments lastpipe lithist localvar_inherit localvar_unset login_shell".split(" "),
+  ..."mailwarn no_empty_cmd_completion nocaseglob nocasematch noexpand_translation nullglob".split(" "),
+  ..."patsub_replacement progcomp progcomp_alias promptvars restricted_shell shift_verbose sourcepath".split(" "),
+  ..."varredir_close xpg_echo".split(" "),
+]);
