@@ -331,7 +331,7 @@ export function parseArgs(
     if (single && v.length > 2) {
       // Exact names only: `-norc` is `--norc`, but `-nor` is the cluster `-n -o r`.
       const option = `--${single.name}`;
-      effect(option, v);
+      effect(option);
       if (single.kind === "arg" || single.kind === "pair") takeValue(option, single.arg, argv[++i]);
       continue;
     }
