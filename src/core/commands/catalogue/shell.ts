@@ -6,7 +6,18 @@
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
 import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
-import { BASH_OPTIONS, BASH_SINGLE_DASH, DASH_OPTIONS, SET_O_NAMES, SH_OPTIONS, SHOPT_NAMES } from "./shellGrammars";
+import {
+  BASH_OPTIONS,
+  BASH_SINGLE_DASH,
+  DASH_OPTIONS,
+  JOBS_OPTIONS,
+  MAPFILE_OPTIONS,
+  READ_OPTIONS,
+  SET_O_NAMES,
+  SH_OPTIONS,
+  SHOPT_NAMES,
+  WAIT_OPTIONS,
+} from "./shellGrammars";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -89,34 +100,19 @@ const unset: ProgramCheck = (argv, fx) => {
   }
 };
 
-const READ_ARGS = new Set(["a", "d", "i", "n", "N", "p", "t", "u"]);
-
 const read: ProgramCheck = (argv, fx) => {
   fx.label("read");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      unknown(fx, "`read` gets a variable name computed at run time");
-      continue;
-    }
-    if (w.value.startsWith("-") && w.value.length > 1) {
-      for (let j = 1; j < w.value.length; j++) {
-        const c = w.value[j]!;
-        if (READ_ARGS.has(c)) {
-          const argWord = j < w.value.length - 1 ? undefined : argv[++i];
-          const arg = argWord ? argWord.value : w.value.slice(j + 1);
-          if (c === "a") {
-            if ((argWord && !argWord.literal) || !NAME.test(arg))
-              unknown(fx, "`read -a` names an array computed at run time or with an index");
-            else fx.assign(arg, unknownWord(false));
-          }
-          break;
-        }
-        if (!"ers".includes(c)) fx.notReadOnly(`\`-${c}\` is not a \`read\` option Toolgate knows`);
-      }
-      continue;
-    }
-    if (!NAME.test(w.value)) unknown(fx, "`read` into an array element evaluates its index, which can run commands");
+  const { seen, positionals } = parseArgs(argv, 1, READ_OPTIONS, fx, "read");
+  const array = seen.valueOf("-a");
+  if (array) {
+    if (!array.literal || !NAME.test(array.value))
+      unknown(fx, "`read -a` names an array computed at run time or with an index");
+    else fx.assign(array.value, unknownWord(false));
+  }
+  for (const w of positionals) {
+    if (!w.literal) unknown(fx, "`read` gets a variable name computed at run time");
+    else if (!NAME.test(w.value))
+      unknown(fx, "`read` into an array element evaluates its index, which can run commands");
     else fx.assign(w.value, unknownWord(false));
   }
 };
@@ -167,42 +163,19 @@ const plain =
  */
 const jobs: ProgramCheck = (argv, fx) => {
   fx.label("jobs");
-  let runs = false;
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      if (mayBeOption(w)) return unknown(fx, "`jobs` gets an argument computed at run time that could be an option");
-      break;
-    }
-    if (w.value === "--") {
-      i++;
-      break;
-    }
-    if (!w.value.startsWith("-") || w.value === "-") break;
-    if (w.value.includes("x")) runs = true;
-  }
-  if (runs && i < argv.length) fx.nested(argv.slice(i), { prefix: i });
+  const { seen, firstPositional } = parseArgs(argv, 1, JOBS_OPTIONS, fx, "jobs");
+  if (seen.has("-x") && firstPositional !== undefined)
+    fx.nested(argv.slice(firstPositional), { prefix: firstPositional });
 };
 
 /** `wait -p NAME` assigns the finished job's id to NAME; an index there is evaluated as arithmetic. */
 const wait: ProgramCheck = (argv, fx) => {
   fx.label("wait");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      if (mayBeOption(w)) unknown(fx, "`wait` gets an argument computed at run time that could be an option");
-      continue;
-    }
-    // `-p NAME`, or the name attached to the cluster (`-pNAME`, `-npNAME`).
-    if (!/^-[fn]*p/.test(w.value)) continue;
-    const at = w.value.indexOf("p") + 1;
-    const name = at === w.value.length ? argv[++i] : sliceWord(w, at);
-    if (!name) return;
+  const { seen } = parseArgs(argv, 1, WAIT_OPTIONS, fx, "wait");
+  for (const name of seen.valuesOf("-p"))
     if (!name.literal || !NAME.test(name.value))
       unknown(fx, "`wait -p` names a variable computed at run time or with an index, which can run commands");
     else fx.assign(name.value, unknownWord(false));
-  }
 };
 
 const eval_: ProgramCheck = (argv, fx) => {
@@ -323,34 +296,23 @@ const let_: ProgramCheck = (argv, fx) => {
       return unknown(fx, "`let` evaluates variables as arithmetic, which can run commands");
 };
 
-/** `mapfile [-d D] [-n N] [-O I] [-s N] [-t] [-u FD] [-C CMD [-c N]] [ARRAY]` (also `readarray`). */
+/** `mapfile [OPTIONS] [ARRAY]` (also `readarray`): `-C CMD` runs CMD every `-c` lines. */
 const mapfile =
   (name: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(name);
-    let array = "MAPFILE";
-    for (let i = 1; i < argv.length; i++) {
-      const w = argv[i]!;
-      if (!w.literal) return unknown(fx, `\`${name}\` gets an argument computed at run time`);
-      const v = w.value;
-      if (v === "-t") continue;
-      if (/^-[dnOsuc]$/.test(v)) {
-        i++;
-        continue;
-      }
-      if (/^-[dnOsuc]./.test(v)) continue;
-      if (v === "-C" || v.startsWith("-C")) {
-        const cb = v === "-C" ? argv[++i] : sliceWord(w, 2);
-        fx.notReadOnly(`\`${name} -C\` runs a command for each line`);
-        if (cb) fx.payload(cb, `\`${name} -C\``);
-        continue;
-      }
-      if (v.startsWith("-")) return unknown(fx, `\`${v}\` is not a \`${name}\` option Toolgate knows`);
-      array = v;
+    const { seen, positionals } = parseArgs(argv, 1, MAPFILE_OPTIONS, fx, name);
+    for (const cb of seen.valuesOf("-C")) {
+      fx.notReadOnly(`\`${name} -C\` runs a command for each line`);
+      fx.payload(cb, `\`${name} -C\``);
     }
-    if (!NAME.test(array))
-      return unknown(fx, `\`${name} ${array}\` names an array with an index evaluated as arithmetic`);
-    fx.assign(array, unknownWord(false));
+    const arrays = positionals.length > 0 ? positionals : [literalWord("MAPFILE")];
+    for (const array of arrays) {
+      if (!array.literal) return unknown(fx, `\`${name}\` gets an argument computed at run time`);
+      if (!NAME.test(array.value))
+        return unknown(fx, `\`${name} ${array.value}\` names an array with an index evaluated as arithmetic`);
+      fx.assign(array.value, unknownWord(false));
+    }
   };
 
 /** `getopts OPTSTRING NAME [ARGS]` assigns NAME (and OPTARG, OPTIND). */

@@ -82,3 +82,26 @@ export const SHOPT_NAMES = new Set([
   ..."patsub_replacement progcomp progcomp_alias promptvars restricted_shell shift_verbose sourcepath".split(" "),
   ..."varredir_close xpg_echo".split(" "),
 ]);
+
+/** Bash builtins read their options with bash's own getopt: clusters, attached values, `--`, no long options. */
+const BUILTIN = { posix: true, unknownOptions: "unknown" } as const;
+
+/** `read [-ers] [-a ARRAY] [-d DELIM] [-i TEXT] [-n N] [-N N] [-p PROMPT] [-t TIMEOUT] [-u FD] [NAME...]`. */
+export const READ_OPTIONS: OptionSpec = {
+  ...BUILTIN,
+  flags: "ers",
+  shortArgs: { a: "data", d: "data", i: "data", n: "data", N: "data", p: "data", t: "data", u: "data" },
+};
+
+/** `wait [-fn] [-p NAME] [ID...]`. */
+export const WAIT_OPTIONS: OptionSpec = { ...BUILTIN, flags: "fn", shortArgs: { p: "data" } };
+
+/** `mapfile [-t] [-d D] [-n N] [-O I] [-s N] [-u FD] [-C CMD] [-c N] [ARRAY]` (also `readarray`). */
+export const MAPFILE_OPTIONS: OptionSpec = {
+  ...BUILTIN,
+  flags: "t",
+  shortArgs: { d: "data", n: "data", O: "data", s: "data", u: "data", C: "data", c: "data" },
+};
+
+/** `jobs [-lnprs] [JOBSPEC...]`, and `jobs -x CMD ARGS...`, which runs CMD. */
+export const JOBS_OPTIONS: OptionSpec = { ...BUILTIN, flags: "lnprsx" };
