@@ -471,6 +471,23 @@ const ROWS: readonly (readonly [string, CommandVerdict])[] = [
   ["jobs -x $x", "unparseable"],
   ["jobs -lx ls", "safe"],
   ["jobs -p %1", "safe"],
+  ["set -e", "safe"],
+  ["set -euo pipefail", "safe"],
+  ["set -euxo pipefail", "safe"],
+  ["set +e", "safe"],
+  ["set -o errexit", "safe"],
+  ["set +o errexit", "safe"],
+  ["set -o history", "unsafe"],
+  ["set -- a b", "safe"],
+  ["set - a", "safe"],
+  ["set -k", "unsafe"],
+  ["set -Z", "unparseable"],
+  ["set $x", "unparseable"],
+  ["set foo -x", "safe"],
+  ["set -eo $x", "unsafe"],
+  ["set -ex", "safe"],
+  ["set", "safe"],
+  ["set -o", "safe"],
 ];
 
 describe("wrapper and shell verdicts", () => {

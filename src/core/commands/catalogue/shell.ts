@@ -14,6 +14,7 @@ import {
   MAPFILE_OPTIONS,
   READ_OPTIONS,
   SET_O_NAMES,
+  SET_OPTIONS,
   SH_OPTIONS,
   SHOPT_NAMES,
   WAIT_OPTIONS,
@@ -132,23 +133,16 @@ const SET_LONG = new Set([
   "braceexpand",
 ]);
 
+/** `set [-+]LETTERS [-+]o NAME ... [--|-] [ARG...]`: options a script may change; the args are data. */
 const set: ProgramCheck = (argv, fx) => {
   fx.label("set");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (!w.literal) return unknown(fx, "`set` gets an option computed at run time");
-    if (v === "--" || v === "-") return; // the rest are positional parameters (data)
-    if (!/^[-+]/.test(v)) return;
-    for (const c of v.slice(1)) {
-      if (c === "o") {
-        // `-o NAME` (also inside a cluster: `set -euo pipefail`).
-        const opt = argv[++i];
-        if (opt && !(opt.literal && SET_LONG.has(opt.value)))
-          fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
-      } else if (!SET_SHORT.has(c)) fx.notReadOnly(`\`set -${c}\` is not an option Toolgate knows`);
-    }
-  }
+  const { seen } = parseArgs(argv, 1, SET_OPTIONS, fx, "set");
+  for (const option of new Set(seen.all()))
+    if (option[1] !== "o" && !SET_SHORT.has(option[1]!))
+      fx.notReadOnly(`\`set ${option}\` is not an option Toolgate knows`);
+  for (const opt of [...seen.valuesOf("-o"), ...seen.valuesOf("+o")])
+    if (!(opt.literal && SET_LONG.has(opt.value)))
+      fx.notReadOnly(`\`set -o ${opt.value.replaceAll(UNKNOWN, "…")}\` is not an option Toolgate knows`);
 };
 
 /** Builtins that only print or control the current script. */

@@ -105,3 +105,15 @@ export const MAPFILE_OPTIONS: OptionSpec = {
 
 /** `jobs [-lnprs] [JOBSPEC...]`, and `jobs -x CMD ARGS...`, which runs CMD. */
 export const JOBS_OPTIONS: OptionSpec = { ...BUILTIN, flags: "lnprsx" };
+
+/**
+ * bash's `set`: every letter it accepts (the caller says which it vouches for), `-o`/`+o NAME` inside a
+ * cluster too (`set -euo pipefail`); `--` or a lone `-` ends the options and the rest are data.
+ */
+export const SET_OPTIONS: OptionSpec = {
+  ...BUILTIN,
+  plus: true,
+  dashEnds: true,
+  flags: "abefhkmnptuvxBCEHPT",
+  shortNext: { o: "data" },
+};
