@@ -3,7 +3,9 @@
  * its PreToolUse JSON on stdin, until the process has exited — beside a bare `node -e ''` on the same machine
  * in the same interleaved loop (so load on the machine colours both alike). Calls: a Bash command (the
  * grammar is needed), a Read inside the workspace (no grammar), an Edit of a protected path. Also
- * `toolgate sandbox --status` and which dist files the hook process loaded. With TOOLGATE_BASELINE_CLI set to
+ * `toolgate sandbox --status`, the Bash answer without the code cache (TOOLGATE_CODE_CACHE=off: what a first
+ * call after an install or an update costs, the remembered sandbox probe still in place) and which dist files
+ * the hook process loaded. The warm-up rounds fill the code cache and the probe memo in the bench's own HOME. With TOOLGATE_BASELINE_CLI set to
  * another build's cli.js (an older commit's dist), its Bash answer is timed in the same loop, for a before/after
  * under the same load. Target: hook p50 within 30 ms of bare node's p50; the figures are printed, never asserted.
  */
@@ -32,7 +34,14 @@ function main(): void {
   try {
     writeFileSync(join(ws, "a.ts"), "export const a = 1;\n");
     // An empty HOME: the person's own settings and hook state do not colour the figures.
-    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: home };
+    // CLAUDE_PROJECT_DIR as Claude Code sets it: without it every call is refused before the gate runs.
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_STATE_HOME: home,
+      CLAUDE_PROJECT_DIR: ws,
+    };
     const input = (tool: string, toolInput: Record<string, unknown>) =>
       JSON.stringify({
         session_id: "bench",
@@ -53,26 +62,38 @@ function main(): void {
       };
       console.log(`answer for ${name}: ${out.hookSpecificOutput.permissionDecision}`);
     }
-    const samples: Record<string, number[]> = { bare: [], bash: [], read: [], edit: [], status: [], baseline: [] };
+    const samples: Record<string, number[]> = {
+      bare: [],
+      bash: [],
+      read: [],
+      edit: [],
+      status: [],
+      nocache: [],
+      baseline: [],
+    };
+    const nocache = { ...env, TOOLGATE_CODE_CACHE: "off" };
     for (let i = 0; i < RUNS + 3; i++) {
       const warm = i < 3;
       const add = (k: string, ns: number) => !warm && samples[k]!.push(ns);
       add("bare", timeRun(["-e", ""], "", env).ns);
       for (const [name, json] of Object.entries(calls)) add(name, timeRun([cli, "hook", "claude-code"], json, env).ns);
       add("status", timeRun([cli, "sandbox", "--status"], "", env).ns);
+      add("nocache", timeRun([cli, "hook", "claude-code"], calls.bash, nocache).ns);
       if (baseline) add("baseline", timeRun([baseline, "hook", "claude-code"], calls.bash, env).ns);
     }
     const bare = percentiles(samples.bare!);
     const ms = (us: number) => `${fmt(us / 1000)} ms`;
     console.log(`bare node -e '': p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)} (${RUNS} runs, interleaved)`);
-    for (const k of ["bash", "read", "edit", "status", ...(baseline ? ["baseline"] : [])]) {
+    for (const k of ["bash", "read", "edit", "status", "nocache", ...(baseline ? ["baseline"] : [])]) {
       const p = percentiles(samples[k]!);
       const label =
         k === "status"
           ? "toolgate sandbox --status"
           : k === "baseline"
             ? `baseline ${baseline} hook claude-code (bash)`
-            : `hook claude-code (${k})`;
+            : k === "nocache"
+              ? "hook claude-code (bash, no code cache)"
+              : `hook claude-code (${k})`;
       console.log(
         `${label}: p50 ${ms(p.p50)} (+${ms(p.p50 - bare.p50)} over bare node), p99 ${ms(p.p99)}, mean ${ms(p.mean)}`,
       );

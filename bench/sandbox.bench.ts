@@ -15,7 +15,7 @@ import { execSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { BRIDGE_SOURCE, defaultBridgeProgram } from "../src/agent/sandbox/bridgeProgram";
+import { BRIDGE_SOURCE, defaultBridgeProgram, PYTHON_BRIDGE } from "../src/agent/sandbox/bridgeProgram";
 import { currentHostSecrets, hostSecrets } from "../src/agent/sandbox/hostSecrets";
 import { takeSnapshot } from "../src/agent/sandbox/protectedSnapshot";
 import { SandboxSession, type SandboxSessionOptions } from "../src/agent/sandbox/sandboxedSpawn";
@@ -211,7 +211,7 @@ function main(): void {
   phases(probe, ws);
   floor(probe, RUNS);
   const node = { interpreter: process.execPath, source: BRIDGE_SOURCE, execs: false };
-  const [, off = 0, fast = 0, slow = 0] = measure(
+  const [, off = 0, fast = 0, py = 0, slow = 0] = measure(
     probe,
     ws,
     [
@@ -222,12 +222,17 @@ function main(): void {
         grant: grantOf("workspace-write"),
       },
       { label: `workspace-write grant with a host, ${defaultBridgeProgram().interpreter} bridge`, network: hostList },
+      {
+        label: `workspace-write grant with a host, Python bridge`,
+        network: hostList,
+        options: { bridge: PYTHON_BRIDGE },
+      },
       { label: `workspace-write grant with a host, Node bridge`, network: hostList, options: { bridge: node } },
     ],
     RUNS,
   );
   console.log(
-    `a grant with hosts (proxy socket + bridge) adds per command: p50 ${ms(fast - off)}; with the Node bridge ${ms(slow - off)}`,
+    `a grant with hosts (proxy socket + bridge) adds per command: p50 ${ms(fast - off)}; with the Python bridge ${ms(py - off)}; with the Node bridge ${ms(slow - off)}`,
   );
   for (let i = 0; i < 100 - mounts; i++) writeFileSync(path.join(ws, `pkg${i % 50}`, `extra${i}.pem`), "k");
   measure(probe, ws, [{ label: "100 scan mounts, workspace-write, network off", network: { kind: "off" } }], 50);

@@ -2,12 +2,14 @@
  * Headless entry: `toolgate <command>`. Each command is one line of the table below (a new one is one line
  * more). Exit codes: 0 done, 1 error, 2 usage or configuration error; `run` adds 3 (see src/cli/runTask.ts).
  *
- * Invariant: this module imports nothing but the error classes and the table; every command's module is loaded
- * when that command runs (in dist/ each is a bundle of its own, see esbuild.mjs), so `hook` — started once per
- * Claude Code tool call — loads the gate and nothing else, and `sandbox` loads no gate at all.
+ * Invariant: this module imports nothing but the error classes, the code cache and the table; every command's
+ * module is loaded when that command runs (in dist/ each is a bundle of its own, see esbuild.mjs), so `hook` —
+ * started once per Claude Code tool call — loads the gate and nothing else, and `sandbox` loads no gate at all.
+ * The bundles are compiled with V8's code cache (cli/codeCache.ts).
  */
 import { setFlagsFromString } from "node:v8";
 import { version } from "../package.json";
+import { cliCodeCache } from "./cli/codeCache";
 import type { CliCommand, CliIo } from "./cli/command";
 import { ConfigError, UsageError } from "./cli/errors";
 import { RUN_SUMMARY } from "./cli/runSummary";
@@ -80,6 +82,8 @@ async function main(argv: readonly string[], io: CliIo): Promise<number> {
     return 2;
   }
   let command: CliCommand | undefined;
+  // In dist/ the command bundles sit beside this entry; from source there are none, and nothing is cached.
+  if (typeof __dirname === "string") cliCodeCache(__dirname, io.env);
   try {
     try {
       command = await entry.load();
@@ -122,10 +126,18 @@ function hookLoadFailure(argv: readonly string[], e: unknown, io: CliIo): number
 // front (the bash grammar is 1.3 MB; a hook decides one line). Only when code runs changes, not what it does.
 setFlagsFromString("--wasm-lazy-compilation");
 
+// The streams are set up when a command first uses one (a hook reads its input from the descriptor).
 const io: CliIo = {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  get stdin() {
+    return process.stdin;
+  },
+  stdinFd: 0,
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
   env: process.env,
   cwd: process.cwd(),
 };

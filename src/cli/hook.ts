@@ -7,6 +7,7 @@
  * and anything it could not decide is a refusal. An unknown agent or a usage error exits 2 with the reason on
  * stderr, which the agents that block on an exit code read as a refusal.
  */
+import { readSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { CliCommand, CliIo } from "./command";
 import type { AgentAdapter, HookAnswer } from "./hooks/adapter";
@@ -22,16 +23,52 @@ const USAGE = `usage: toolgate hook <agent> [--settings FILE | --user-settings F
        toolgate hook install <agent> [--project DIR | --user] [--dry-run]   install it so that it fails closed
        toolgate hook doctor <agent> [--project DIR] [--json]   report what would let a call through unchecked`;
 
-async function readAll(input: Readable): Promise<string> {
+async function readAll(input: Readable, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of input) {
     const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > MAX_INPUT_BYTES) throw new Error(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`);
+    if (size > max) throw tooLarge();
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(): Error {
+  return new Error(`the hook input is larger than ${MAX_INPUT_BYTES} bytes`);
+}
+
+/**
+ * All of the input: read from the descriptor when there is one, the rest (if a non-blocking pipe would block,
+ * or the descriptor cannot be read) from the stream, which continues where the reads stopped.
+ */
+async function readInput(io: CliIo): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (io.stdinFd !== undefined) {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(io.stdinFd, buf, 0, buf.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EOF") break;
+        if (code === "EAGAIN" || code === "EWOULDBLOCK" || size === 0) {
+          chunks.push(await readAll(io.stdin, MAX_INPUT_BYTES - size));
+          break;
+        }
+        throw e;
+      }
+      if (n === 0) break;
+      size += n;
+      if (size > MAX_INPUT_BYTES) throw tooLarge();
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  return (await readAll(io.stdin, MAX_INPUT_BYTES)).toString("utf8");
 }
 
 async function answerAgent(adapter: AgentAdapter, argv: readonly string[], io: CliIo): Promise<number> {
@@ -59,7 +96,7 @@ async function answerAgent(adapter: AgentAdapter, argv: readonly string[], io: C
       io.stdout.write(adapter.usage + "\n");
       return 0;
     }
-    const text = await readAll(io.stdin);
+    const text = await readInput(io);
     respond(await decideHook(adapter, text, argv, io.env));
   } catch (e) {
     respond(internal(e));

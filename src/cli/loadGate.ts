@@ -2,7 +2,7 @@
  * The gate the CLI decides with, built from a loaded policy (policy.ts) with the same options as the VS Code
  * host's. The policy loader is re-exported, so a command needs one import.
  */
-import type { Availability } from "../core/sandboxTier";
+import type { Availability, SandboxAvailability } from "../core/sandboxTier";
 import { Gate } from "../core/gate";
 import { nodeGitConfig } from "../agent/git/gitConfigReader";
 import type { CommandAnalyzer } from "../core/commands/types";
@@ -22,7 +22,7 @@ export async function gateFor(
     readonly trusted?: boolean;
     readonly analyzer?: CommandAnalyzer;
     /** For the sandboxed tier; absent (a hook: Toolgate runs nothing itself), that tier asks. */
-    readonly sandbox?: Availability;
+    readonly sandbox?: SandboxAvailability;
     readonly checkpoints?: Availability;
     /**
      * The task's file-system facts: `watchedFacts(policy.roots).facts` for a process that decides many times

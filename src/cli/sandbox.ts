@@ -5,6 +5,7 @@ import { constants } from "node:os";
 import { grantOf, parseGrantKind, describeGrant, type SandboxGrant } from "../core/sandbox/grant";
 import { parseSandboxSettings, type SandboxSettings } from "../core/sandbox/sandboxSettings";
 import { finishSandboxed } from "../agent/node/commandSandbox";
+import { commandSpawnSpec } from "../agent/node/nodeCommandRunner";
 import { undoProtectedChanges } from "../agent/sandbox/protectedUndo";
 import { availabilityOf, probeSandbox } from "../agent/sandbox/sandboxProbe";
 import { SandboxSession, SandboxUnavailableError, type PreparedSpawn } from "../agent/sandbox/sandboxedSpawn";
@@ -45,9 +46,6 @@ exit codes: LINE's own status; 2 usage or configuration error; 4 LINE changed pr
 export const NO_SANDBOX_EXIT = 125;
 /** Exit status when the line changed protected paths (they were undone). */
 export const PROTECTED_EXIT = 4;
-
-/** Variables that change what bash runs before or around LINE: never passed to it. */
-const SHELL_HOOK_VARS = /^(BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|BASH_FUNC_.*)$/;
 
 const FLAGS = {
   ...SETTINGS_FLAGS,
@@ -143,8 +141,6 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     process.stdout.write(JSON.stringify(availabilityOf(probe)) + "\n");
     return 0;
   }
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SHELL_HOOK_VARS.test(k)) env[k] = v;
   let prepared: PreparedSpawn;
   let session: SandboxSession | undefined;
   try {
@@ -154,7 +150,7 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
     );
     await session.ready(inv.grant);
     prepared = session.prepare(
-      { file: "/bin/bash", args: ["--noprofile", "--norc", "-c", inv.line!], env, cwd: inv.cwd ?? inv.roots[0]! },
+      commandSpawnSpec(inv.line!, inv.cwd ?? inv.roots[0]!),
       { grant: inv.grant, taskKey: `cli-${process.pid}` },
     );
   } catch (e) {

@@ -3,7 +3,8 @@ import type { ProtectedPaths } from "./protectedPaths";
 import type { ResolvedPath, WorkspacePaths } from "./paths";
 import { ruleMatches, type CallSubject, type PermissionRule } from "./permissionRules";
 import type { ToolValidator } from "./validator";
-import { ignoredBelow, SCAN_LIMIT, walkBelow } from "./ignoredBelow";
+import { ignoredBelow, SCAN_LIMIT, walkBelow, type Skips } from "./ignoredBelow";
+import { filterKey, mayRead, type ReadFilter } from "./readFilter";
 import { gitCheck } from "./gitRepository";
 import { stagedIgnored } from "./gitStaged";
 import type { ReadKind } from "./commands/catalogue/effects";
@@ -50,6 +51,15 @@ export class CommandPathGate implements PathGate {
    * analysis reports only its first reason and that tier must see every effect of the line.
    */
   boundary: { readonly reason: string; readonly rule: string } | undefined;
+  /**
+   * Real paths outside the workspace the line reads (files or directories), since `begin`. Only an approval by
+   * the person turns them into the grant's `readPaths` (bound read-only into that one call's sandbox).
+   */
+  outsideReads: string[] = [];
+  /** Paths the line uses that were judged as the sandbox's private `/tmp` (see `begin`), since `begin`. */
+  privateTmpPaths: string[] = [];
+  /** Whether this line runs in a sandbox whose `/tmp` is the task's private one (see `begin`). */
+  private privateTmp = false;
 
   constructor(
     private readonly paths: WorkspacePaths,
@@ -64,11 +74,19 @@ export class CommandPathGate implements PathGate {
       denyOrAsk.find((r) => ruleMatches(r, s, false)),
   ) {}
 
-  /** Starts one analysis: findings are per command line. */
-  begin(): void {
+  /**
+   * Starts one analysis: findings are per command line. `privateTmp`: the line will run in an OS sandbox whose
+   * `/tmp` is the task's private one (bubblewrap), so a path under `/tmp` (outside every root) is that private
+   * directory, not the host's: inside the grant, like a workspace path, and judged without the host's `/tmp`.
+   * Unsandboxed runs, file tools and a model's request to leave the sandbox see the host's `/tmp`: false.
+   */
+  begin(o: { readonly privateTmp?: boolean } = {}): void {
     this.findings = [];
     this.leftWorkspace = false;
     this.boundary = undefined;
+    this.outsideReads = [];
+    this.privateTmpPaths = [];
+    this.privateTmp = o.privateTmp === true;
   }
 
   /** The most serious finding of the analysis since `begin` (refusals first), if any. */
@@ -108,24 +126,20 @@ export class CommandPathGate implements PathGate {
     return v.ok && v.path?.realRoot !== undefined;
   }
 
-  check(
-    path: string,
-    cwd: string,
-    access: PathAccess,
-    kind: Exclude<ReadKind, "file-content"> = "content",
-  ): PathVerdict {
+  check(path: string, cwd: string, access: PathAccess, kind: ReadKind = "content", filter?: ReadFilter): PathVerdict {
     // A `~` that reaches the gate was quoted or escaped (the analysis expands the others itself, before any check,
     // src/core/commands/tildes.ts), so bash uses it as a name in the working directory (`cat '~/.env'` reads
     // `./~/.env`); the path resolution shared with the file tools would read a leading `~/` as the home.
-    if (path === "~" || path.startsWith("~/")) return this.checkOne("./" + path, cwd, access, kind);
-    return this.checkOne(path, cwd, access, kind);
+    if (path === "~" || path.startsWith("~/")) return this.checkOne("./" + path, cwd, access, kind, filter);
+    return this.checkOne(path, cwd, access, kind, filter);
   }
 
   private checkOne(
     path: string,
     cwd: string,
     access: PathAccess,
-    kind: Exclude<ReadKind, "file-content">,
+    kind: ReadKind,
+    filter: ReadFilter | undefined,
   ): PathVerdict {
     const tool = access === "read" ? "read_file" : "write_to_file";
     if (kind === "git-stage" || kind === "git-stage-forced") return this.staged(path, cwd, kind === "git-stage-forced");
@@ -149,7 +163,16 @@ export class CommandPathGate implements PathGate {
         `permissions.${rule.effect}: ${rule.source}`,
       );
     const local = p.realRoot !== undefined;
+    if (
+      !local &&
+      this.privateTmp &&
+      kind !== "git-repository" &&
+      kind !== "git-history" &&
+      inPrivateTmp(path, cwd, p, this.paths.homeDir)
+    )
+      return this.privateTmpVerdict(path, p, access);
     if (!local) {
+      if (access === "read" && !this.outsideReads.includes(p.real)) this.outsideReads.push(p.real);
       this.leftWorkspace = true;
       this.boundary ??=
         access === "write"
@@ -179,8 +202,9 @@ export class CommandPathGate implements PathGate {
         };
       return { ok: true };
     }
+    // Only these read below a directory (`file-content` and `names` reach the entry itself, no further).
     if (kind === "content" || kind === "content-nofollow" || kind === "copy-tree") {
-      const below = this.recursiveRead(path, p, kind === "content");
+      const below = this.recursiveRead(path, p, kind === "content", kind === "copy-tree" ? undefined : filter);
       if (below) return below;
     }
     if (kind === "copy-tree") {
@@ -202,6 +226,34 @@ export class CommandPathGate implements PathGate {
       return {
         ok: false,
         reason: `reads a file (${path}) and reading files is not auto-approved`,
+        rule: "autoApprove.readFiles",
+      };
+    return { ok: true };
+  }
+
+  /**
+   * A path in the sandbox's private `/tmp`: the task's own scratch directory, which holds only what its sandboxed
+   * commands put there. Gated like a workspace path by the switches (a write needs editing switched on), and by
+   * protected paths on the host's reading of it (stricter, never looser); the host's `/tmp` tree is not walked,
+   * since the command does not see it.
+   */
+  private privateTmpVerdict(path: string, p: ResolvedPath, access: PathAccess): PathVerdict {
+    this.privateTmpPaths.push(p.lexical);
+    if (access === "write") {
+      const prot = this.protectedPaths.match(p);
+      if (prot) return this.note("hard-ask", `writes to a protected path: ${path}`, `protected: ${prot}`);
+      if (!this.switches.editLocal)
+        return {
+          ok: false,
+          reason: `writes a file (${path}, in the sandbox's private /tmp) and editing files is not auto-approved`,
+          rule: "autoApprove.editFiles",
+        };
+      return { ok: true };
+    }
+    if (!this.switches.readLocal)
+      return {
+        ok: false,
+        reason: `reads a file (${path}, in the sandbox's private /tmp) and reading files is not auto-approved`,
         rule: "autoApprove.readFiles",
       };
     return { ok: true };
@@ -265,7 +317,12 @@ export class CommandPathGate implements PathGate {
     return found.kind === "ignored" ? found.relative : undefined;
   }
 
-  private recursiveRead(path: string, p: ResolvedPath, followsLinks: boolean): PathVerdict | undefined {
+  private recursiveRead(
+    path: string,
+    p: ResolvedPath,
+    followsLinks: boolean,
+    filter: ReadFilter | undefined,
+  ): PathVerdict | undefined {
     // Only a directory has anything below it (a file, or nothing, reads just itself: checked above).
     if (this.facts.stat(p.real) !== "dir") return undefined;
     const covering = this.denyOrAsk.find((r) => r.tools.includes("read_file") && coversBelow(r, p));
@@ -275,7 +332,13 @@ export class CommandPathGate implements PathGate {
         `reads every file under \`${path}\`, which covers the ${covering.effect} rule \`${covering.source}\``,
         `permissions.${covering.effect}: ${covering.source}`,
       );
-    const below = ignoredBelow(p, this.validator.ignore, this.facts, followsLinks);
+    const below = ignoredBelow(
+      p,
+      this.validator.ignore,
+      this.facts,
+      followsLinks,
+      filter && selectionSkips(filter, path, p),
+    );
     const file = this.validator.ignore.fileName;
     if (below.kind === "ignored")
       return this.note(
@@ -315,6 +378,42 @@ export class CommandPathGate implements PathGate {
     if (v.rule.startsWith("autoApprove.") || v.rule === "path:external-read") return v;
     return this.note("hard-ask", v.reason, v.rule);
   }
+}
+
+/** Where the sandbox's private `/tmp` appears (sandboxPolicy's SANDBOX_TMP; core/sandbox is not imported here). */
+const PRIVATE_TMP = "/tmp";
+
+/**
+ * Whether the command's path is in the private `/tmp` for a sandboxed command: lexically under `/tmp`, in no
+ * root by either spelling (a root under `/tmp` is bound over it), not in the home, and written without `..` (the kernel resolves
+ * `..` after links the line itself may make there, so only a plain spelling says where it lands).
+ */
+function inPrivateTmp(path: string, cwd: string, p: ResolvedPath, home: string): boolean {
+  if (p.lexicalRoot !== undefined || p.realRoot !== undefined) return false;
+  // A home under `/tmp` is emptied in the sandbox, not private scratch: judged as the home it is.
+  if (home === p.lexical || p.lexical.startsWith(home.endsWith("/") ? home : home + "/")) return false;
+  const joined = path.startsWith("/") ? path : `${cwd}/${path}`;
+  if (/(^|\/)\.\.(\/|$)/.test(joined)) return false;
+  return p.lexical === PRIVATE_TMP || p.lexical.startsWith(PRIVATE_TMP + "/");
+}
+
+/**
+ * The files below the directory `p` (read as `path`) that a reader selecting by `filter` leaves out: those no
+ * glob matches in any spelling the reader could match (the path as written, lexical and real, each followed
+ * by the part below `p`, and the path relative to the root).
+ */
+function selectionSkips(filter: ReadFilter, path: string, p: ResolvedPath): Skips {
+  const root = p.realRoot;
+  const join = (dir: string, below: string) => (below === "" ? dir : `${dir.replace(/\/+$/, "")}/${below}`);
+  return {
+    key: `${filterKey(filter)}\0${path}\0${p.lexical}`,
+    skipped: (relative) => {
+      if (!root) return false;
+      const below = root.relative === "" ? relative : relative.slice(root.relative.length + 1);
+      const spellings = [relative, join(path, below), join(p.lexical, below), join(p.real, below)];
+      return !mayRead(filter, spellings);
+    },
+  };
 }
 
 /** Whether a file rule could match something below the directory `p` (minimatch's partial match, each spelling). */

@@ -24,7 +24,7 @@ import type { Judged, McpTarget, ResolvedCall, ResolvedCallParts, UrlTarget } fr
 import type { CallDanger, Decision, ToolCall, ToolName } from "./types";
 import { commandGrant } from "./sandbox/commandGrant";
 import type { SandboxGrant } from "./sandbox/grant";
-import { sandboxTier, type Availability } from "./sandboxTier";
+import { sandboxTier, type Availability, type SandboxAvailability } from "./sandboxTier";
 import { privateAddressReason, privateHostReason, urlHost } from "./urls";
 import { boolParam, ToolValidator } from "./validator";
 import { untrustedContentStep } from "./taintStep";
@@ -72,7 +72,7 @@ export interface GateOptions {
    * Whether an OS sandbox works for commands here (the host's probe and `toolgate.sandbox.mode`; the CLI's probe
    * or `--assume-sandbox`). Undefined: not known, so `executeInSandbox` asks.
    */
-  readonly sandbox?: Availability;
+  readonly sandbox?: SandboxAvailability;
   /**
    * Whether a checkpoint is taken before each call that may change files (the agent with checkpoints on).
    * Undefined: none is taken where this gate decides (a hook), so `executeInSandbox` asks.
@@ -253,6 +253,21 @@ export class Gate {
     return this.paths;
   }
 
+  /**
+   * The context this gate's command analysis runs with for a command starting in `cwd` (default: the first
+   * root): the command lists and the `CommandPathGate` a decision uses, begun afresh as a decision begins them
+   * (file-system facts and findings of earlier analyses forgotten). For tests that call the analyzer directly
+   * and must judge paths exactly as the product does; deciding a call does not go through it.
+   */
+  commandContext(cwd: string = this.paths.base): CommandContext {
+    this.facts.beginDecision();
+    this.paths.beginDecision();
+    this.protectedPaths.beginDecision();
+    (this.commandCtx.paths as CommandPathGate).begin();
+    const at = nodePath.resolve(cwd);
+    return at === this.commandCtx.cwd ? this.commandCtx : { ...this.commandCtx, cwd: at };
+  }
+
   /** The decision for a complete call; `preview` (a streaming block) is a UI hint and counts no request. */
   decide(call: ToolCall, opts?: { readonly preview?: boolean }): Judged {
     return this.run(call, new Trace(false), opts?.preview === true);
@@ -383,7 +398,13 @@ export class Gate {
     if (resource && "decision" in resource) return resource;
     const command = commandOf(tool, params);
     const commandPaths = this.commandCtx.paths as CommandPathGate;
-    commandPaths.begin();
+    const leave = tool === "execute_command" ? leaveSandboxReason(params) : undefined;
+    // Where the line will run in the sandbox, its `/tmp` is the task's private one; anywhere else (no sandbox,
+    // the model's request to leave it) the host's.
+    const sandbox = this.opts.sandbox;
+    commandPaths.begin({
+      privateTmp: sandbox?.available === true && sandbox.privateTmp === true && leave === undefined,
+    });
     // A command starts where the caller says it runs (a hook's agent after the model's `cd`), else in the first
     // root; relative paths, `cd` and "outside the workspace" are judged from there, the roots stay the workspace.
     const cwd = commandCwd(canonical.call.facts, this.paths.base);
@@ -401,7 +422,6 @@ export class Gate {
     const mcp = subject.mcp ? lookupMcpTool(s.mcpServers, subject.mcp.server, subject.mcp.tool) : undefined;
     if (mcp && !mcp.ok) return deny(mcp.reason, mcp.rule);
     const url = tool === "web_fetch" ? this.urlTarget(params.url as string, call.facts) : undefined;
-    const leave = tool === "execute_command" ? leaveSandboxReason(params) : undefined;
     const parts: { -readonly [K in keyof ResolvedCallParts]: ResolvedCallParts[K] } = { tool, params };
     if (v.path) parts.path = v.path;
     else if (resource?.files.length === 1) parts.path = resource.files[0];
@@ -413,7 +433,11 @@ export class Gate {
         shell: "bash",
         cwd,
         readOnly: analysis?.readOnly === true,
-        mayRunOutside: s.mode !== "plan",
+        // A line judged with the sandbox's private `/tmp` would use the host's outside it: not offered there
+        // (the model's own request to leave is judged again, with the host's `/tmp`).
+        mayRunOutside: s.mode !== "plan" && commandPaths.privateTmpPaths.length === 0,
+        ...(commandPaths.outsideReads.length > 0 ? { outsideReads: [...commandPaths.outsideReads] } : {}),
+        ...(commandPaths.privateTmpPaths.length > 0 ? { privateTmp: [...commandPaths.privateTmpPaths] } : {}),
         ...(leave !== undefined ? { leaveSandbox: { reason: leave } } : {}),
         ...(analysis?.readsEnvironment !== undefined ? { readsEnvironment: analysis.readsEnvironment } : {}),
         // What the OS sandbox lets it do: decided here, with the verdict, and nowhere else.

@@ -22,24 +22,51 @@ export function rulesId(ignore: IgnoreRules): number {
 }
 
 /**
+ * Files below a directory that its reader provably does not read (its options select files by name, see
+ * readFilter.ts): `skipped` gets a path relative to the root. `key` names the selection, for the cache.
+ */
+export interface Skips {
+  readonly key: string;
+  skipped(relative: string): boolean;
+}
+
+/**
  * Whether a directory read recursively (`grep -r x dir`, `rg x dir`) would read a file the ignore file
- * excludes. Walks the real directory, stops at the first ignored entry, and gives up past SCAN_LIMIT entries.
+ * excludes. With `skips`, an ignored file the reader leaves out does not count: the walk then goes into
+ * ignored directories (everything below one is ignored) and judges each file in them; any other ignored
+ * entry (a link, a device) still counts. Walks the real directory, stops at the first ignored entry, and gives up past SCAN_LIMIT entries.
  * A symlink below it is followed by some readers (`grep -R`): one to a file is checked by where it points; one
  * to a directory, or out of the workspace root, is reported as `link`. Any result but `clean` makes the caller
  * ask, never allow. The result is kept by `facts` while nothing in the tree changes, unless the walk followed
  * a link (where it leads can change where no watcher looks).
  */
-export function ignoredBelow(dir: ResolvedPath, ignore: IgnoreRules, facts: FsFacts, followsLinks = true): BelowResult {
+export function ignoredBelow(
+  dir: ResolvedPath,
+  ignore: IgnoreRules,
+  facts: FsFacts,
+  followsLinks = true,
+  skips?: Skips,
+): BelowResult {
   const root = dir.realRoot;
   if (!root || !ignore.hasRules(root.index)) return { kind: "clean" };
   if (facts.stat(dir.real) !== "dir") return { kind: "clean" };
   const start = root.relative === "" ? root.root : nodePath.join(root.root, root.relative);
-  return facts.tree(start, `ignored\0${rulesId(ignore)}\0${followsLinks}`, () => {
+  const key = `ignored\0${rulesId(ignore)}\0${followsLinks}${skips ? `\0${skips.key}` : ""}`;
+  return facts.tree(start, key, () => {
     // The root's realpath, once per scan: links below it are compared with it.
     const realRoot = facts.realpath(root.root) ?? root.root;
     let followed = false;
+    const ignoredDirs = new Set<string>();
     const value = walkBelow(root.root, root.relative, facts, (child, e) => {
-      if (ignore.ignores(root.index, child)) return { kind: "ignored", relative: child };
+      const slash = child.lastIndexOf("/");
+      if ((slash > 0 && ignoredDirs.has(child.slice(0, slash))) || ignore.ignores(root.index, child)) {
+        if (!skips) return { kind: "ignored", relative: child };
+        if (e.kind === "dir") {
+          ignoredDirs.add(child);
+          return "descend";
+        }
+        return e.kind === "file" && skips.skipped(child) ? "next" : { kind: "ignored", relative: child };
+      }
       if (e.kind === "dir") return "descend";
       // A reader that does not follow links below its root (`grep -r`, `rg`) reads nothing through them.
       if (e.kind === "link" && followsLinks) {

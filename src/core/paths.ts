@@ -166,6 +166,11 @@ export class WorkspacePaths {
     }
   }
 
+  /** The home `~/` expands to. */
+  get homeDir(): string {
+    return this.home;
+  }
+
   /** The directory relative paths resolve against: the first root (or the process cwd with no roots). */
   get base(): string {
     return this.roots[0] ?? process.cwd();

@@ -91,6 +91,18 @@ const ANYWHERE: readonly Pattern[] = [
   ),
   ...p("SSH configuration", "**/.ssh", "**/.ssh/**"),
   ...p("the git configuration", "**/.gitconfig", "**/.config/git", "**/.config/git/**"),
+  // Toolgate's own per-user state at its default places: the hook wrappers agents run, the hooks' taint state,
+  // the compiled code the CLI runs and the remembered sandbox probe (not its package caches, which builds write).
+  ...p(
+    "Toolgate's own state",
+    "**/.local/share/toolgate",
+    "**/.local/share/toolgate/**",
+    "**/.local/state/toolgate",
+    "**/.local/state/toolgate/**",
+    "**/.cache/toolgate/code-cache",
+    "**/.cache/toolgate/code-cache/**",
+    "**/.cache/toolgate/sandbox-probe.json",
+  ),
 ];
 
 /** Of a git directory, what git reads as configuration or runs (and `info/`, its exclude and attributes). */

@@ -48,8 +48,21 @@ export interface CommandTarget {
    * `workspace-write` with no hosts, today's behaviour).
    */
   readonly grant?: SandboxGrant;
-  /** The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode. */
+  /**
+   * The person may run it outside the OS sandbox by a click ("Run outside the sandbox"): never in plan mode,
+   * nor for a line whose `/tmp` paths were judged as the sandbox's private `/tmp` (`privateTmp`).
+   */
   readonly mayRunOutside?: boolean;
+  /**
+   * Real paths outside the workspace the line reads, as the card names them. Only the person's approval of
+   * this call binds them read-only into its sandbox (`SandboxGrant.readPaths`); the gate never does.
+   */
+  readonly outsideReads?: readonly string[];
+  /**
+   * Paths under `/tmp` the gate judged as the sandbox's private `/tmp` (only for a line that will run in a
+   * sandbox with one): run outside the sandbox, the line would use the host's `/tmp` there instead.
+   */
+  readonly privateTmp?: readonly string[];
   /**
    * The model asked to run it outside the OS sandbox (`sandbox: false`), for this reason. The gate only ever
    * asks for such a call; once the person approved it, it runs unsandboxed.

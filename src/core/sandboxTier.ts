@@ -24,6 +24,15 @@ export interface Availability {
   readonly reason?: string;
 }
 
+/**
+ * Whether commands run in an OS sandbox here; `privateTmp`: that sandbox gives each task a private `/tmp`
+ * (bubblewrap; Seatbelt denies the literal `/tmp`), so a sandboxed line's paths under `/tmp` are judged as that
+ * private directory, inside its grant (see CommandPathGate.begin).
+ */
+export interface SandboxAvailability extends Availability {
+  readonly privateTmp?: boolean;
+}
+
 /** The first boundary the command path gate saw: a file effect outside the workspace. */
 export interface PathBoundary {
   readonly reason: string;

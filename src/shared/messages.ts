@@ -75,6 +75,11 @@ export interface SandboxOutlook {
   readonly grant?: "read-only" | "workspace-write";
   /** Inside the sandbox: the hosts it may reach (the grant's, still in `toolgate.sandbox.network`). */
   readonly hosts?: readonly string[];
+  /**
+   * Inside the sandbox: outside paths this card names that an approval binds read-only for this run only
+   * (credential stores and ignored files stay hidden even so).
+   */
+  readonly readPaths?: readonly string[];
   /** Inside the sandbox: the card may offer "Run outside the sandbox" (never in plan mode). */
   readonly canRunOutside?: boolean;
   /** Unsandboxed: why (the sandbox is off, unavailable here, or the person is asked for one re-run). */

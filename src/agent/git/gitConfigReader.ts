@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as nodePath from "node:path";
@@ -194,7 +193,8 @@ export class GitConfigReader implements GitConfigSource {
       LC_ALL: "C",
     };
     if (process.env.XDG_CONFIG_HOME) env.XDG_CONFIG_HOME = process.env.XDG_CONFIG_HOME;
-    const r = spawnSync(this.opts.git ?? "git", args, {
+    // child_process is loaded when first needed: a hook process that spawns nothing never loads it.
+    const r = process.getBuiltinModule("node:child_process").spawnSync(this.opts.git ?? "git", args, {
       cwd,
       env,
       encoding: "utf8",

@@ -1,8 +1,11 @@
 /**
  * The environment a command runs with: the host's, minus what changes what bash itself runs or how it parses
  * (the analysis assumed a clean non-interactive bash), minus loader and interpreter hooks that run code in
- * every program, plus git's `safe.bareRepository=explicit` (a bare repository planted in the workspace cannot
- * configure hooks or fsmonitor for a later `git` that merely walks into it).
+ * every program, minus the variables through which programs add options, files or programs to what the line
+ * names (the analysis judged each program by its argv alone: the person's environment must not widen what it
+ * proved, e.g. a `TAR_OPTIONS` with `--checkpoint-action` or a ripgrep config with a `--glob`), plus git's
+ * `safe.bareRepository=explicit` (a bare repository planted in the workspace cannot configure hooks or fsmonitor
+ * for a later `git` that merely walks into it).
  */
 
 /** Removed by name. */
@@ -41,6 +44,22 @@ const STRIPPED = new Set([
   "GIT_WORK_TREE",
   "GIT_EXEC_PATH",
   "GIT_TEMPLATE_DIR",
+  // Options, files and programs read from the environment by programs the catalogue judges from their argv.
+  "TAR_OPTIONS",
+  "GREP_OPTIONS",
+  "RIPGREP_CONFIG_PATH",
+  "GZIP",
+  "XZ_OPT",
+  "XZ_DEFAULTS",
+  "BZIP",
+  "BZIP2",
+  "LESSOPEN",
+  "LESSCLOSE",
+  "PAGER",
+  "MANPAGER",
+  "MANOPT",
+  "RSYNC_RSH",
+  "RSYNC_CONNECT_PROG",
 ]);
 /** Removed by prefix: exported functions and every dynamic-loader hook. */
 const STRIPPED_PREFIX = /^(BASH_FUNC_|DYLD_|LD_)/;

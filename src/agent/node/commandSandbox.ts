@@ -203,7 +203,14 @@ export function sandboxOutlook(
     // The same narrowing the session applies: the grant's hosts still in the list.
     const listed = settings.network.kind === "hosts" ? settings.network.hosts : [];
     const hosts = grant.hosts.filter((h) => listed.includes(h));
-    return { sandboxed: true, network: hosts.length > 0 ? "hosts" : "off", grant: grant.kind, hosts };
+    const reads = grant.readPaths ?? [];
+    return {
+      sandboxed: true,
+      network: hosts.length > 0 ? "hosts" : "off",
+      grant: grant.kind,
+      hosts,
+      ...(reads.length > 0 ? { readPaths: reads } : {}),
+    };
   }
   if (settings.mode === "off") return { sandboxed: false, reason: "toolgate.sandbox.mode is off" };
   return { sandboxed: false, reason: `no OS sandbox here: ${availability.reason}` };

@@ -4,7 +4,7 @@
  */
 import { parseCheckpointSettings } from "../../core/checkpointSettings";
 import { FAIL_CLOSED_SANDBOX_SETTINGS, parseSandboxSettings } from "../../core/sandbox/sandboxSettings";
-import type { Availability } from "../../core/sandboxTier";
+import type { Availability, SandboxAvailability } from "../../core/sandboxTier";
 import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 
 /**
@@ -14,12 +14,14 @@ import { probeSandbox, type SandboxProbe } from "./sandboxProbe";
 export function sandboxForGate(
   values: Readonly<Record<string, unknown>>,
   probe: () => SandboxProbe = () => probeSandbox(),
-): Availability {
+): SandboxAvailability {
   const parsed = parseSandboxSettings(values);
   const mode = parsed.ok ? parsed.value.mode : FAIL_CLOSED_SANDBOX_SETTINGS.mode;
   if (mode === "off") return { available: false, reason: "toolgate.sandbox.mode is off" };
   const p = probe();
-  return p.available ? { available: true } : { available: false, reason: p.reason };
+  if (!p.available) return { available: false, reason: p.reason };
+  // Bubblewrap binds the task's own directory at `/tmp` (Seatbelt denies the literal `/tmp` instead).
+  return p.mechanism === "bubblewrap" ? { available: true, privateTmp: true } : { available: true };
 }
 
 /**
@@ -33,8 +35,10 @@ export function checkpointsForGate(values: Readonly<Record<string, unknown>>): A
 }
 
 /** `--assume-sandbox available|unavailable` (tests and CI): the probe's answer, given. */
-export function assumedSandbox(text: string): Availability | undefined {
-  if (text === "available") return { available: true };
+export function assumedSandbox(text: string): SandboxAvailability | undefined {
+  // On Linux the sandbox is bubblewrap's, with a private `/tmp`.
+  if (text === "available")
+    return process.platform === "linux" ? { available: true, privateTmp: true } : { available: true };
   if (text === "unavailable") return { available: false, reason: "--assume-sandbox unavailable" };
   return undefined;
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { baseBwrapArgs } from "../../core/sandbox/bwrapArgs";
@@ -12,7 +11,7 @@ export interface SandboxProbe extends SandboxAvailability {
   readonly disableUserns: boolean;
 }
 
-function findOnPath(name: string, pathVar: string | undefined): string | undefined {
+export function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   const dirs = [...(pathVar ?? "").split(":").filter(Boolean), "/usr/bin", "/bin", "/usr/local/bin"];
   for (const d of dirs) {
     const p = nodePath.join(d, name);
@@ -60,11 +59,14 @@ function probeBubblewrap(env: NodeJS.ProcessEnv): SandboxProbe {
   if (bwrap === undefined)
     return none("bubblewrap (bwrap) is not installed: install the `bubblewrap` package (apt install bubblewrap)");
   const attempt = (extra: readonly string[]) =>
-    spawnSync(bwrap, [...baseBwrapArgs(extra.includes("--disable-userns")), "--tmpfs", "/tmp", "--", "/bin/true"], {
-      encoding: "utf8",
-      timeout: 10_000,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    // child_process is loaded when first needed: a hook process that spawns nothing never loads it.
+    process
+      .getBuiltinModule("node:child_process")
+      .spawnSync(bwrap, [...baseBwrapArgs(extra.includes("--disable-userns")), "--tmpfs", "/tmp", "--", "/bin/true"], {
+        encoding: "utf8",
+        timeout: 10_000,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
   let disableUserns = true;
   let r = attempt(["--disable-userns"]);
   if (r.status !== 0 && /disable-userns/.test(r.stderr ?? "")) {
@@ -90,7 +92,9 @@ function probeBubblewrap(env: NodeJS.ProcessEnv): SandboxProbe {
 
 function probeSeatbelt(): SandboxProbe {
   const exe = "/usr/bin/sandbox-exec";
-  const r = spawnSync(exe, ["-p", "(version 1)(allow default)", "/usr/bin/true"], { timeout: 10_000 });
+  const r = process
+    .getBuiltinModule("node:child_process")
+    .spawnSync(exe, ["-p", "(version 1)(allow default)", "/usr/bin/true"], { timeout: 10_000 });
   if (r.error || r.status !== 0)
     return {
       available: false,

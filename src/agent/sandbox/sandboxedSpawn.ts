@@ -6,7 +6,7 @@ import { WORKSPACE_WRITE_GRANT, type SandboxGrant } from "../../core/sandbox/gra
 import { policyForGrant, type TaskSandboxInputs } from "../../core/sandbox/grantPolicy";
 import { packageCacheEnv } from "../../core/sandbox/packageCaches";
 import { compileAllowList, entryText, proxyEnvironment } from "../../core/sandbox/networkAllowList";
-import { bridgeCommand, bridgeSocketTarget, SANDBOX_PROXY_PORT } from "../../core/sandbox/networkBridge";
+import { bridgeCommand, bridgeSocketTarget, SANDBOX_PROXY_PORT, savedVariable } from "../../core/sandbox/networkBridge";
 import { scrubEnvironment } from "../../core/sandbox/credentialEnv";
 import { classifySandboxFailure, type RunOutcome, type SandboxFailure } from "../../core/sandbox/sandboxFailure";
 import type { SandboxPolicy } from "../../core/sandbox/sandboxPolicy";
@@ -187,7 +187,10 @@ export class SandboxSession {
     const realHome = realpathOr(home);
     const otherHomes = otherHomesDirs();
     const caches = [this.caches()];
+    const reads = grant.readPaths ?? [];
     const key = [scan, secrets, grant.kind, taskTmp, realHome, ...privateDirs, "|", ...toolchains, "|", ...otherHomes];
+    // An approved read is this call's alone: the next call's key (without it) builds a policy without it.
+    key.push("|", ...reads);
     const c = this.policyCache;
     if (c && c.key.length === key.length && c.key.every((v, i) => v === key[i])) return c.policy;
     const fixed: TaskSandboxInputs = {
@@ -219,6 +222,9 @@ export class SandboxSession {
       o.bridge?.bridge.interpreter,
       o.bridge?.bridge.execs,
       o.bridge?.bridge.source,
+      o.bridge?.bridge.codeFlag,
+      o.bridge?.bridge.saves,
+      ...(o.bridge?.bridge.flags ?? []),
     ];
     const c = this.argvCache;
     if (c && c.key.length === key.length && c.key.every((v, i) => v === key[i])) return c.args;
@@ -305,12 +311,12 @@ export class SandboxSession {
         }),
         "--",
         ...(bridge
-          ? bridgeCommand(bridge.bridge, bridge.target, spec.file, spec.args, env.PERL5OPT)
+          ? bridgeCommand(bridge.bridge, bridge.target, spec.file, spec.args, env[savedVariable(bridge.bridge)])
           : [spec.file, ...spec.args]),
       ];
       if (bridge) {
         // The bridge restores it for the command (see bridgeCommand).
-        if (bridge.bridge.execs) delete env.PERL5OPT;
+        if (bridge.bridge.execs) delete env[savedVariable(bridge.bridge)];
         Object.assign(env, proxyEnvironment(SANDBOX_PROXY_PORT, allowList));
       }
     } else {

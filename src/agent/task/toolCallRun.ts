@@ -15,7 +15,7 @@ import type { AskResponse, FileTarget, SandboxOutlook, TaskMessage, ToolInfo, To
 import type { CallDanger, CallFacts, Decision, ToolCall } from "../../core/types";
 import { publicDecision, type Judged, type ResolvedCall } from "../../core/resolvedCall";
 import type { AskChannel, DiffSession } from "../env";
-import type { SandboxGrant } from "../../core/sandbox/grant";
+import { WORKSPACE_WRITE_GRANT, withApprovedReads, type SandboxGrant } from "../../core/sandbox/grant";
 import type { TaskConfig } from "../executor/taskConfig";
 import { toolDefinition } from "../tools/definitions";
 import type { MessageStore } from "./messageStore";
@@ -168,7 +168,12 @@ export class ToolCallRun {
       // The model's request to leave the sandbox: the card says it runs unsandboxed, and why.
       const outlook = command.leaveSandbox
         ? { sandboxed: false, reason: `the model asks to leave the sandbox: ${command.leaveSandbox.reason}` }
-        : this.deps.sandboxOutlook?.(command.grant);
+        : // Approved, it runs with the outside reads this card names bound read-only (executeCommand.ts).
+          this.deps.sandboxOutlook?.(
+            command.outsideReads
+              ? withApprovedReads(command.grant ?? WORKSPACE_WRITE_GRANT, command.outsideReads)
+              : command.grant,
+          );
       // Leaving the sandbox is a separate, explicit choice, offered only where it would be sandboxed at all.
       this.outlook =
         outlook?.sandboxed === true && command.mayRunOutside === true ? { ...outlook, canRunOutside: true } : outlook;

@@ -2,7 +2,6 @@
  * The installed agent's version, read from `<bin> --version` (the program given by `--agent-bin`, else the
  * agent's usual name on PATH). Unknown is a valid answer: callers treat it as "not checked", never as a match.
  */
-import { execFile } from "node:child_process";
 import { FACTS, type AgentName } from "./agentConfigs";
 import { findProgram } from "./programs";
 
@@ -38,10 +37,13 @@ export function agentVersion(
   const bin = given ?? (name === undefined ? undefined : findProgram([name], env));
   if (bin === undefined) return Promise.resolve({ why: `${name ?? agent} is not on PATH (give --agent-bin)` });
   return new Promise((resolve) => {
-    execFile(bin, ["--version"], { timeout: 15_000, env, encoding: "utf8" }, (err, stdout, stderr) => {
-      const version = parseVersion(`${stdout}\n${stderr}`);
-      if (version !== undefined) resolve({ bin, version });
-      else resolve({ bin, why: `\`${bin} --version\` printed no version${err ? ` (${err.message})` : ""}` });
-    });
+    // child_process is loaded when first needed: a hook process that spawns nothing never loads it.
+    process
+      .getBuiltinModule("node:child_process")
+      .execFile(bin, ["--version"], { timeout: 15_000, env, encoding: "utf8" }, (err, stdout, stderr) => {
+        const version = parseVersion(`${stdout}\n${stderr}`);
+        if (version !== undefined) resolve({ bin, version });
+        else resolve({ bin, why: `\`${bin} --version\` printed no version${err ? ` (${err.message})` : ""}` });
+      });
   });
 }

@@ -58,6 +58,10 @@ export function claudeCodeSource(toolName: string, toolInput: Readonly<Record<st
     const url = typeof toolInput.ws.url === "string" ? toolInput.ws.url : "";
     return urlHost(url.trim()) ?? "a WebSocket";
   }
+  if (toolName === "ReadMcpResourceTool" || toolName === "ReadMcpResourceDirTool") {
+    const server = typeof toolInput.server === "string" ? toolInput.server : "an MCP server";
+    return `${server} (resource)`;
+  }
   if (toolName.startsWith("mcp__")) {
     const mcp = mcpParts(toolName);
     return mcp ? `${mcp.server}/${mcp.tool}` : toolName;

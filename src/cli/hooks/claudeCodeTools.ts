@@ -65,6 +65,8 @@ const INERT: Readonly<Record<string, string>> = {
   EnterPlanMode: "switches Claude Code to plan mode",
   ExitPlanMode: "asks you to approve a plan; later calls are judged in the mode that follows",
   StructuredOutput: "returns a sub-agent's structured result",
+  ListMcpResourcesTool: "lists the resources the MCP servers offer (reading one comes through this hook)",
+  WaitForMcpServers: "waits for the session's MCP servers to connect",
 };
 
 /** Tools that schedule, persist or hand off work, or run what Toolgate cannot analyse: a person decides. */
@@ -199,6 +201,16 @@ export function mapClaudeCodeTool(input: AgentCall): Mapped {
         regex: pattern,
         ...(glob ? { file_pattern: glob } : {}),
       });
+    }
+    case "ReadMcpResourceTool":
+    case "ReadMcpResourceDirTool": {
+      // A resource (or a directory resource's listing) read from a server: a `file:` URI is judged as a read of
+      // the files it names, as `access_mcp_resource` is everywhere.
+      const server = need("server");
+      if (typeof server !== "string") return malformed(server.missing);
+      const uri = need("uri");
+      if (typeof uri !== "string") return malformed(uri.missing);
+      return call("access_mcp_resource", { server_name: server, uri });
     }
     case "WebFetch": {
       const url = need("url");

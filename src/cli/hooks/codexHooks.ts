@@ -5,7 +5,6 @@
  * install writes is listed with `timeoutSec: 30`, `matcher: null`, `trustStatus: "untrusted"` until trusted.
  * Any failure (no binary, no answer in time, another shape) is "unknown", never "trusted".
  */
-import { spawn } from "node:child_process";
 
 export interface CodexHookInfo {
   readonly command: string;
@@ -48,7 +47,10 @@ export function codexPreToolUseHooks(
     let done = false;
     let buffer = "";
     // Its own process group, so whatever the app server starts is stopped with it.
-    const child = spawn(bin, ["app-server"], { cwd, env, stdio: ["pipe", "pipe", "ignore"], detached: true });
+    // child_process is loaded when first needed: a hook process that spawns nothing never loads it.
+    const child = process
+      .getBuiltinModule("node:child_process")
+      .spawn(bin, ["app-server"], { cwd, env, stdio: ["pipe", "pipe", "ignore"], detached: true });
     const finish = (v: CodexHookInfo[] | undefined): void => {
       if (done) return;
       done = true;

@@ -13,7 +13,7 @@ import type { Gate } from "../../core/gate";
 import { activeSources, mcpServerTrusted } from "../../core/taint";
 import type { Judged } from "../../core/resolvedCall";
 import type { Decision } from "../../core/types";
-import { probeSandbox } from "../../agent/sandbox/sandboxProbe";
+import { probeSandboxRemembered } from "../../agent/sandbox/probeMemo";
 import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, type ParsedFlags } from "../args";
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
@@ -73,12 +73,15 @@ interface Verdict {
   readonly judged?: Judged;
 }
 
-/** The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe of this process. */
+/**
+ * The running Toolgate: this Node and this CLI entry (dist/cli.js), and the sandbox probe, remembered across
+ * hook processes while it found the sandbox working (probeMemo.ts: `toolgate sandbox` probes afresh anyway).
+ */
 export function defaultRewriteContext(): RewriteContext {
   return {
     node: process.execPath,
     cli: nodePath.resolve(process.argv[1] ?? "dist/cli.js"),
-    sandbox: () => probeSandbox(),
+    sandbox: () => probeSandboxRemembered(process.env),
   };
 }
 
@@ -159,7 +162,8 @@ async function decideCall(
     return { answer: refuse(`${adapter.displayName}'s \`${call.toolName}\` call names nothing to decide`) };
   for (const { call: c } of calls) {
     const server = c.params.server_name;
-    if (c.tool === "use_mcp_tool" && typeof server === "string") policy = withServer(policy, server, adapter.name);
+    if ((c.tool === "use_mcp_tool" || c.tool === "access_mcp_resource") && typeof server === "string")
+      policy = withServer(policy, server, adapter.name);
   }
   // The grammar loads only when a call runs a command (a hook answering a file read never loads it).
   const forCall = (calls.find((c) => c.call.tool === "execute_command") ?? calls[0]!).call;

@@ -13,6 +13,7 @@ import { posix } from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { ExactMatchAnalyzer } from "./exactMatchAnalyzer";
 import type { CommandAnalysis, CommandAnalyzer, CommandContext, PathAccess, PathVerdict } from "./types";
+import type { ReadFilter } from "../readFilter";
 import { parseCommandRules } from "./prefixRules";
 import { UNKNOWN, unknownWord, type Redirect, type Script, type SimpleCommand, type Word } from "./model";
 import { parseWithTreeSitter } from "./parse";
@@ -572,11 +573,11 @@ class Run {
   }
 
   /** Checks one file effect with the path gate, in every possible working directory. */
-  path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word): void {
+  path(word: Word, access: PathAccess, kind: ReadKind = "content", base?: Word, filter?: ReadFilter): void {
     if (word.pipe) return;
     const values = this.loopValuesOf(word);
     if (values) {
-      for (const v of values) this.path(v, access, kind, base);
+      for (const v of values) this.path(v, access, kind, base, filter);
       return;
     }
     if (word.literal && (access === "write" ? WRITABLE_DEVICES : READABLE_DEVICES).has(word.value)) return;
@@ -649,8 +650,8 @@ class Run {
     // Checked even once the line is blocked: file deny rules and protected paths bind in every mode, and the
     // path gate records them for the gate (see CommandPathGate).
     // Every directory is checked, not only up to the first failure (see above).
-    const gateKind = kind === "file-content" ? "content" : kind;
-    const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.check(path, cwd, access, gateKind)));
+    // A `file-content` reader given a directory reads nothing of it: the gate checks the name, not the tree.
+    const failed = firstFailure(cwds.map((cwd) => this.ctx.paths.check(path, cwd, access, kind, filter)));
     if (failed) this.flagUnsafe(failed.reason, failed.rule);
   }
 
@@ -1007,8 +1008,8 @@ class CommandEffects implements Effects {
     if (!this.guess)
       this.run.flagUnknown(reason, label("catalogue: ", this.labelName || baseName(this.ruleArgv[0]?.value ?? "?")));
   }
-  read(path: Word, kind: ReadKind, base?: Word): void {
-    if (!this.guess) this.run.path(path, "read", kind, base);
+  read(path: Word, kind: ReadKind, base?: Word, filter?: ReadFilter): void {
+    if (!this.guess) this.run.path(path, "read", kind, base, filter);
   }
   write(path: Word, base?: Word): void {
     if (!this.guess) this.run.path(path, "write", "content", base);

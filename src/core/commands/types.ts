@@ -4,6 +4,7 @@
  */
 import type { SourceSpan } from "../types";
 import type { ReadKind } from "./catalogue/effects";
+import type { ReadFilter } from "../readFilter";
 
 export type PathAccess = "read" | "write";
 
@@ -20,11 +21,14 @@ export interface PathGate {
    * `kind` of a read: "content" (the default) when the program reads what is inside — for a directory, that
    * is a recursive read of every file below it (`grep -r`, `rg`) — or "names" when only names come out (`ls`).
    * "content-nofollow": a content read by a program that does not follow links below a directory.
+   * "file-content": the named file's own content, by a reader that reads nothing of a directory it is given
+   * (`cat dir` fails: no recursive read).
    * "git-repository": git finds its repository from this directory; "git-history": git prints contents from
    * the objects of the repository found there; "git-stage"/"git-stage-forced": git copies the files below
    * into its objects; "copy-tree": the tree is copied or moved whole (see catalogue/effects.ts).
+   * `filter`: of the files below a directory read for its content, the reader reads only those it selects.
    */
-  check(path: string, cwd: string, access: PathAccess, kind?: Exclude<ReadKind, "file-content">): PathVerdict;
+  check(path: string, cwd: string, access: PathAccess, kind?: ReadKind, filter?: ReadFilter): PathVerdict;
   /**
    * A glob (`src/*.ts`) whose matches are read for their content, one file each (not recursively): ok only
    * when no name it can match is excluded by the ignore file or leads elsewhere. Optional: without it, such

@@ -45,6 +45,7 @@ export class TooManyMountsError extends Error {}
  *   for the toolchain binds, credential stores hidden, ignored files hidden, the task's `/tmp` writable;
  * - `read-only`: the workspace roots bound read-only, the caches read-only;
  * - `workspace-write`: the roots writable except their protected paths, the caches writable.
+ * - an approved outside read (`grant.readPaths`): bound read-only, for this call's policy only.
  * The network is never in the policy: a grant's hosts reach only the allow-list proxy (see sandboxedSpawn).
  */
 export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): SandboxPolicy {
@@ -60,6 +61,7 @@ export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): Sandb
   const emptied = [...otherHomes, ...(home !== undefined ? [home] : [])];
   // Outside the emptied homes the read-only root already shows a toolchain: no bind needed.
   const toolchains = t.toolchains.filter((p) => emptied.some((h) => p !== h && isWithin(p, h)));
+  const reads = approvedReads(grant, t, emptied);
   const policy: SandboxPolicy = {
     writableRoots: write ? t.roots : [],
     readOnlyRoots: write ? [] : t.roots,
@@ -72,7 +74,7 @@ export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): Sandb
     network: "off",
     ...(home !== undefined ? { home } : {}),
     otherHomes,
-    homeBinds: write ? toolchains : [...toolchains, ...t.caches],
+    homeBinds: [...(write ? toolchains : [...toolchains, ...t.caches]), ...reads],
     writableBinds: write ? t.caches : [],
     ...(t.taskTmp !== undefined ? { taskTmp: t.taskTmp } : {}),
   };
@@ -82,4 +84,25 @@ export function policyForGrant(grant: SandboxGrant, t: TaskSandboxInputs): Sandb
       `the sandbox would need ${mounts} mounts (at most ${TOTAL_MOUNT_LIMIT}): ignore whole directories rather than many single files, or shorten PATH`,
     );
   return policy;
+}
+
+/**
+ * The grant's approved outside reads that need a bind: those inside an emptied home (elsewhere the read-only
+ * root already shows them, or the sandbox keeps its own private `/tmp`/`/run`). Never a credential store or an
+ * ignored entry, nor anything inside one — the hidden list wins — and never a home itself or a folder holding
+ * one: the approval was of one read, not of the whole home.
+ */
+function approvedReads(grant: SandboxGrant, t: TaskSandboxInputs, emptied: readonly string[]): string[] {
+  const hiddenDirs = [...t.secrets.dirs, ...t.scan.hiddenDirs];
+  const hiddenFiles = [...t.secrets.files, ...t.scan.hiddenFiles];
+  return (grant.readPaths ?? []).filter(
+    (p) =>
+      nodePath.posix.isAbsolute(p) &&
+      nodePath.posix.normalize(p) === p &&
+      !p.includes("\0") &&
+      emptied.some((h) => p !== h && isWithin(p, h)) &&
+      !emptied.some((h) => isWithin(h, p)) &&
+      !hiddenDirs.some((d) => isWithin(p, d)) &&
+      !hiddenFiles.includes(p),
+  );
 }

@@ -25,10 +25,25 @@ export interface NetworkBridge {
   /** The bridge program for that interpreter, passed with `-e` (both take `-e CODE ARGS...`). */
   readonly source: string;
   /**
-   * The program listens, then replaces itself with the command (Perl: no launcher, no wait). Otherwise the
-   * shell launcher below starts it and waits for its `ready` line (Node cannot replace itself).
+   * The program listens, then replaces itself with the command (Perl, Python: no launcher, no wait). Otherwise
+   * the shell launcher below starts it and waits for its `ready` line (Node cannot replace itself).
    */
   readonly execs: boolean;
+  /** Interpreter switches before the program (Python: `-I -S -B`, so no variable, site file or cache counts). */
+  readonly flags?: readonly string[];
+  /** The switch that takes the program text: `-e` (Perl, Node, the default) or `-c` (Python). */
+  readonly codeFlag?: "-e" | "-c";
+  /**
+   * A bridge that execs: the variable its interpreter reads or changes at start-up (Perl: PERL5OPT; Python:
+   * LC_CTYPE, which its locale coercion rewrites). The caller removes it from the environment and passes its
+   * value (SAVED below); the bridge puts it back, exactly, before it runs the command. Default PERL5OPT.
+   */
+  readonly saves?: string;
+}
+
+/** The variable a bridge that execs saves and restores for the command (see `NetworkBridge.saves`). */
+export function savedVariable(bridge: NetworkBridge): string {
+  return bridge.saves ?? "PERL5OPT";
 }
 
 /** Where the socket appears inside: in a private scratch directory (so the bind creates nothing on the host). */
@@ -60,25 +75,27 @@ const LAUNCHER = [
 
 /**
  * The program bubblewrap starts (after `--`), then the command's own file and arguments. A bridge that execs
- * gets `-e SOURCE SOCKET PORT SAVED FILE ARGS...`, where SAVED is the command's PERL5OPT (`=value`, or empty
- * when unset): the caller removes PERL5OPT from the environment so a workspace's switches cannot stop the
- * bridge from starting, and the bridge puts it back before it runs the command.
+ * gets `FLAGS... -e|-c SOURCE SOCKET PORT SAVED FILE ARGS...`, where SAVED is the command's value of the
+ * bridge's saved variable (`=value`, or empty when unset; see `NetworkBridge.saves`): the caller removes it from
+ * the environment so a workspace's switches cannot stop the bridge from starting, and the bridge puts it back
+ * before it runs the command.
  */
 export function bridgeCommand(
   bridge: NetworkBridge,
   target: string,
   file: string,
   args: readonly string[],
-  perl5opt?: string,
+  saved?: string,
 ): string[] {
   if (bridge.execs)
     return [
       bridge.interpreter,
-      "-e",
+      ...(bridge.flags ?? []),
+      bridge.codeFlag ?? "-e",
       bridge.source,
       target,
       String(SANDBOX_PROXY_PORT),
-      perl5opt === undefined ? "" : `=${perl5opt}`,
+      saved === undefined ? "" : `=${saved}`,
       file,
       ...args,
     ];

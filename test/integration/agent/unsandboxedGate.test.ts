@@ -4,6 +4,7 @@
  * checks the disk and what reached the model, beside a control call that shows the path is live (bash really
  * runs allowed lines, writes land, reads reach the model).
  */
+import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { NodeCommandRunner } from "../../../src/agent/node/nodeCommandRunner";
 import type { AskResponse, TaskMessage } from "../../../src/shared/messages";
@@ -75,5 +76,27 @@ describe("the gate alone, with real bash and no OS sandbox", () => {
     expect(told).toMatch(/\.env/);
     expect(JSON.stringify(x.model.requests)).not.toContain("hunter2-secret");
     expect(askedCommands(x)).toEqual([]); // refused outright, never put to the person
+  });
+
+  it("the person's TAR_OPTIONS cannot add a program to a line judged as a plain listing", async () => {
+    const env = { ...process.env, TAR_OPTIONS: "--checkpoint=1 --checkpoint-action=exec=touch\\ ran-by-tar" };
+    h = await startHarness({
+      settings: {},
+      files: { "seed.txt": "s\n" },
+      turns: [run("tar -tf a.tar"), complete],
+      answer: rejectAsks,
+      env: { runner: new NodeCommandRunner(env) },
+    });
+    execFileSync("tar", ["-cf", "a.tar", "seed.txt"], { cwd: h.dir, env: { ...process.env, TAR_OPTIONS: "" } });
+    // Control: the variable really makes tar run the program when it reaches tar.
+    execFileSync("tar", ["-tf", "a.tar"], {
+      cwd: h.dir,
+      env: { ...env, TAR_OPTIONS: env.TAR_OPTIONS.replace("ran-by-tar", "control") },
+    });
+    expect(h.exists("control")).toBe(true);
+    await h.task.run();
+    expect(askedCommands(h)).toEqual([]);
+    expect(lastResult(h, 1)).toContain("seed.txt");
+    expect(h.exists("ran-by-tar")).toBe(false);
   });
 });

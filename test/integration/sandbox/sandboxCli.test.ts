@@ -87,6 +87,18 @@ sandboxDescribe(probe)("toolgate sandbox -- LINE", () => {
     expect(r.status).toBe(7);
   });
 
+  it("runs the line with the runtime's command environment: no BASH_ENV, no TAR_OPTIONS, git's safe.bareRepository", () => {
+    const hook = t.path("bash-env.sh");
+    writeFileSync(hook, "echo BASH_ENV-ran\n");
+    const env = { ...process.env, BASH_ENV: hook, TAR_OPTIONS: "--checkpoint=1 --checkpoint-action=echo=TAR-ran" };
+    const line =
+      'tar -cf /tmp/a.tar a.txt && tar -tf /tmp/a.tar; git config --get safe.bareRepository; echo "[$TAR_OPTIONS]"';
+    const r = sandbox(["--workspace", t.path("ws"), "--", line], env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toMatch(/BASH_ENV-ran|TAR-ran/);
+    expect(r.stdout).toBe("a.txt\nexplicit\n[]\n");
+  });
+
   it("applies the policy: writes outside fail, the settings' ignore file hides its matches", () => {
     const settings = t.path("settings.json");
     writeFileSync(settings, JSON.stringify({ "toolgate.ignoreFile": ".ignore-me", "toolgate.sandbox.mode": "auto" }));

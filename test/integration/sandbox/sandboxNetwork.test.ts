@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { BRIDGE_SOURCE, PERL_BRIDGE_SOURCE } from "../../../src/agent/sandbox/bridgeProgram";
+import { BRIDGE_SOURCE, PERL_BRIDGE_SOURCE, PYTHON_BRIDGE } from "../../../src/agent/sandbox/bridgeProgram";
 import { SandboxSession, type SandboxSessionOptions } from "../../../src/agent/sandbox/sandboxedSpawn";
 import { grantOf } from "../../../src/core/sandbox/grant";
 import type { SandboxNetwork } from "../../../src/core/sandbox/sandboxSettings";
@@ -75,6 +75,7 @@ const curl = (name: string, extra = "") =>
 sandboxDescribe(probe, !HAS_CURL)("sandbox network: a host list through the proxy (real bubblewrap)", () => {
   const bridges = [
     { name: "Perl", bridge: { interpreter: "/usr/bin/perl", source: PERL_BRIDGE_SOURCE, execs: true } },
+    { name: "Python", bridge: PYTHON_BRIDGE },
     { name: "Node", bridge: { interpreter: process.execPath, source: BRIDGE_SOURCE, execs: false } },
   ].filter((b) => existsSync(b.bridge.interpreter));
   it.each(bridges)(

@@ -117,7 +117,7 @@ async function runTask(
     });
   }
   await h.task.run();
-  const results = calls.map((_, i) => toolResultsIn(h!.model, i + 1)[0] ?? "");
+  const results = calls.map((_, i) => toolResultsIn(h!.model, i + 1).at(-1) ?? "");
   return { harness: h, parent: workspace, results, checkpoints: ck };
 }
 

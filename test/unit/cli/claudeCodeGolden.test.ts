@@ -235,7 +235,14 @@ describe("tools by what they do", () => {
       const out = await decide({ ...agent, tool_input: { ...input, isolation } });
       expect(out.permissionDecision, isolation).toBe("ask");
     }
-    for (const tool of ["TodoWrite", "TaskStop", "ListAgents", "ExitPlanMode", "ReportFindings"])
+    for (const tool of [
+      "TodoWrite",
+      "TaskStop",
+      "ListAgents",
+      "ExitPlanMode",
+      "ReportFindings",
+      "ListMcpResourcesTool",
+    ])
       expect((await decide(fixture("toolsearch", { tool_name: tool, tool_input: {} }))).permissionDecision).toBe(
         "allow",
       );

@@ -118,7 +118,7 @@ describe("git", () => {
     ["git -C /tmp log", "unsafe"],
     ["git show HEAD:secrets/key", "unsafe"],
     ["git cat-file -p HEAD:a", "safe"],
-    ["git cat-file --filters HEAD:a", "unsafe"],
+    ["git cat-file --filters HEAD:a", "unparseable"],
     ["git blame --contents .env a", "unsafe"],
     ["git grep -n TODO -- src", "safe"],
     ["git help log", "unsafe"],
@@ -127,13 +127,13 @@ describe("git", () => {
     expect(a.analyze(command, context()).verdict).toBe(expected);
   });
 
-  it("an allow rule licenses the subcommand, never configuration or dangerous options", () => {
+  it("an allow rule licenses the subcommand, never configuration or dangerous options (a program they run: a hard ask)", () => {
     expect(verdict("git commit -m 'fix: x'", ["git commit"])).toBe("safe");
     expect(verdict("git -c core.hooksPath=/tmp commit -m x", ["git commit"])).toBe("unparseable");
     expect(verdict("git log --output=/tmp/x", ["git log"])).toBe("unsafe");
-    expect(verdict("git push --receive-pack=x", ["git push"])).toBe("unsafe");
-    expect(verdict("git fetch --upload-pack='sh -c id'", ["git fetch"])).toBe("unsafe");
-    expect(verdict("git clone --template=/tmp/t https://x", ["git clone"])).toBe("unsafe");
+    expect(verdict("git push --receive-pack=x", ["git push"])).toBe("unparseable");
+    expect(verdict("git fetch --upload-pack='sh -c id'", ["git fetch"])).toBe("unparseable");
+    expect(verdict("git clone --template=/tmp/t https://x", ["git clone"])).toBe("unparseable");
   });
 
   it("git rm and git clean delete", () => {
@@ -154,8 +154,11 @@ describe("find", () => {
     ["find . -name '*.ts' -type f", "safe"],
     ["find src -newer package.json -print0", "safe"],
     ["find . -maxdepth 2 -name x -o -name y", "safe"],
-    ["find . -exec grep -l x {} +", "safe"],
-    ["find . -exec cat {} \\;", "safe"],
+    // The workspace root holds `.env` and `secrets/`: find reads them; `src` holds no ignored file.
+    ["find . -exec grep -l x {} +", "unsafe"],
+    ["find . -exec cat {} \\;", "unsafe"],
+    ["find src -exec grep -l x {} +", "safe"],
+    ["find src -exec cat {} \\;", "safe"],
     ["find secrets -exec cat {} \\;", "unsafe"],
     ["find / -name x", "unsafe"],
     ["find . -delete", "unsafe"],
@@ -174,14 +177,17 @@ describe("find", () => {
 
 describe("other programs", () => {
   it.each([
-    ["rg -n TODO", "safe"],
+    ["rg -n TODO", "unsafe"],
+    ["rg -n TODO src", "safe"],
     ["rg --files -g '*.ts'", "safe"],
-    ["rg -z x", "safe"],
+    ["rg -z x src", "safe"],
     ["rg --pre=cat x", "unparseable"],
     ["rg --pr=cat x", "unparseable"],
     ["rg x --ignore-file .env", "unsafe"],
     ["grep -E 'a|b' -r src", "safe"],
-    ["grep -rn x", "safe"],
+    // The working directory holds `.env` and `secrets/`: a recursive read of it asks; `src` holds neither.
+    ["grep -rn x", "unsafe"],
+    ["grep -rn x src", "safe"],
     ["grep x /etc/passwd", "unsafe"],
     ["sort -k2 -t, data.csv", "safe"],
     ["sort -o sorted.txt data.csv", "safe"],
@@ -230,8 +236,9 @@ describe("other programs", () => {
     ["ls --hyperlink=auto", "safe"],
     ["ls -l --frobnicate", "unsafe"],
     ["wc -l *.ts", "unsafe"],
-    // wc reads each file's content: without a pattern gate (the real one decides globs), a glob asks.
-    ["wc -l -- *.ts", "unsafe"],
+    // wc reads each file's content: the pattern gate finds no ignored file `*.ts` can match; `secrets/*` can.
+    ["wc -l -- *.ts", "safe"],
+    ["wc -l -- secrets/*", "unsafe"],
     ["ls *", "safe"],
     ["tee out.txt < in.txt", "safe"],
     ["xargs -a list.txt echo", "safe"],

@@ -14,7 +14,7 @@ import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import { awkProgramProblem } from "../../../src/core/commands/catalogue/awk";
 import { jqFilterProblem } from "../../../src/core/commands/catalogue/jq";
 import { sedScriptProblem } from "../../../src/core/commands/catalogue/sed";
-import { context, loadedAnalyzer } from "./helpers";
+import { context, loadedAnalyzer, WS } from "./helpers";
 
 let a: BashAnalyzer;
 beforeAll(async () => {
@@ -212,10 +212,12 @@ describe("find -exec hands file names to code", () => {
   it("the files -exec reads are content reads of the start directory", () => {
     const ctx = context();
     a.analyze("find src -name '*.ts' -exec cat {} +", ctx);
-    expect(ctx.paths).toMatchObject({ calls: expect.arrayContaining([{ path: "src", cwd: "/ws", access: "read" }]) });
-    expect(a.analyze("find . -exec cat {} +", context()).verdict).toBe("safe");
+    expect(ctx.paths).toMatchObject({ calls: expect.arrayContaining([{ path: "src", cwd: WS, access: "read" }]) });
+    // `.` holds `.env` and `secrets/`, which the ignore file excludes; `src` holds neither.
+    expect(a.analyze("find . -exec cat {} +", context()).verdict).toBe("unsafe");
+    expect(a.analyze("find src -exec cat {} +", context()).verdict).toBe("safe");
     expect(a.analyze("find . -name '*.ts'", context()).verdict).toBe("safe");
-    expect(a.analyze("find . -name '*.ts' -exec grep -l foo {} +", context()).verdict).toBe("safe");
+    expect(a.analyze("find src -name '*.ts' -exec grep -l foo {} +", context()).verdict).toBe("safe");
   });
 });
 
@@ -340,7 +342,7 @@ describe("directory reads and unknown options", () => {
   ])("%s reads the working directory for content", (line) => {
     const ctx = context();
     a.analyze(line, ctx);
-    expect(ctx.paths).toMatchObject({ calls: expect.arrayContaining([{ path: ".", cwd: "/ws", access: "read" }]) });
+    expect(ctx.paths).toMatchObject({ calls: expect.arrayContaining([{ path: ".", cwd: WS, access: "read" }]) });
   });
 
   it.each([

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
-import { context, loadedAnalyzer, WS, type FakePathGate } from "./helpers";
+import { context, loadedAnalyzer, WS, type RecordingPathGate } from "./helpers";
 
 let a: BashAnalyzer;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ function judge(command: string) {
 function checkedFrom(command: string, path: string): string[] {
   const ctx = context();
   a.analyze(command, ctx);
-  return (ctx.paths as FakePathGate).calls.filter((c) => c.path === path).map((c) => c.cwd);
+  return (ctx.paths as RecordingPathGate).calls.filter((c) => c.path === path).map((c) => c.cwd);
 }
 
 describe("cd through a line", () => {

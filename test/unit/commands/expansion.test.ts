@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import type { CommandContext } from "../../../src/core/commands/types";
-import { context, HOME, loadedAnalyzer, WS, type FakePathGate } from "./helpers";
+import { context, HOME, loadedAnalyzer, WS, type RecordingPathGate } from "./helpers";
 
 let a: BashAnalyzer;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ function judge(command: string, ctx: CommandContext = context({ deny: DENY, allo
 function pathsChecked(command: string, cwd = WS): string[] {
   const ctx = context({ deny: DENY, allow: ALLOW, cwd });
   a.analyze(command, ctx);
-  return (ctx.paths as FakePathGate).calls.map((c) => (c.path.startsWith("/") ? c.path : `${c.cwd}/${c.path}`));
+  return (ctx.paths as RecordingPathGate).calls.map((c) => (c.path.startsWith("/") ? c.path : `${c.cwd}/${c.path}`));
 }
 
 describe("brace expansion before judgement", () => {
@@ -62,15 +62,15 @@ describe("brace expansion before judgement", () => {
   it("paths made by brace expansion meet the path gate one by one", () => {
     const ignored = judge("cat {src/a.ts,.env}");
     expect(ignored.verdict).toBe("unsafe");
-    expect(ignored.rule).toBe("path:ignored");
-    expect(judge("cat {src,..}/x").rule).toBe("path:outside-workspace");
-    expect(judge("tee {a,.git/hooks/pre-commit} < /dev/null").rule).toBe("path:protected");
+    expect(ignored.rule).toBe("ignoreFile: .toolgateignore");
+    expect(judge("cat {src,..}/x").rule).toBe("path:external-read");
+    expect(judge("tee {a,.git/hooks/pre-commit} < /dev/null").rule).toBe("protected: **/.git/**");
     expect(pathsChecked("cat {src,..}/{x,y}")).toEqual([`${WS}/src/x`, `${WS}/src/y`, `${WS}/../x`, `${WS}/../y`]);
   });
 
   it("`for` iterates over the expanded list", () => {
     expect(judge('for f in src/{a,b}.ts; do cat "$f"; done').verdict).toBe("safe");
-    expect(judge('for f in {src/a.ts,.env}; do cat "$f"; done').rule).toBe("path:ignored");
+    expect(judge('for f in {src/a.ts,.env}; do cat "$f"; done').rule).toBe("ignoreFile: .toolgateignore");
     expect(judge("for f in {rm,x}; do $f y; done").verdict).not.toBe("safe");
   });
 
@@ -106,7 +106,7 @@ describe("brace expansion before judgement", () => {
 describe("tilde expansion before judgement", () => {
   it("`~` and `~/x` are the known home directory", () => {
     expect(pathsChecked("cat ~/notes.txt")).toEqual([`${HOME}/notes.txt`]);
-    expect(judge("cat ~/notes.txt").rule).toBe("path:outside-workspace");
+    expect(judge("cat ~/notes.txt").rule).toBe("path:external-read");
     expect(pathsChecked("echo x > ~/.bashrc")).toEqual([`${HOME}/.bashrc`]);
     expect(pathsChecked("cat {~,src}/x")).toEqual([`${HOME}/x`, `${WS}/src/x`]);
   });

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashAnalyzer } from "../../../src/core/commands/analyzer";
 import type { CommandVerdict } from "../../../src/core/commands/types";
-import { context, loadedAnalyzer } from "./helpers";
+import { context, HOME, loadedAnalyzer, WS } from "./helpers";
 
 let a: BashAnalyzer;
 beforeAll(async () => {
@@ -240,9 +240,9 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["flag", "git --exec-path=/tmp log", "unparseable"],
   ["flag", "git log --output=x", "unsafe"],
   ["flag", "git log --outp=x", "unsafe"],
-  ["flag", "git diff --ext-diff", "unsafe"],
-  ["flag", "git diff --ext", "unsafe"],
-  ["flag", "git log --textconv", "unsafe"],
+  ["flag", "git diff --ext-diff", "unparseable"],
+  ["flag", "git diff --ext", "unparseable"],
+  ["flag", "git log --textconv", "unparseable"],
   ["flag", "git grep -O x", "unparseable"],
   ["flag", "git grep --open-files-in-pager=vim x", "unparseable"],
   ["flag", "git log $opt", "unparseable"],
@@ -326,7 +326,7 @@ const cases: [family: string, command: string, expected: Expect][] = [
   ["ignored", "cat .env", "unsafe"],
   ["ignored", "cat ./.env", "unsafe"],
   ["ignored", "cat src/../.env", "unsafe"],
-  ["ignored", "cat /ws/.env", "unsafe"],
+  ["ignored", `cat ${WS}/.env`, "unsafe"],
   ["ignored", "grep x .env", "unsafe"],
   ["ignored", "head -5 secrets/key", "unsafe"],
   ["ignored", "cat .e*", "unsafe"],
@@ -454,10 +454,15 @@ describe("reasons a person understands", () => {
     });
   });
   it("names the path that escapes", () => {
+    expect(a.analyze("echo x > ~/notes.txt", context())).toMatchObject({
+      verdict: "unsafe",
+      rule: "path:external-write",
+      reason: `writes outside the workspace: ${HOME}/notes.txt`,
+    });
     expect(a.analyze("echo x > ~/.bashrc", context())).toMatchObject({
       verdict: "unsafe",
-      rule: "path:outside-workspace",
-      reason: "writes outside the workspace: /home/user/.bashrc",
+      rule: "protected: **/.bashrc",
+      reason: `writes to a protected path: ${HOME}/.bashrc`,
     });
   });
   it("names the deleting flag and marks the deletion", () => {

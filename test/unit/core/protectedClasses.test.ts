@@ -57,6 +57,22 @@ describe("other agents' configuration", () => {
   });
 });
 
+describe("Toolgate's own state", () => {
+  const t = tempTree({ "w/src/a.ts": "a" });
+  afterAll(() => t.cleanup());
+
+  it("the hook wrappers, the hooks' taint state, the code cache and the probe memo ask; the package caches do not", async () => {
+    const paths = [
+      "~/.local/share/toolgate/hooks/claude-code.sh",
+      "~/.local/state/toolgate/hooks/taint-x.json",
+      "~/.local/state/toolgate",
+      "~/.cache/toolgate/code-cache/cli-hook-0123.v8",
+      "~/.cache/toolgate/sandbox-probe.json",
+    ];
+    await expectProtected([t.path("w")], paths, ["src/toolgate/hooks/a.ts", "src/.cache/toolgate/pkg/x"]);
+  });
+});
+
 describe("any git directory, whatever its name", () => {
   const t = tempTree({ "w/src/a.ts": "a" });
   afterAll(() => t.cleanup());

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { toolchainRoots } from "../../../src/agent/sandbox/homeInputs";
 import { bwrapArgs } from "../../../src/core/sandbox/bwrapArgs";
-import { grantOf } from "../../../src/core/sandbox/grant";
+import { describeGrant, grantOf, withApprovedReads } from "../../../src/core/sandbox/grant";
 import { policyForGrant, TooManyMountsError, type TaskSandboxInputs } from "../../../src/core/sandbox/grantPolicy";
 import { packageCacheEnv } from "../../../src/core/sandbox/packageCaches";
 import { classifySandboxFailure } from "../../../src/core/sandbox/sandboxFailure";
@@ -156,5 +156,44 @@ describe("toolchain roots in the home", () => {
     expect(toolchainRoots(home, PATH, `${home}/tools/node/bin/node`)).toEqual(
       [".config/git", ".gitconfig", ".nvm", ".pyenv", "bin", "tools/node/bin"].map((r) => path.join(home, r)),
     );
+  });
+});
+
+describe("outside reads the person approved (grant.readPaths)", () => {
+  const binds = (readPaths: readonly string[]) =>
+    mounts(bwrapArgs(policyForGrant(withApprovedReads(grantOf("read-only"), readPaths), fixed), opts)).filter(
+      (m) => m.startsWith("--ro-bind-try /home/u/notes") || m.includes(" /home/u/.ssh") || m.includes("/etc"),
+    );
+
+  it("are bound read-only into the emptied home, and only into the policy of the grant that carries them", () => {
+    expect(binds(["/home/u/notes/todo.txt"])).toEqual(["--ro-bind-try /home/u/notes/todo.txt /home/u/notes/todo.txt"]);
+    expect(binds([])).toEqual([]);
+    expect(policyForGrant(grantOf("read-only"), fixed).homeBinds).not.toContain("/home/u/notes/todo.txt");
+  });
+
+  it("never re-expose a credential store, an ignored entry, the home itself, or what the root already shows", () => {
+    const p = policyForGrant(
+      withApprovedReads(grantOf("workspace-write"), [
+        "/home/u/.ssh/id_rsa",
+        "/home/u/.ssh",
+        "/home/u/.npmrc",
+        "/home/u/ws/.env",
+        "/home/u",
+        "/home",
+        "/etc/hosts",
+        "/tmp/x",
+        "relative/x",
+        "/home/u/a/../.ssh/id_rsa",
+      ]),
+      fixed,
+    );
+    expect(p.homeBinds).toEqual(policyForGrant(grantOf("workspace-write"), fixed).homeBinds);
+  });
+
+  it("the grant says them, and only a click adds them", () => {
+    const g = withApprovedReads(grantOf("read-only"), ["/home/u/b", "/home/u/a", "/home/u/b"]);
+    expect(g.readPaths).toEqual(["/home/u/a", "/home/u/b"]);
+    expect(describeGrant(g)).toBe("read-only, no network, may read /home/u/a, /home/u/b (approved for this call)");
+    expect(withApprovedReads(grantOf("read-only"), undefined)).toBe(grantOf("read-only"));
   });
 });

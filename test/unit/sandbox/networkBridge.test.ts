@@ -9,8 +9,10 @@ import {
   bridgeCommand,
   bridgeSocketTarget,
   SANDBOX_PROXY_PORT,
+  savedVariable,
   type NetworkBridge,
 } from "../../../src/core/sandbox/networkBridge";
+import { PYTHON_BRIDGE } from "../../../src/agent/sandbox/bridgeProgram";
 import { classifySandboxFailure } from "../../../src/core/sandbox/sandboxFailure";
 import type { SandboxPolicy } from "../../../src/core/sandbox/sandboxPolicy";
 import { seatbeltProfile } from "../../../src/core/sandbox/seatbeltProfile";
@@ -63,6 +65,25 @@ describe("bubblewrap arguments with a host allow-list", () => {
       "/bin/bash",
       "-c",
       "echo 'a b' \"$x\"",
+    ]);
+  });
+
+  it("Python's bridge gets its switches, -c, and the saved LC_CTYPE", () => {
+    const py: NetworkBridge = { ...bridge, ...PYTHON_BRIDGE, source: "S" };
+    expect(savedVariable(py)).toBe("LC_CTYPE");
+    expect(bridgeCommand(py, "/run/s.sock", "/bin/bash", ["-c", "x"], "C")).toEqual([
+      "/usr/bin/python3",
+      "-I",
+      "-S",
+      "-B",
+      "-c",
+      "S",
+      "/run/s.sock",
+      String(SANDBOX_PROXY_PORT),
+      "=C",
+      "/bin/bash",
+      "-c",
+      "x",
     ]);
   });
 

@@ -71,7 +71,7 @@ export function whereSaved(scope: RuleScope, toolName: string, rule: string): st
 
 /**
  * Before the click: whether the command will run inside the OS sandbox, with what it may write (its grant)
- * and which hosts it may reach.
+ * which hosts it may reach, and the outside paths an approval binds read-only for this run.
  */
 export function sandboxLine(tool: ToolInfo): string {
   const o = tool.sandboxOutlook;
@@ -86,7 +86,9 @@ export function sandboxLine(tool: ToolInfo): string {
         : o.network === "hosts"
           ? "network: host list"
           : "no network";
-    return `runs in the OS sandbox (${files !== undefined ? `${files}, ` : ""}${net})`;
+    const reads = o.readPaths ?? [];
+    const read = reads.length > 0 ? `; approving lets this run read ${reads.join(", ")}` : "";
+    return `runs in the OS sandbox (${files !== undefined ? `${files}, ` : ""}${net}${read})`;
   }
   return o.reason !== undefined ? `runs unsandboxed — ${o.reason}` : "runs unsandboxed";
 }

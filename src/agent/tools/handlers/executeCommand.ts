@@ -1,4 +1,5 @@
 import type { CommandTarget } from "../../../core/resolvedCall";
+import { WORKSPACE_WRITE_GRANT, withApprovedReads, type SandboxGrant } from "../../../core/sandbox/grant";
 import type { CommandSandboxReport } from "../../env";
 import { savedResult, type PendingSandboxAsk, type RerunOffer } from "../../sandbox/pendingSandboxAsk";
 import { undoProtectedChanges } from "../../sandbox/protectedUndo";
@@ -218,6 +219,12 @@ function taskKeyOf(ctx: ToolContext): string {
   return key;
 }
 
+/** The grant a run uses: the decision's, plus the card's outside reads when the person approved it by a click. */
+function grantFor(target: CommandTarget, ctx: ToolContext): { grant?: SandboxGrant } {
+  if (ctx.approvedByPerson !== true || !target.outsideReads?.length) return target.grant ? { grant: target.grant } : {};
+  return { grant: withApprovedReads(target.grant ?? WORKSPACE_WRITE_GRANT, target.outsideReads) };
+}
+
 async function runOnce(
   target: CommandTarget,
   ctx: ToolContext,
@@ -235,8 +242,9 @@ async function runOnce(
     signal: ctx.signal,
     autoApproved: ctx.approvedByPerson !== true,
     roots: ctx.config.roots,
-    // The decision's grant bounds the sandbox, clicked or not: a click approves the command, not more.
-    ...(target.grant ? { grant: target.grant } : {}),
+    // The decision's grant bounds the sandbox, clicked or not: a click approves the command, not more — but
+    // the outside reads its card named, which are bound read-only into this one run.
+    ...grantFor(target, ctx),
     taskKey: taskKeyOf(ctx),
     ...(unsandboxed ? { unsandboxed } : {}),
     onOutput: (text) => {

@@ -9,6 +9,7 @@
  *   does not know). An allow rule for the command may still license it.
  */
 import type { Word } from "../model";
+import type { ReadFilter } from "../../readFilter";
 
 /**
  * How a path argument is used. `names`: only names/metadata come out (ls, wc, du), so globs are fine.
@@ -49,8 +50,12 @@ export interface Effects {
    * wrapper of an Effects can drop it and turn a hard ask into a plain "dangerous".
    */
   unknown(reason: string): void;
-  /** A path the command reads. `base` is a directory (as written) the path is relative to (`git -C dir`). */
-  read(path: Word, kind: ReadKind, base?: Word): void;
+  /**
+   * A path the command reads. `base` is a directory (as written) the path is relative to (`git -C dir`).
+   * `filter`: when the path is a directory read for its content, the files below it the command selects by
+   * name (`rg -g '*.ts'`); the others are not read.
+   */
+  read(path: Word, kind: ReadKind, base?: Word, filter?: ReadFilter): void;
   /** A path the command writes (created, truncated or changed). */
   write(path: Word, base?: Word): void;
   /**

@@ -7,6 +7,7 @@
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
+import { readFilter } from "../../readFilter";
 
 const TESTS_WITH_ARG = new Set([
   "-name",
@@ -122,6 +123,8 @@ const PATHS_ONLY = new Set([
   "comm",
   "expand",
 ]);
+/** Of `PATHS_ONLY`, those that read only the names and metadata of the files `{}` names, never their content. */
+const NAMES_ONLY = new Set(["ls", "stat", "du", "basename", "dirname", "realpath", "readlink"]);
 /**
  * Programs that write the files `{}` names. A write of a start point covers that directory, not what lies
  * below it (`find . -path ./.git/hooks/x -exec cp f {} \;` writes a git hook): their `{}` is a path known
@@ -157,8 +160,13 @@ export const find: ProgramCheck = (argv, fx) => {
       fx.dangerous(`the \`find\` start point \`${s.value}\` could expand to an action like \`-delete\``);
     fx.read(s, "names");
   }
+  // While the expression read so far is a plain conjunction (no `-o`, `!`, `,` or parentheses), an action runs
+  // only on files whose name matches every `-name`/`-iname` glob seen: `names` holds them.
+  let conjunction = true;
+  const names: string[] = [];
   for (; i < argv.length; i++) {
     const w = argv[i]!;
+    if (!w.literal || ["-o", "-or", "!", "-not", "(", ")", ","].includes(w.value)) conjunction = false;
     if (!w.literal) {
       fx.dangerous(
         "`find` gets an expression computed at run time, which could be an action like `-exec` or `-delete`",
@@ -170,6 +178,9 @@ export const find: ProgramCheck = (argv, fx) => {
     if (v === "-name" || v === "-iname" || v === "-path" || v === "-ipath" || v === "-wholename") {
       // A plain name (`-name .env`) picks that file: check it under each start point like a path.
       const pattern = argv[++i];
+      // A `-path` test only narrows the files further; a pattern known only at run time ends the selection.
+      if (!pattern?.literal) conjunction = false;
+      else if (v === "-name" || v === "-iname") names.push(pattern.value);
       if (pattern?.literal && !/[*?[\]]/.test(pattern.value)) {
         for (const s of starts)
           fx.read(v.endsWith("name") && !v.endsWith("wholename") ? joinPath(s, pattern.value) : pattern, "names");
@@ -229,6 +240,11 @@ export const find: ProgramCheck = (argv, fx) => {
           WRITES_FOUND.has(name) || (name === "sort" && inner.some((x) => /^-[A-Za-z]*o|^--o/.test(x.value)));
         const pathsOnly = program.literal && PATHS_ONLY.has(name) && !writes;
         for (const s of starts) {
+          // The start point stands for the files below it, but a reader of named files given a directory
+          // reads nothing of it (`cat .`): the files found are read here, as a recursive read of the start.
+          // A plain conjunction of `-name` tests before the action selects which of them it reads.
+          const only = conjunction ? readFilter(names) : undefined;
+          if (pathsOnly && !NAMES_ONLY.has(name)) fx.read(s, "content", undefined, only);
           const substituted = inner.map((x) =>
             !x.value.includes("{}") ? x : pathsOnly && x.value === "{}" ? substitute(x, s) : computedAtRunTime(x),
           );

@@ -6,13 +6,13 @@
  * abbreviations (`--out=x` for `--output`), `-NUM`, old-style bundles (`tar xvf x.tar`) and `--`.
  *
  * Options are whitelisted: an option the grammar does not know is dangerous (it could run, write or read
- * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous or deleting one
- * (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless one. The
- * effects of values (reads, writes) are reported here; what an option does beyond its value (`dangerous`,
- * `deletes`) is reported here too, so a program's own code only interprets the positionals.
+ * anything, so no allow rule licenses it). A long option that could abbreviate a dangerous, code-running or
+ * deleting one (`--outp` for `--output`) counts as that option, even where it could also abbreviate a harmless
+ * one. The effects of values (reads, writes) are reported here; what an option does beyond its value
+ * (`dangerous`, `runs`, `deletes`) is reported here too, so a program's own code only interprets the positionals.
  */
 import { literalWord, UNKNOWN, type Word } from "../model";
-import { dangerousOption, type Effects } from "./effects";
+import { dangerousOption, runsCode, type Effects } from "./effects";
 
 /**
  * What an option argument is: plain data, a file read for its content or only its name, a file written, or a
@@ -66,6 +66,12 @@ export interface OptionSpec {
    * its table entry (`shortArgs`, `longArgs`) gives it; without one it takes none.
    */
   readonly dangerous?: Readonly<Record<string, string>>;
+  /**
+   * `-x` or `--name` → why it makes the program run code or another program (`git --ext-diff`, `git clone
+   * --upload-pack`): a hard ask in every mode (`runsCode`), whatever the reason's wording. It keeps the value
+   * its table entry gives it (which `Seen` records); without one it takes none.
+   */
+  readonly runs?: Readonly<Record<string, string>>;
   /**
    * `-x` or `--name` → why it deletes or loses data (`tar --remove-files`, `gzip` without `-k`): a hard ask in
    * every mode, as `rm` is. The option must also be in the table (flags, long, or with its value kind).
@@ -221,6 +227,8 @@ export function parseArgs(
       dangerousOption(fx, `\`${program} ${written}\` ${why}`, why);
       return false;
     }
+    const runs = spec.runs?.[option];
+    if (runs) runsCode(fx, `\`${program} ${written}\` ${runs}`);
     const loses = spec.deletes?.[option];
     if (loses) fx.deletes(`\`${program} ${written}\` ${loses}`);
     seen.add(canonical(written), at);
@@ -249,7 +257,14 @@ export function parseArgs(
       if (!spec.optionsHarmless) notKnown(`\`${program}\` gets an option computed at run time`);
       return "word";
     }
-    if (arg === undefined && optional === undefined && following === undefined && !flag && !spec.dangerous?.[option]) {
+    if (
+      arg === undefined &&
+      optional === undefined &&
+      following === undefined &&
+      !flag &&
+      !spec.dangerous?.[option] &&
+      !spec.runs?.[option]
+    ) {
       notKnown(`\`${written}\` is not an option Toolgate knows for \`${program}\``);
       return "word";
     }
@@ -374,6 +389,7 @@ function longNames(spec: OptionSpec): string[] {
     ...Object.keys(spec.longOptional ?? {}),
     ...Object.keys(spec.longPairs ?? {}),
     ...named(spec.dangerous),
+    ...named(spec.runs),
   ];
 }
 
@@ -384,7 +400,9 @@ function resolveLong(name: string, spec: OptionSpec): Resolved {
   // GNU getopt accepts any unambiguous prefix; a prefix of a dangerous or deleting option counts as that
   // option even when it is ambiguous (the reading that does harm wins).
   const candidates = [...new Set(longNames(spec).filter((full) => full.startsWith(name)))];
-  const harmful = candidates.find((c) => spec.dangerous?.[`--${c}`] ?? spec.deletes?.[`--${c}`]);
+  const harmful = candidates.find(
+    (c) => spec.dangerous?.[`--${c}`] ?? spec.runs?.[`--${c}`] ?? spec.deletes?.[`--${c}`],
+  );
   // (A deleting option is always in `long`, `longArgs` or `longOptional` too, so it is among the candidates.)
   if (harmful) return lookup(harmful, spec)!;
   if (candidates.length === 1 && !spec.exact) return lookup(candidates[0]!, spec)!;
@@ -399,7 +417,8 @@ function lookup(name: string, spec: OptionSpec): Resolved | undefined {
   if (opt !== undefined) return { kind: "optional", name, arg: opt };
   const pair = spec.longPairs?.[name];
   if (pair !== undefined) return { kind: "pair", name, arg: pair };
-  if (spec.long?.includes(name) || spec.dangerous?.[`--${name}`]) return { kind: "flag", name };
+  if (spec.long?.includes(name) || spec.dangerous?.[`--${name}`] || spec.runs?.[`--${name}`])
+    return { kind: "flag", name };
   return undefined;
 }
 

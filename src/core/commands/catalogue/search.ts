@@ -4,8 +4,9 @@
  * ripgrep's `--pre` and `--hostname-bin` run programs.
  */
 import type { Effects, ProgramCheck } from "./effects";
-import { parseArgs, sliceWord, type OptionSpec } from "./options";
+import { parseArgs, sliceWord, type OptionSpec, type Seen } from "./options";
 import { literalWord, type Word } from "../model";
+import { readFilter, type ReadFilter } from "../../readFilter";
 
 const HELP = ["help", "version"];
 
@@ -82,6 +83,38 @@ function checkNamePatterns(argv: readonly Word[], options: readonly string[], fx
   }
 }
 
+/**
+ * The values of `options` when every use of them took a value the shell passes as written (quoted or plain);
+ * otherwise undefined.
+ */
+function literalValues(seen: Seen, options: readonly string[]): string[] | undefined {
+  const uses = seen.all().filter((o) => options.includes(o)).length;
+  const values = options.flatMap((o) => seen.valuesOf(o));
+  if (values.length !== uses || !values.every((w) => w.literal)) return undefined;
+  return values.map((w) => w.value);
+}
+
+/**
+ * The files below a directory grep reads with `--include`: only those an `--include` glob matches, when the
+ * first of `--include`, `--exclude` and `--exclude-from` is an `--include` (GNU grep reads a file no option
+ * matches unless the first is an `--include`). Later `--exclude`s only leave more out.
+ */
+function grepSelection(seen: Seen): ReadFilter | undefined {
+  const first = seen.all().find((o) => o === "--include" || o === "--exclude" || o === "--exclude-from");
+  if (first !== "--include") return undefined;
+  const globs = literalValues(seen, ["--include"]);
+  return globs && readFilter(globs);
+}
+
+/**
+ * The files below a directory ripgrep reads with `-g`/`--glob`/`--iglob`: when one glob is positive, only
+ * those a positive glob matches (a `!` glob only leaves more out).
+ */
+function rgSelection(seen: Seen): ReadFilter | undefined {
+  const globs = literalValues(seen, ["-g", "--glob", "--iglob"]);
+  return globs && readFilter(globs.filter((g) => !g.startsWith("!")));
+}
+
 export const grep =
   (program: string): ProgramCheck =>
   (argv, fx) => {
@@ -110,8 +143,9 @@ export const grep =
       : seen.has("-R") || seen.has("--dereference-recursive")
         ? "content"
         : "content-nofollow";
-    if (files.length === 0 && recursive) fx.read(literalWord("."), kind);
-    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, kind);
+    const only = recursive ? grepSelection(seen) : undefined;
+    if (files.length === 0 && recursive) fx.read(literalWord("."), kind, undefined, only);
+    for (const f of files) if (!(f.literal && f.value === "-")) fx.read(f, kind, undefined, only);
   };
 
 const RG_FLAGS = [
@@ -299,6 +333,7 @@ export const rg: ProgramCheck = (argv, fx) => {
     paths = positionals.slice(1);
   }
   const kind = seen.has("--files") ? "names" : seen.has("-L") || seen.has("--follow") ? "content" : "content-nofollow";
-  if (paths.length === 0) fx.read(literalWord("."), kind);
-  for (const p of paths) if (!(p.literal && p.value === "-")) fx.read(p, kind);
+  const only = rgSelection(seen);
+  if (paths.length === 0) fx.read(literalWord("."), kind, undefined, only);
+  for (const p of paths) if (!(p.literal && p.value === "-")) fx.read(p, kind, undefined, only);
 };
