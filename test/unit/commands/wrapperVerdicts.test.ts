@@ -488,6 +488,21 @@ const ROWS: readonly (readonly [string, CommandVerdict])[] = [
   ["set -ex", "safe"],
   ["set", "safe"],
   ["set -o", "safe"],
+  // su permutes its options (GNU order): `-c` may follow the user, cluster or attach.
+  ["su -c 'rm x' bob", "deny"],
+  ["su bob -c 'rm x'", "deny"],
+  ["su -c'rm x' bob", "deny"],
+  ["su -lc 'rm x' bob", "deny"],
+  ["su --command='rm x' bob", "deny"],
+  ["su --comm 'rm x' bob", "deny"],
+  ["su --session-command='rm x' bob", "deny"],
+  ["su - bob -c 'rm x'", "deny"],
+  ["su -s /bin/sh bob", "unparseable"],
+  ["su --sh=/bin/sh bob", "unparseable"],
+  ["su -c ls bob", "unsafe"],
+  ["su -X bob", "unparseable"],
+  ["su $x bob", "unparseable"],
+  ["su bob", "unsafe"],
 ];
 
 describe("wrapper and shell verdicts", () => {

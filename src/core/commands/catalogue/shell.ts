@@ -19,6 +19,7 @@ import {
   SHOPT_NAMES,
   WAIT_OPTIONS,
 } from "./shellGrammars";
+import { SU } from "./wrapperGrammars";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -323,13 +324,8 @@ const getopts: ProgramCheck = (argv, fx) => {
 const su: ProgramCheck = (argv, fx) => {
   fx.label("su");
   fx.notReadOnly("`su` runs commands as another user");
-  argv.forEach((w, i) => {
-    if (["-c", "--command", "--session-command"].includes(w.value)) {
-      const cmd = argv[i + 1];
-      if (cmd) fx.payload(cmd, "`su -c`");
-    } else if (/^--(command|session-command)=/.test(w.value))
-      fx.payload(sliceWord(w, w.value.indexOf("=") + 1), "`su -c`");
-  });
+  const { seen } = parseArgs(argv, 1, SU, fx, "su");
+  for (const cmd of [...seen.valuesOf("--command"), ...seen.valuesOf("--session-command")]) fx.payload(cmd, "`su -c`");
 };
 
 /** `trap [--] ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap -P`/`trap` print. */

@@ -206,3 +206,24 @@ export const DOAS: OptionSpec = {
   shortArgs: { C: "content", u: "data" },
   dangerous: { "-s": SHELL },
 };
+
+/**
+ * util-linux `su` ("c:fg:G:lmpPs:hVw:", GNU order: options may follow the user). `-c`/`--command` and
+ * `--session-command` are shell text its user's shell runs; `-s SHELL` runs the program it names.
+ */
+export const SU: OptionSpec = {
+  unknownOptions: "unknown",
+  flags: "flmpPhV",
+  shortArgs: { c: "data", g: "data", G: "data", s: "data", w: "data" },
+  long: ["fast", "login", "preserve-environment", "pty", "help", "version"],
+  longArgs: {
+    command: "data",
+    "session-command": "data",
+    group: "data",
+    "supp-group": "data",
+    shell: "data",
+    "whitelist-environment": "data",
+  },
+  runs: { "-s": "runs the shell it names", "--shell": "runs the shell it names" },
+  same: { "-c": "--command" },
+};
