@@ -38,6 +38,30 @@ export interface OptionSpec {
   /** Short options whose value is optional and, when given, attached (`sed -i.bak`, `grep --color`). */
   readonly shortOptional?: Readonly<Record<string, ArgKind>>;
   /**
+   * Short options whose value is always the next word, even inside a cluster, and the cluster goes on after
+   * them (the shells' `-o`: `bash -cox errexit CMD` is `-c -o errexit -x CMD`; `-oo a b` takes both).
+   */
+  readonly shortNext?: Readonly<Record<string, ArgKind>>;
+  /**
+   * `+x` clusters are read like `-x` ones, with the same letters (the shells' `+o NAME`, `+c`); `Seen` records
+   * them as `+x`, and a lone `+` is an empty cluster. A dangerous or deleting `-x` is so as `+x` too.
+   */
+  readonly plus?: boolean;
+  /** `-name` is the long option `--name` when `name` is exactly one (bash's `-norc`, `-rcfile FILE`). */
+  readonly singleDashLong?: boolean;
+  /**
+   * Long options come only before the first short option (bash): after it, `--name` is not an option the
+   * program accepts (unknown here) and `-name` is a cluster of letters.
+   */
+  readonly longFirst?: boolean;
+  /** A lone `-` ends the options as `--` does (the shells), instead of being a positional. */
+  readonly dashEnds?: boolean;
+  /**
+   * Options (canonical names) after which the reading stops: `ParsedArgs.stoppedAt` says where, and the
+   * caller reads the rest itself (`env -S STRING` splits STRING into words that stand in its place).
+   */
+  readonly stopAfter?: readonly string[];
+  /**
    * `-x` or `--name` → why it is dangerous (it runs a program, or similar). A dangerous option keeps the value
    * its table entry (`shortArgs`, `longArgs`) gives it; without one it takes none.
    */
@@ -134,6 +158,8 @@ export interface ParsedArgs {
   readonly seen: Seen;
   /** Index in argv of the first positional (for `posix` grammars: where the options ended), if any. */
   readonly firstPositional: number | undefined;
+  /** Where the reading stopped after an option of `stopAfter`: the index of the first word not read. */
+  readonly stoppedAt: number | undefined;
 }
 
 /** `w.value.slice(from)` as a word: literal only if `w` was. */
@@ -155,6 +181,13 @@ export function mayBeOption(w: Word): boolean {
   if (first === undefined || first === UNKNOWN || first === "-") return true;
   // A glob whose first character is a wildcard can expand to a file named `--pre=...`.
   return w.glob && (first === "*" || first === "?" || first === "[");
+}
+
+/** Could the shell turn this word into a `+x` cluster (for grammars with `plus`)? */
+function mayBePlus(w: Word): boolean {
+  if (w.literal) return w.value.startsWith("+");
+  const first = w.value[0];
+  return first === "+" || (w.glob && (first === "*" || first === "?" || first === "["));
 }
 
 export function parseArgs(
@@ -188,45 +221,65 @@ export function parseArgs(
       for (const part of value.value.split(":")) if (part !== "") fx.read(literalWord(part), "content");
   };
   /** What an option does besides its value; false when it is dangerous. */
-  const effect = (option: string): boolean => {
+  const effect = (option: string, written = option): boolean => {
     const why = spec.dangerous?.[option];
     if (why) {
-      dangerousOption(fx, `\`${program} ${option}\` ${why}`, why);
+      dangerousOption(fx, `\`${program} ${written}\` ${why}`, why);
       return false;
     }
     const runs = spec.runs?.[option];
-    if (runs) runsCode(fx, `\`${program} ${option}\` ${runs}`);
+    if (runs) runsCode(fx, `\`${program} ${written}\` ${runs}`);
     const loses = spec.deletes?.[option];
-    if (loses) fx.deletes(`\`${program} ${option}\` ${loses}`);
-    seen.add(canonical(option), at);
+    if (loses) fx.deletes(`\`${program} ${written}\` ${loses}`);
+    seen.add(canonical(written), at);
+    if (spec.stopAfter?.includes(canonical(written))) stop = true;
     return true;
   };
+  let stop = false;
   /**
    * One short option letter `c` of a cluster; `rest` is what follows it in the same word, `next` the
    * following word. Returns how it used them: "cluster" (go on with the next letter), "word" (the rest of
    * the word was its value), "next" (the next word was its value).
    */
-  const short = (c: string, rest: Word | undefined, next: () => Word | undefined): "cluster" | "word" | "next" => {
+  const short = (
+    c: string,
+    rest: Word | undefined,
+    next: () => Word | undefined,
+    sign = "-",
+  ): "cluster" | "word" | "next" => {
     const option = `-${c}`;
+    const written = `${sign}${c}`;
     const arg = spec.shortArgs?.[c];
     const optional = spec.shortOptional?.[c];
+    const following = spec.shortNext?.[c];
     const flag = spec.flags?.includes(c) === true && c !== UNKNOWN;
     if (c === UNKNOWN) {
       if (!spec.optionsHarmless) notKnown(`\`${program}\` gets an option computed at run time`);
       return "word";
     }
-    if (arg === undefined && optional === undefined && !flag && !spec.dangerous?.[option] && !spec.runs?.[option]) {
-      notKnown(`\`${option}\` is not an option Toolgate knows for \`${program}\``);
+    if (
+      arg === undefined &&
+      optional === undefined &&
+      following === undefined &&
+      !flag &&
+      !spec.dangerous?.[option] &&
+      !spec.runs?.[option]
+    ) {
+      notKnown(`\`${written}\` is not an option Toolgate knows for \`${program}\``);
       return "word";
     }
     // A dangerous option's value keeps its own effect too (`sed -f .env` still reads `.env`).
-    effect(option);
+    effect(option, written);
+    if (following !== undefined) {
+      takeValue(written, following, next());
+      return "cluster";
+    }
     if (arg !== undefined) {
-      takeValue(option, arg, rest ?? next());
+      takeValue(written, arg, rest ?? next());
       return rest ? "word" : "next";
     }
     if (optional !== undefined) {
-      if (rest) takeValue(option, optional, rest);
+      if (rest) takeValue(written, optional, rest);
       return "word";
     }
     return "cluster";
@@ -239,17 +292,24 @@ export function parseArgs(
     for (const c of first.value) short(c, undefined, () => argv[next++]);
     i = next;
   }
-  for (; i < argv.length; i++) {
+  const optionLike = (w: Word): boolean => mayBeOption(w) || (spec.plus === true && mayBePlus(w));
+  let shortSeen = false;
+  for (; i < argv.length && !stop; i++) {
     const w = argv[i]!;
     at = i;
-    if (optionsDone || !mayBeOption(w) || (w.literal && w.value === "-")) {
+    const lone = w.literal && w.value === "-";
+    if (optionsDone || !optionLike(w) || (lone && !spec.dashEnds)) {
       positional(w, i);
       if (spec.posix) optionsDone = true;
       continue;
     }
     const v = w.value;
-    if (v === "--") {
+    if (v === "--" || lone) {
       optionsDone = true;
+      continue;
+    }
+    if (w.literal && v === "+") {
+      shortSeen = true;
       continue;
     }
     if (!w.literal && computedName(w)) {
@@ -259,11 +319,12 @@ export function parseArgs(
       positional(w, i);
       continue;
     }
+    const longAllowed = !(spec.longFirst && shortSeen);
     if (v.startsWith("--")) {
       const eq = v.indexOf("=");
       const name = eq >= 0 ? v.slice(2, eq) : v.slice(2);
       const inline = eq >= 0 ? sliceWord(w, eq + 1) : undefined;
-      const resolved = resolveLong(name, spec);
+      const resolved: Resolved = longAllowed ? resolveLong(name, spec) : { kind: "unknown", name };
       if (resolved.kind === "unknown") {
         notKnown(`\`--${name}\` is not an option Toolgate knows for \`${program}\``);
         continue;
@@ -281,23 +342,32 @@ export function parseArgs(
       } else takeValue(option, resolved.arg, inline ?? argv[++i]);
       continue;
     }
+    const single = spec.singleDashLong && longAllowed && v[0] === "-" ? lookup(v.slice(1), spec) : undefined;
+    if (single && v.length > 2) {
+      // Exact names only: `-norc` is `--norc`, but `-nor` is the cluster `-n -o r`.
+      const option = `--${single.name}`;
+      effect(option);
+      if (single.kind === "arg" || single.kind === "pair") takeValue(option, single.arg, argv[++i]);
+      continue;
+    }
     if (spec.numeric && /^-\d+$/.test(v)) {
       seen.add("-NUM");
       continue;
     }
-    for (let j = 1; j < v.length; j++) {
+    shortSeen = true;
+    for (let j = 1; j < v.length && !stop; j++) {
       const rest = j < v.length - 1 ? sliceWord(w, j + 1) : undefined;
-      const used = short(v[j]!, rest, () => argv[++i]);
+      const used = short(v[j]!, rest, () => argv[++i], v[0]);
       if (used !== "cluster") break;
     }
   }
-  return { positionals, positionalIndexes, seen, firstPositional };
+  return { positionals, positionalIndexes, seen, firstPositional, stoppedAt: stop ? i : undefined };
 }
 
 /** The option-name part of a non-literal word (before `=`, or the first letter) is not plain text. */
 function computedName(w: Word): boolean {
   const v = w.value;
-  if (!v.startsWith("-")) return true;
+  if (!v.startsWith("-") && !v.startsWith("+")) return true;
   const nameEnd = v.startsWith("--") ? (v.indexOf("=") >= 0 ? v.indexOf("=") : v.length) : 2;
   return v.slice(0, nameEnd).includes(UNKNOWN) || /[*?[]/.test(v.slice(0, nameEnd));
 }

@@ -5,7 +5,21 @@
  */
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { ProgramCheck } from "./effects";
-import { mayBeOption, sliceWord } from "./options";
+import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
+import {
+  BASH_OPTIONS,
+  BASH_SINGLE_DASH,
+  DASH_OPTIONS,
+  JOBS_OPTIONS,
+  MAPFILE_OPTIONS,
+  READ_OPTIONS,
+  SET_O_NAMES,
+  SET_OPTIONS,
+  SH_OPTIONS,
+  SHOPT_NAMES,
+  WAIT_OPTIONS,
+} from "./shellGrammars";
+import { SU } from "./wrapperGrammars";
 import { GUESS_WINDOW, unknown } from "./wrappers";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -88,34 +102,19 @@ const unset: ProgramCheck = (argv, fx) => {
   }
 };
 
-const READ_ARGS = new Set(["a", "d", "i", "n", "N", "p", "t", "u"]);
-
 const read: ProgramCheck = (argv, fx) => {
   fx.label("read");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      unknown(fx, "`read` gets a variable name computed at run time");
-      continue;
-    }
-    if (w.value.startsWith("-") && w.value.length > 1) {
-      for (let j = 1; j < w.value.length; j++) {
-        const c = w.value[j]!;
-        if (READ_ARGS.has(c)) {
-          const argWord = j < w.value.length - 1 ? undefined : argv[++i];
-          const arg = argWord ? argWord.value : w.value.slice(j + 1);
-          if (c === "a") {
-            if ((argWord && !argWord.literal) || !NAME.test(arg))
-              unknown(fx, "`read -a` names an array computed at run time or with an index");
-            else fx.assign(arg, unknownWord(false));
-          }
-          break;
-        }
-        if (!"ers".includes(c)) fx.notReadOnly(`\`-${c}\` is not a \`read\` option Toolgate knows`);
-      }
-      continue;
-    }
-    if (!NAME.test(w.value)) unknown(fx, "`read` into an array element evaluates its index, which can run commands");
+  const { seen, positionals } = parseArgs(argv, 1, READ_OPTIONS, fx, "read");
+  const array = seen.valueOf("-a");
+  if (array) {
+    if (!array.literal || !NAME.test(array.value))
+      unknown(fx, "`read -a` names an array computed at run time or with an index");
+    else fx.assign(array.value, unknownWord(false));
+  }
+  for (const w of positionals) {
+    if (!w.literal) unknown(fx, "`read` gets a variable name computed at run time");
+    else if (!NAME.test(w.value))
+      unknown(fx, "`read` into an array element evaluates its index, which can run commands");
     else fx.assign(w.value, unknownWord(false));
   }
 };
@@ -135,23 +134,16 @@ const SET_LONG = new Set([
   "braceexpand",
 ]);
 
+/** `set [-+]LETTERS [-+]o NAME ... [--|-] [ARG...]`: options a script may change; the args are data. */
 const set: ProgramCheck = (argv, fx) => {
   fx.label("set");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    const v = w.value;
-    if (!w.literal) return unknown(fx, "`set` gets an option computed at run time");
-    if (v === "--" || v === "-") return; // the rest are positional parameters (data)
-    if (!/^[-+]/.test(v)) return;
-    for (const c of v.slice(1)) {
-      if (c === "o") {
-        // `-o NAME` (also inside a cluster: `set -euo pipefail`).
-        const opt = argv[++i];
-        if (opt && !(opt.literal && SET_LONG.has(opt.value)))
-          fx.notReadOnly(`\`set -o ${opt.value}\` is not an option Toolgate knows`);
-      } else if (!SET_SHORT.has(c)) fx.notReadOnly(`\`set -${c}\` is not an option Toolgate knows`);
-    }
-  }
+  const { seen } = parseArgs(argv, 1, SET_OPTIONS, fx, "set");
+  for (const option of new Set(seen.all()))
+    if (option[1] !== "o" && !SET_SHORT.has(option[1]!))
+      fx.notReadOnly(`\`set ${option}\` is not an option Toolgate knows`);
+  for (const opt of [...seen.valuesOf("-o"), ...seen.valuesOf("+o")])
+    if (!(opt.literal && SET_LONG.has(opt.value)))
+      fx.notReadOnly(`\`set -o ${opt.value.replaceAll(UNKNOWN, "…")}\` is not an option Toolgate knows`);
 };
 
 /** Builtins that only print or control the current script. */
@@ -166,42 +158,19 @@ const plain =
  */
 const jobs: ProgramCheck = (argv, fx) => {
   fx.label("jobs");
-  let runs = false;
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      if (mayBeOption(w)) return unknown(fx, "`jobs` gets an argument computed at run time that could be an option");
-      break;
-    }
-    if (w.value === "--") {
-      i++;
-      break;
-    }
-    if (!w.value.startsWith("-") || w.value === "-") break;
-    if (w.value.includes("x")) runs = true;
-  }
-  if (runs && i < argv.length) fx.nested(argv.slice(i), { prefix: i });
+  const { seen, firstPositional } = parseArgs(argv, 1, JOBS_OPTIONS, fx, "jobs");
+  if (seen.has("-x") && firstPositional !== undefined)
+    fx.nested(argv.slice(firstPositional), { prefix: firstPositional });
 };
 
 /** `wait -p NAME` assigns the finished job's id to NAME; an index there is evaluated as arithmetic. */
 const wait: ProgramCheck = (argv, fx) => {
   fx.label("wait");
-  for (let i = 1; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.literal) {
-      if (mayBeOption(w)) unknown(fx, "`wait` gets an argument computed at run time that could be an option");
-      continue;
-    }
-    // `-p NAME`, or the name attached to the cluster (`-pNAME`, `-npNAME`).
-    if (!/^-[fn]*p/.test(w.value)) continue;
-    const at = w.value.indexOf("p") + 1;
-    const name = at === w.value.length ? argv[++i] : sliceWord(w, at);
-    if (!name) return;
+  const { seen } = parseArgs(argv, 1, WAIT_OPTIONS, fx, "wait");
+  for (const name of seen.valuesOf("-p"))
     if (!name.literal || !NAME.test(name.value))
       unknown(fx, "`wait -p` names a variable computed at run time or with an index, which can run commands");
     else fx.assign(name.value, unknownWord(false));
-  }
 };
 
 const eval_: ProgramCheck = (argv, fx) => {
@@ -229,89 +198,63 @@ const source =
     );
   };
 
-const SHELL_FLAGS = new Set([
-  "e",
-  "u",
-  "x",
-  "v",
-  "l",
-  "f",
-  "h",
-  "B",
-  "E",
-  "T",
-  "n",
-  "C",
-  "a",
-  "b",
-  "m",
-  "p",
-  "t",
-  "k",
-  "P",
-]);
+/** Options whose value names a shell option (the shell stops at a name it does not know). */
+const NAMED: readonly (readonly [string, ReadonlySet<string>])[] = [
+  ["-o", SET_O_NAMES],
+  ["+o", SET_O_NAMES],
+  ["-O", SHOPT_NAMES],
+  ["+O", SHOPT_NAMES],
+];
 
-/** `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` reads commands. */
 /** Shells whose grammar is bash's or a subset of it (POSIX sh): the analysis of their commands holds for them. */
 const BASH_GRAMMAR = new Set(["bash", "sh", "dash", "ash"]);
 
+/**
+ * `bash [options] -c STRING [argv0 args...]` runs STRING; `bash FILE` runs a script; plain `bash` (or `-s`)
+ * reads commands from its input. Options are read by the shell's grammar (shellGrammars.ts).
+ */
 const shell =
-  (name: string): ProgramCheck =>
+  (name: string, spec: OptionSpec): ProgramCheck =>
   (argv, fx) => {
     fx.label(name);
-    let command = false;
-    let stdinScript = false;
-    let i = 1;
-    for (; i < argv.length; i++) {
-      const w = argv[i]!;
-      const v = w.value;
-      if (!mayBeOption(w) || v === "-") break;
-      if (!w.literal) {
-        unknown(fx, `\`${name}\` gets an option computed at run time`);
-        continue;
-      }
-      if (v === "--") {
-        i++;
-        break;
-      }
-      if (v.startsWith("--")) {
-        if (
-          [
-            "--norc",
-            "--noprofile",
-            "--posix",
-            "--login",
-            "--noediting",
-            "--restricted",
-            "--verbose",
-            "--version",
-            "--help",
-          ].includes(v)
-        )
-          continue;
-        if (v === "--rcfile" || v === "--init-file") i++;
-        fx.notReadOnly(`\`${name} ${v}\` is not an option Toolgate knows`);
-        continue;
-      }
-      if (v === "-o" || v === "+o" || v === "-O" || v === "+O") {
-        i++;
-        continue;
-      }
-      for (const c of v.slice(1)) {
-        if (c === "c") command = true;
-        else if (c === "i")
-          fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
-        else if (c === "s") stdinScript = true;
-        else if (!SHELL_FLAGS.has(c)) fx.notReadOnly(`\`-${c}\` is not a \`${name}\` option Toolgate knows`);
-      }
+    // A word computed at run time where an option could stand is already unknown; the words after it may
+    // still be options (`bash $x -c 'rm y'`), so they are read on as options too.
+    const letters = new Set<string>();
+    let from = 1;
+    let first: number | undefined;
+    for (;;) {
+      const parsed = parseArgs(argv, from, spec, fx, name);
+      for (const o of parsed.seen.all()) letters.add(o.replace(/^\+/, "-"));
+      for (const [option, names] of NAMED)
+        for (const v of parsed.seen.valuesOf(option))
+          if (!v.literal || !names.has(v.value))
+            unknown(
+              fx,
+              `\`${name} ${option} ${v.value.replaceAll(UNKNOWN, "…")}\` is not a shell option Toolgate knows`,
+            );
+      first = parsed.firstPositional;
+      const w = first === undefined ? undefined : argv[first];
+      if (first === undefined || !w || w.literal || !mayBeOption(w)) break;
+      from = first + 1;
     }
-    const first = argv[i];
+    if (name === "sh")
+      for (const w of argv.slice(1, first))
+        if (w.literal && BASH_SINGLE_DASH.has(w.value))
+          unknown(fx, `\`sh ${w.value}\` is a long option to bash but a cluster of letters to dash`);
+    const command = letters.has("-c");
+    const stdinScript = letters.has("-s");
+    if (letters.has("-i"))
+      fx.notReadOnly(`\`${name} -i\` starts an interactive shell (it reads startup files and expands aliases)`);
+    if (letters.has("--rcfile") || letters.has("--init-file"))
+      fx.notReadOnly(`\`${name} --rcfile\` names a startup file an interactive shell runs`);
+    const i = first ?? argv.length;
+    const script = argv[i];
     // zsh, ksh and the like read a line by other rules (`=rm` runs rm in zsh, `*(e:…:)` runs code in a glob):
     // the bash reading of their commands is searched for denied programs, but it proves nothing.
-    if (!BASH_GRAMMAR.has(name) && (command || stdinScript || !first))
+    if (!BASH_GRAMMAR.has(name) && (command || stdinScript || !script))
       unknown(fx, `\`${name}\` reads commands by its own grammar, which Toolgate does not model`);
     if (command) {
-      if (!first) return fx.notReadOnly(`\`${name} -c\` without a command`);
+      if (!script) return fx.notReadOnly(`\`${name} -c\` without a command`);
       // `bash -c '$0 "$@"' rm x`: the words after the script are its `$0`, `$1`...: any could be run.
       for (let j = i + 1; j < argv.length; j++) {
         if (j > i + GUESS_WINDOW) {
@@ -320,19 +263,19 @@ const shell =
         }
         fx.nested(argv.slice(j, j + GUESS_WINDOW), { prefix: j, guess: true });
       }
-      return fx.payload(first, `\`${name} -c\``);
+      return fx.payload(script, `\`${name} -c\``);
     }
-    if (!first || stdinScript) {
+    if (!script || stdinScript) {
       // Commands from standard input: known when it is a here-document or here-string of this line.
       if (fx.stdin) return fx.payload(fx.stdin, `\`${name}\` reading its input`);
       return unknown(fx, `\`${name}\` runs the commands it reads from its input`);
     }
-    if (runtimeScript(first))
+    if (runtimeScript(script))
       return unknown(
         fx,
         `\`${name}\` runs a script that exists only when the line runs (a pipe, a device or a computed name)`,
       );
-    fx.notReadOnly(`\`${name}\` runs the script \`${first.value.replaceAll(UNKNOWN, "…")}\``);
+    fx.notReadOnly(`\`${name}\` runs the script \`${script.value.replaceAll(UNKNOWN, "…")}\``);
   };
 
 /** A script that is a pipe, a device, or named at run time: its commands cannot be known before it runs. */
@@ -348,34 +291,23 @@ const let_: ProgramCheck = (argv, fx) => {
       return unknown(fx, "`let` evaluates variables as arithmetic, which can run commands");
 };
 
-/** `mapfile [-d D] [-n N] [-O I] [-s N] [-t] [-u FD] [-C CMD [-c N]] [ARRAY]` (also `readarray`). */
+/** `mapfile [OPTIONS] [ARRAY]` (also `readarray`): `-C CMD` runs CMD every `-c` lines. */
 const mapfile =
   (name: string): ProgramCheck =>
   (argv, fx) => {
     fx.label(name);
-    let array = "MAPFILE";
-    for (let i = 1; i < argv.length; i++) {
-      const w = argv[i]!;
-      if (!w.literal) return unknown(fx, `\`${name}\` gets an argument computed at run time`);
-      const v = w.value;
-      if (v === "-t") continue;
-      if (/^-[dnOsuc]$/.test(v)) {
-        i++;
-        continue;
-      }
-      if (/^-[dnOsuc]./.test(v)) continue;
-      if (v === "-C" || v.startsWith("-C")) {
-        const cb = v === "-C" ? argv[++i] : sliceWord(w, 2);
-        fx.notReadOnly(`\`${name} -C\` runs a command for each line`);
-        if (cb) fx.payload(cb, `\`${name} -C\``);
-        continue;
-      }
-      if (v.startsWith("-")) return unknown(fx, `\`${v}\` is not a \`${name}\` option Toolgate knows`);
-      array = v;
+    const { seen, positionals } = parseArgs(argv, 1, MAPFILE_OPTIONS, fx, name);
+    for (const cb of seen.valuesOf("-C")) {
+      fx.notReadOnly(`\`${name} -C\` runs a command for each line`);
+      fx.payload(cb, `\`${name} -C\``);
     }
-    if (!NAME.test(array))
-      return unknown(fx, `\`${name} ${array}\` names an array with an index evaluated as arithmetic`);
-    fx.assign(array, unknownWord(false));
+    const arrays = positionals.length > 0 ? positionals : [literalWord("MAPFILE")];
+    for (const array of arrays) {
+      if (!array.literal) return unknown(fx, `\`${name}\` gets an argument computed at run time`);
+      if (!NAME.test(array.value))
+        return unknown(fx, `\`${name} ${array.value}\` names an array with an index evaluated as arithmetic`);
+      fx.assign(array.value, unknownWord(false));
+    }
   };
 
 /** `getopts OPTSTRING NAME [ARGS]` assigns NAME (and OPTARG, OPTIND). */
@@ -392,13 +324,8 @@ const getopts: ProgramCheck = (argv, fx) => {
 const su: ProgramCheck = (argv, fx) => {
   fx.label("su");
   fx.notReadOnly("`su` runs commands as another user");
-  argv.forEach((w, i) => {
-    if (["-c", "--command", "--session-command"].includes(w.value)) {
-      const cmd = argv[i + 1];
-      if (cmd) fx.payload(cmd, "`su -c`");
-    } else if (/^--(command|session-command)=/.test(w.value))
-      fx.payload(sliceWord(w, w.value.indexOf("=") + 1), "`su -c`");
-  });
+  const { seen } = parseArgs(argv, 1, SU, fx, "su");
+  for (const cmd of [...seen.valuesOf("--command"), ...seen.valuesOf("--session-command")]) fx.payload(cmd, "`su -c`");
 };
 
 /** `trap [--] ACTION SIGNAL...` runs ACTION later; `trap -p`/`trap -l`/`trap -P`/`trap` print. */
@@ -472,15 +399,15 @@ export const SHELL: Readonly<Record<string, ProgramCheck>> = {
   eval: eval_,
   source: source("source"),
   ".": source("."),
-  bash: shell("bash"),
-  sh: shell("sh"),
-  zsh: shell("zsh"),
-  dash: shell("dash"),
-  ksh: shell("ksh"),
-  mksh: shell("mksh"),
-  ash: shell("ash"),
-  yash: shell("yash"),
-  posh: shell("posh"),
+  bash: shell("bash", BASH_OPTIONS),
+  sh: shell("sh", SH_OPTIONS),
+  zsh: shell("zsh", DASH_OPTIONS),
+  dash: shell("dash", DASH_OPTIONS),
+  ksh: shell("ksh", DASH_OPTIONS),
+  mksh: shell("mksh", DASH_OPTIONS),
+  ash: shell("ash", DASH_OPTIONS),
+  yash: shell("yash", DASH_OPTIONS),
+  posh: shell("posh", DASH_OPTIONS),
   su,
   let: let_,
   mapfile: mapfile("mapfile"),

@@ -10,21 +10,23 @@
 import { literalWord, UNKNOWN, unknownWord, type Word } from "../model";
 import type { PathList, ProgramCheck } from "./effects";
 import { readFoundFiles, readsFoundFiles } from "./find";
-import { mayBeOption, parseArgs, sliceWord, type OptionSpec } from "./options";
-
-/** Options of a wrapper: flags, options taking a value, and those that stop it being transparent. */
-interface WrapperSpec {
-  readonly flags?: readonly string[];
-  readonly withValue?: readonly string[];
-  /** Option → reason it cannot be vouched for. */
-  readonly blocked?: Readonly<Record<string, string>>;
-  /** The first positional is an argument of the wrapper (timeout's duration). */
-  readonly leadingArgs?: number;
-  /** Old-style `-NUM` option (nice -10). */
-  readonly numeric?: boolean;
-  /** The wrapper is not transparent (privilege change): it needs an allow rule of its own. */
-  readonly privileged?: string;
-}
+import { mayBeOption, parseArgs, sliceWord, type OptionSpec, type Seen } from "./options";
+import {
+  COMMAND,
+  DOAS,
+  ENV,
+  EXEC,
+  IONICE,
+  NICE,
+  NO_OPTIONS,
+  NOHUP,
+  SETSID,
+  STDBUF,
+  SUDO,
+  TIME,
+  TIMEOUT,
+  WATCH,
+} from "./wrapperGrammars";
 
 type Fx = Parameters<ProgramCheck>[1];
 
@@ -33,120 +35,90 @@ export function unknown(fx: Fx, reason: string): void {
   fx.unknown(reason);
 }
 
-/** Splits a wrapper's argv into its own options and the command it runs. Returns the command's start index. */
-function unwrap(program: string, argv: readonly Word[], spec: WrapperSpec, fx: Fx): number {
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!mayBeOption(w)) break;
-    if (!w.literal) {
-      unknown(fx, `\`${program}\` gets an argument computed at run time that could be any option`);
-      continue;
-    }
-    const v = w.value;
-    if (v === "--") {
-      i++;
-      break;
-    }
-    const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-    if (spec.blocked?.[name]) {
-      fx.dangerous(`\`${program} ${name}\` ${spec.blocked[name]}`);
-      if (spec.withValue?.includes(name) && !v.includes("=")) i++;
-      continue;
-    }
-    if (spec.flags?.includes(v)) continue;
-    if (spec.withValue?.includes(name)) {
-      if (!v.includes("=")) i++;
-      continue;
-    }
-    // Attached value of a short option (`-n10`, `-s9`).
-    if (/^-[A-Za-z]./.test(v) && spec.withValue?.includes(v.slice(0, 2))) continue;
-    if (spec.numeric && /^-\d+$/.test(v)) continue;
-    // Clustered short flags (`setsid -fw`).
-    if (/^-[A-Za-z]{2,}$/.test(v) && [...v.slice(1)].every((c) => spec.flags?.includes(`-${c}`))) continue;
-    unknown(fx, `\`${v}\` is not a \`${program}\` option Toolgate knows`);
-  }
-  for (let n = 0; n < (spec.leadingArgs ?? 0) && i < argv.length; n++) i++;
-  return i;
+interface Unwrapped {
+  /** Index of the command's first word (argv.length when there is none). */
+  readonly start: number;
+  readonly seen: Seen;
 }
 
-function wrapper(program: string, spec: WrapperSpec, onEmpty: "ok" | "not-read-only" = "ok"): ProgramCheck {
+/**
+ * Reads a wrapper's own options with its grammar; `leading` positionals are its own arguments (timeout's
+ * DURATION). When a word computed at run time stands where an option could, the command could start at any
+ * later word (the line is already unknown): each is searched for denied programs.
+ */
+function unwrap(program: string, argv: readonly Word[], spec: OptionSpec, fx: Fx, leading = 0): Unwrapped {
+  const { seen, firstPositional } = parseArgs(argv, 1, spec, fx, program);
+  const first = firstPositional ?? argv.length;
+  const start = Math.min(first + leading, argv.length);
+  const w = argv[first];
+  if (w && !w.literal && mayBeOption(w)) guessStarts(argv, first + 1, fx);
+  return { start, seen };
+}
+
+/** The command could start at any word from `from` on: each start is searched for denied programs. */
+function guessStarts(argv: readonly Word[], from: number, fx: Fx): void {
+  for (let j = from; j < argv.length && j <= from + GUESS_WINDOW; j++)
+    fx.nested(argv.slice(j, j + GUESS_WINDOW), { prefix: j, guess: true });
+}
+
+interface WrapperShape {
+  readonly spec: OptionSpec;
+  /** Positionals that are the wrapper's own arguments before the command (timeout's DURATION). */
+  readonly leading?: number;
+  /** The wrapper is not transparent (privilege change): it needs an allow rule of its own. */
+  readonly privileged?: string;
+  /** Without a command it does something besides printing (`timeout`, `sudo`). */
+  readonly emptyNotReadOnly?: boolean;
+}
+
+function wrapper(program: string, shape: WrapperShape): ProgramCheck {
   return (argv, fx) => {
     fx.label(program);
-    if (spec.privileged) fx.notReadOnly(spec.privileged);
-    const start = unwrap(program, argv, spec, fx);
+    if (shape.privileged) fx.notReadOnly(shape.privileged);
+    const { start } = unwrap(program, argv, shape.spec, fx, shape.leading);
     if (start >= argv.length) {
-      if (onEmpty === "not-read-only") fx.notReadOnly(`\`${program}\` without a command`);
+      if (shape.emptyNotReadOnly) fx.notReadOnly(`\`${program}\` without a command`);
       return;
     }
     fx.nested(argv.slice(start), { prefix: start });
   };
 }
 
-/** `env [-i] [-u NAME] [NAME=VALUE...] [CMD...]`: with no command it prints the environment. */
+/**
+ * `env [OPTION]... [-] [NAME=VALUE]... [CMD [ARG]...]`: with no command it prints the environment. `-S STRING`
+ * splits STRING at blanks into words that take its place, and env goes on reading options from the first of
+ * them (the options before it stay read). Its own quoting, escapes and `${VAR}` are not modelled: a string
+ * with them is unknown.
+ */
 const env: ProgramCheck = (argv, fx) => {
   fx.label("env");
+  const { seen, firstPositional, stoppedAt } = parseArgs(argv, 1, ENV, fx, "env");
+  if (stoppedAt !== undefined) {
+    const s = seen.valueOf("--split-string");
+    if (!s) return;
+    if (!s.literal || !/^[A-Za-z0-9_@%+=:,./ \t-]*$/.test(s.value))
+      return unknown(fx, "`env -S` splits a string with quotes, escapes or variables Toolgate does not model");
+    const split = s.value
+      .split(/[ \t]+/)
+      .filter((x) => x !== "")
+      .map(literalWord);
+    return env([argv[0]!, ...split, ...argv.slice(stoppedAt)], fx);
+  }
+  let i = firstPositional ?? argv.length;
+  const w0 = argv[i];
+  if (w0 && !w0.literal && mayBeOption(w0)) return guessStarts(argv, i + 1, fx); // already unknown
+  if (w0?.literal && w0.value === "-") i++; // `-` is `-i`
+  // env takes any word with `=` before the command as NAME=VALUE, even names the shell would not
+  // (`BASH_FUNC_ls%%=...`, `-a=b` after `--`).
   const assignments: { name: string; value: Word }[] = [];
-  let i = 1;
   for (; i < argv.length; i++) {
     const w = argv[i]!;
-    const v = w.value;
-    if (
-      w.literal &&
-      (v === "-i" ||
-        v === "-" ||
-        v === "--ignore-environment" ||
-        v === "-0" ||
-        v === "--null" ||
-        v === "-v" ||
-        v === "--debug" ||
-        /^--(default|ignore|block)-signal(=|$)/.test(v) ||
-        v === "--list-signal-handling")
-    )
-      continue;
-    if (w.literal && (v === "-u" || v === "--unset")) {
-      i++;
-      continue;
-    }
-    if (w.literal && (/^-u./.test(v) || v.startsWith("--unset="))) continue;
-    if (w.literal && (v === "-C" || v === "--chdir" || /^-C./.test(v) || v.startsWith("--chdir="))) {
-      if (v === "-C" || v === "--chdir") i++;
-      fx.dangerous("`env -C` runs the command in another directory");
-      continue;
-    }
-    if (w.literal && (v === "-S" || v === "--split-string" || /^-S./.test(v) || v.startsWith("--split-string="))) {
-      const at = i;
-      const s =
-        v === "-S" || v === "--split-string" ? argv[++i] : sliceWord(w, v.startsWith("-S") ? 2 : v.indexOf("=") + 1);
-      if (!s) return;
-      // env splits the string at blanks into words that stand in its place, then goes on with the rest.
-      // Its own quoting, escapes and `${VAR}` are not modelled: such a string is unknown.
-      if (!s.literal || !/^[A-Za-z0-9_@%+=:,./ \t-]*$/.test(s.value))
-        return unknown(fx, "`env -S` splits a string with quotes, escapes or variables Toolgate does not model");
-      const split = s.value
-        .split(/[ \t]+/)
-        .filter((x) => x !== "")
-        .map(literalWord);
-      return env([...argv.slice(0, at), ...split, ...argv.slice(i + 1)], fx);
-    }
-    if (v === "--") {
-      i++;
-      break;
-    }
-    // env takes any NAME=VALUE before the command, even names the shell would not (`BASH_FUNC_ls%%=...`).
-    const eq = v.indexOf("=");
-    if (eq > 0 && !v.startsWith("-")) {
-      if (assignments.length >= GUESS_WINDOW * 4) return unknown(fx, "`env` sets more variables than Toolgate checks");
-      if (v.slice(0, eq).includes(UNKNOWN)) fx.dangerous("`env` sets a variable whose name is computed at run time");
-      assignments.push({ name: v.slice(0, eq), value: sliceWord(w, eq + 1) });
-      continue;
-    }
-    if (mayBeOption(w)) {
-      if (!w.literal) unknown(fx, "`env` gets an argument computed at run time that could be any option");
-      else unknown(fx, `\`${v}\` is not an \`env\` option Toolgate knows`);
-      continue;
-    }
-    break;
+    const eq = w.value.indexOf("=");
+    if (eq <= 0) break;
+    if (assignments.length >= GUESS_WINDOW * 4) return unknown(fx, "`env` sets more variables than Toolgate checks");
+    if (w.value.slice(0, eq).includes(UNKNOWN))
+      fx.dangerous("`env` sets a variable whose name is computed at run time");
+    assignments.push({ name: w.value.slice(0, eq), value: sliceWord(w, eq + 1) });
   }
   if (i >= argv.length) {
     for (const a of assignments) fx.assign(a.name, a.value);
@@ -158,15 +130,9 @@ const env: ProgramCheck = (argv, fx) => {
 /** `command -v/-V NAME` prints; `command [-p] CMD` runs CMD bypassing functions. */
 const command: ProgramCheck = (argv, fx) => {
   fx.label("command");
-  let i = 1;
-  let prints = false;
-  for (; i < argv.length && argv[i]!.literal && /^-[pvV]+$/.test(argv[i]!.value); i++)
-    prints ||= /[vV]/.test(argv[i]!.value);
-  if (argv[i]?.literal && argv[i]!.value === "--") i++;
-  else if (argv[i] && mayBeOption(argv[i]!))
-    return unknown(fx, `\`${argv[i]!.value.replaceAll(UNKNOWN, "…")}\` is not a \`command\` option Toolgate knows`);
-  if (prints || i >= argv.length) return;
-  fx.nested(argv.slice(i), { prefix: i });
+  const { start, seen } = unwrap("command", argv, COMMAND, fx);
+  if (seen.has("-v") || seen.has("-V") || start >= argv.length) return;
+  fx.nested(argv.slice(start), { prefix: start });
 };
 
 /**
@@ -252,61 +218,13 @@ function foundFiles(list: PathList, options: readonly string[], inner: readonly 
   );
 }
 
-const WATCH_LONG_FLAGS = [
-  "--no-title",
-  "--beep",
-  "--errexit",
-  "--chgexit",
-  "--color",
-  "--no-color",
-  "--precise",
-  "--no-wrap",
-  "--no-rerun",
-];
-
 /** `watch [options] CMD...` joins its words and runs them with `sh -c`; with `-x` it runs them directly. */
 const watch: ProgramCheck = (argv, fx) => {
   fx.label("watch");
-  let exec = false;
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!mayBeOption(w)) break;
-    if (!w.literal) {
-      unknown(fx, "`watch` gets an argument computed at run time that could be any option");
-      continue;
-    }
-    const v = w.value;
-    if (v === "--") {
-      i++;
-      break;
-    }
-    if (v.startsWith("--")) {
-      const name = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
-      if (v === "--exec") exec = true;
-      else if (v === "--interval" || v === "--equexit") i++;
-      else if (name === "--interval" || name === "--equexit" || name === "--differences") continue;
-      else if (!WATCH_LONG_FLAGS.includes(v)) unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
-      continue;
-    }
-    // A bundle of short options, as getopt reads it (`-tx` is `-t -x`): `-d` takes the rest of the word as its
-    // value, `-n`/`-q` the rest or the next word.
-    for (let j = 1; j < v.length; j++) {
-      const c = v[j]!;
-      if (c === "x") exec = true;
-      else if (c === "d") break;
-      else if (c === "n" || c === "q") {
-        if (j === v.length - 1) i++;
-        break;
-      } else if (!"bcegptwrC".includes(c)) {
-        unknown(fx, `\`${v}\` is not a \`watch\` option Toolgate knows`);
-        break;
-      }
-    }
-  }
+  const { start: i, seen } = unwrap("watch", argv, WATCH, fx);
   const rest = argv.slice(i);
   if (rest.length === 0) return;
-  if (exec) return fx.nested(rest, { prefix: i });
+  if (seen.has("--exec")) return fx.nested(rest, { prefix: i });
   const text = rest.map((w) => w.value).join(" ");
   fx.payload(rest.every((w) => w.literal) ? literalWord(text) : { ...literalWord(text), literal: false }, "`watch`");
 };
@@ -325,43 +243,11 @@ const busybox: ProgramCheck = (argv, fx) => {
   fx.nested(argv.slice(1), { prefix: 1 });
 };
 
-/** `/usr/bin/time` writes to a file with `-o`; bash's `time` keyword takes `-p`. */
-const time: ProgramCheck = (argv, fx) => {
-  fx.label("time");
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!mayBeOption(w)) break;
-    const v = w.value;
-    if (!w.literal) {
-      unknown(fx, "`time` gets an argument computed at run time that could be any option");
-      continue;
-    }
-    if (v === "--") {
-      i++;
-      break;
-    }
-    if (v === "-o" || v === "--output") {
-      const f = argv[++i];
-      if (f) fx.write(f);
-    } else if (v.startsWith("--output=")) fx.write(sliceWord(w, 9));
-    else if (v === "-f" || v === "--format") i++;
-    else if (
-      !["-p", "-a", "--append", "-v", "--verbose", "-q", "--quiet", "--portability"].includes(v) &&
-      !v.startsWith("--format=")
-    )
-      unknown(fx, `\`${v}\` is not a \`time\` option Toolgate knows`);
-  }
-  if (i < argv.length) fx.nested(argv.slice(i), { prefix: i });
-};
-
 /** `nohup CMD` appends to `nohup.out` when its output is a terminal. */
 const nohup: ProgramCheck = (argv, fx) => {
   fx.label("nohup");
-  const start = argv[1]?.literal && argv[1].value === "--" ? 2 : 1;
+  const { start } = unwrap("nohup", argv, NOHUP, fx);
   if (start >= argv.length) return;
-  if (start === 1 && mayBeOption(argv[1]!))
-    return unknown(fx, `\`${argv[1]!.value.replaceAll(UNKNOWN, "…")}\` is not a \`nohup\` option Toolgate knows`);
   fx.write(literalWord("nohup.out"));
   fx.nested(argv.slice(start), { prefix: start });
 };
@@ -470,105 +356,31 @@ export const runner =
     }
   };
 
-const SUDO: WrapperSpec = {
-  flags: [
-    "-E",
-    "-H",
-    "-n",
-    "-S",
-    "-k",
-    "-K",
-    "-A",
-    "-b",
-    "-P",
-    "--preserve-env",
-    "--set-home",
-    "--non-interactive",
-    "--stdin",
-    "--reset-timestamp",
-    "--askpass",
-    "--background",
-    "--preserve-groups",
-  ],
-  withValue: [
-    "-u",
-    "-g",
-    "-h",
-    "-p",
-    "-C",
-    "-T",
-    "-r",
-    "-t",
-    "-U",
-    "-D",
-    "--user",
-    "--group",
-    "--host",
-    "--prompt",
-    "--close-from",
-    "--command-timeout",
-    "--role",
-    "--type",
-    "--other-user",
-    "--chdir",
-  ],
-  blocked: {
-    "-s": "starts a shell",
-    "-i": "starts a login shell",
-    "--shell": "starts a shell",
-    "--login": "starts a login shell",
-    "-e": "edits files",
-    "--edit": "edits files",
-    "-D": "runs the command in another directory",
-    "--chdir": "runs the command in another directory",
-  },
-  privileged: "`sudo` runs a command as another user",
-};
-
 export const WRAPPERS: Readonly<Record<string, ProgramCheck>> = {
   env,
   command,
-  builtin: wrapper("builtin", {}),
-  exec: wrapper("exec", { flags: ["-c", "-l", "-cl", "-lc"], withValue: ["-a"] }),
+  builtin: wrapper("builtin", { spec: NO_OPTIONS }),
+  exec: wrapper("exec", { spec: EXEC }),
   nohup,
-  timeout: wrapper(
-    "timeout",
-    {
-      flags: ["--preserve-status", "--foreground", "-v", "--verbose"],
-      withValue: ["-k", "-s", "--kill-after", "--signal"],
-      leadingArgs: 1,
-    },
-    "not-read-only",
-  ),
-  nice: wrapper("nice", { withValue: ["-n", "--adjustment"], numeric: true }),
-  ionice: wrapper("ionice", {
-    flags: ["-t", "--ignore"],
-    withValue: ["-c", "-n", "--class", "--classdata"],
-    blocked: {
-      "-p": "changes another process",
-      "-P": "changes other processes",
-      "-u": "changes other processes",
-      "--pid": "changes another process",
-      "--pgid": "changes other processes",
-      "--uid": "changes other processes",
-    },
-  }),
-  time,
-  stdbuf: wrapper("stdbuf", { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }, "not-read-only"),
-  setsid: wrapper("setsid", { flags: ["-c", "-f", "-w", "--ctty", "--fork", "--wait"] }, "not-read-only"),
-  coproc: wrapper("coproc", {}),
+  timeout: wrapper("timeout", { spec: TIMEOUT, leading: 1, emptyNotReadOnly: true }),
+  nice: wrapper("nice", { spec: NICE }),
+  ionice: wrapper("ionice", { spec: IONICE }),
+  // `/usr/bin/time -o FILE` writes its report to FILE (bash's `time` keyword takes `-p` only).
+  time: wrapper("time", { spec: TIME }),
+  stdbuf: wrapper("stdbuf", { spec: STDBUF, emptyNotReadOnly: true }),
+  setsid: wrapper("setsid", { spec: SETSID, emptyNotReadOnly: true }),
+  coproc: wrapper("coproc", { spec: NO_OPTIONS }),
   xargs,
   watch,
   busybox,
-  sudo: wrapper("sudo", SUDO, "not-read-only"),
-  doas: wrapper(
-    "doas",
-    {
-      flags: ["-n", "-L"],
-      withValue: ["-u", "-C"],
-      blocked: { "-s": "starts a shell" },
-      privileged: "`doas` runs a command as another user",
-    },
-    "not-read-only",
-  ),
+  sudo: wrapper("sudo", {
+    spec: SUDO,
+    privileged: "`sudo` runs a command as another user",
+    emptyNotReadOnly: true,
+  }),
+  doas: wrapper("doas", {
+    spec: DOAS,
+    privileged: "`doas` runs a command as another user",
+    emptyNotReadOnly: true,
+  }),
 };
