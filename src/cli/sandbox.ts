@@ -149,10 +149,10 @@ export async function runSandboxCli(argv: readonly string[]): Promise<number> {
       probe,
     );
     await session.ready(inv.grant);
-    prepared = session.prepare(
-      commandSpawnSpec(inv.line!, inv.cwd ?? inv.roots[0]!),
-      { grant: inv.grant, taskKey: `cli-${process.pid}` },
-    );
+    prepared = session.prepare(commandSpawnSpec(inv.line!, inv.cwd ?? inv.roots[0]!), {
+      grant: inv.grant,
+      taskKey: `cli-${process.pid}`,
+    });
   } catch (e) {
     session?.dispose();
     if (!(e instanceof SandboxUnavailableError)) throw e;
