@@ -125,7 +125,6 @@ for (const shell of ["bash", "dash", "sh"]) {
     it.each(cases)("`%s …`", (_, opts) => {
       const real = realRan(shell, opts);
       const ours = ourReading(shell, opts);
-      console.log(`DIFF ${shell} [${opts.join(" ")}] real=${real} ours=${ours.ran} unknown=${ours.unknown}`);
       if (real !== 0) expect(ours.ran).toBe(real);
       // `sh` is read as bash or dash may read it: dash rejects bash's long options and `-O`, where the
       // reading judges the string bash would run.
