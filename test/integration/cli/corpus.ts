@@ -82,7 +82,9 @@ const HAND: readonly CorpusEntry[] = [
   { call: cmd("rm -rf build"), expect: "deny" },
   { call: cmd("wget https://x.example.test/"), expect: "deny" },
   { call: cmd("python3 -c 'print(1)'"), expect: "ask" },
-  { call: cmd("echo hi > /tmp/toolgate-corpus-out"), expect: "ask" },
+  { call: cmd("echo hi > /var/tmp/toolgate-corpus-out"), expect: "ask" },
+  // Not /tmp: a sandboxed line's /tmp is its task's private one (test/unit/core/privateTmp.test.ts), where a hook's
+  // command that the agent runs itself writes the host's.
   { call: cmd("ls", { requires_approval: true }), expect: "ask" },
   { call: { tool: "ask_followup_question", params: { question: "Which one?" } }, expect: "ask" },
 ];
