@@ -41,6 +41,16 @@ describe("approval card: the sandbox line, before the click", () => {
       { sandboxed: true, network: "hosts", grant: "workspace-write", hosts: ["registry.npmjs.org"] } as const,
       "runs in the OS sandbox (may write the workspace, network only to registry.npmjs.org)",
     ],
+    [
+      {
+        sandboxed: true,
+        network: "off",
+        grant: "read-only",
+        hosts: [],
+        readPaths: ["/home/me/notes/todo.txt"],
+      } as const,
+      "runs in the OS sandbox (read-only, no network; approving lets this run read /home/me/notes/todo.txt)",
+    ],
     [{ sandboxed: false, reason: "toolgate.sandbox.mode is off" }, "runs unsandboxed — toolgate.sandbox.mode is off"],
   ])("%j → %s", (outlook, text) => {
     setup().view(<AskDock message={commandAsk(outlook)} />);
