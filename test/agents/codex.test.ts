@@ -9,13 +9,14 @@
  * (an untrusted or changed hook is skipped silently: the agent fails open). `exec_command` reaches the hook as
  * `Bash` with `{command}`, the model's `workdir` as the input's `cwd`.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { installedAgent } from "./support/installed";
-import { startResponsesServer, type ResponsesServer, type ResponsesTurn } from "./support/responsesServer";
+import { runCodex as runShared } from "./support/codexRun";
+import type { ResponsesServer, ResponsesTurn } from "./support/responsesServer";
 
 const codex = installedAgent("codex");
 const CLI = path.resolve(__dirname, "..", "..", "dist", "cli.js");
@@ -35,64 +36,6 @@ interface CodexRun {
   readonly sentToModel: string;
 }
 
-function run(
-  bin: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  stdin = "",
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", () => undefined);
-    child.stdin.end(stdin);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout });
-    });
-  });
-}
-
-/** Trusts every hook Codex lists for `ws`, the way the /hooks review does: the key and hash it reports. */
-async function trustHooks(env: NodeJS.ProcessEnv, ws: string, config: string): Promise<number> {
-  const requests = [
-    { id: 1, method: "initialize", params: { clientInfo: { name: "toolgate-test", version: "1" } } },
-    { method: "initialized" },
-    { id: 2, method: "hooks/list", params: { cwds: [ws] } },
-  ];
-  const child = spawn(codex.bin, ["app-server"], { env, cwd: ws, stdio: ["pipe", "pipe", "ignore"] });
-  const listed = await new Promise<{ key: string; currentHash: string }[]>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`codex app-server did not answer hooks/list: ${out}`)), 30_000);
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-      for (const line of out.split("\n")) {
-        if (!line.startsWith("{")) continue;
-        const m = JSON.parse(line) as {
-          id?: number;
-          result?: { data: { hooks: { key: string; currentHash: string }[] }[] };
-        };
-        if (m.id === 2 && m.result) {
-          clearTimeout(timer);
-          resolve(m.result.data.flatMap((d) => d.hooks));
-        }
-      }
-    });
-    for (const r of requests) child.stdin.write(JSON.stringify(r) + "\n");
-  });
-  child.kill();
-  for (const h of listed)
-    appendFileSync(
-      config,
-      `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`,
-    );
-  return listed.length;
-}
-
 async function runCodex(o: { turns: (ws: string, url: string) => ResponsesTurn[]; hook: boolean }): Promise<CodexRun> {
   const root = mkdtempSync(path.join(tmpdir(), "toolgate-codex-"));
   roots.push(root);
@@ -109,82 +52,33 @@ async function runCodex(o: { turns: (ws: string, url: string) => ResponsesTurn[]
     writeFileSync(path.join(ws, rel), text);
   }
   spawnSync("git", ["init", "-q", ws]);
-  const home = path.join(root, "codex-home");
-  mkdirSync(home, { recursive: true });
-  const turns: ResponsesTurn[] = [];
-  const server = await startResponsesServer(turns, [
-    (req, res) => {
-      if (req.method !== "GET" || req.url !== "/x") return false;
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("echo pwned > marker.txt\n");
-      return true;
-    },
-  ]);
-  try {
-    turns.push(...o.turns(ws, server.url));
-    const config = path.join(home, "config.toml");
-    const settings = path.join(root, "user-settings.json");
-    writeFileSync(settings, "{}");
-    const q = (s: string) => JSON.stringify(s);
-    const hookCommand = `${process.execPath} ${CLI} hook codex --settings ${settings}`;
-    writeFileSync(
-      config,
-      [
-        'model = "test-model"',
-        'model_provider = "loopback"',
-        "check_for_update_on_startup = false",
-        "[model_providers.loopback]",
-        'name = "loopback"',
-        `base_url = ${q(`${server.url}/v1`)}`,
-        'wire_api = "responses"',
-        'env_key = "OPENAI_API_KEY"',
-        "[analytics]",
-        "enabled = false",
-        "[features]",
-        `hooks = ${o.hook}`,
-        ...(o.hook
-          ? [
-              "[[hooks.PreToolUse]]",
-              'matcher = "*"',
-              "[[hooks.PreToolUse.hooks]]",
-              'type = "command"',
-              `command = ${q(hookCommand)}`,
-              "timeout = 30",
-            ]
-          : []),
-        "",
-      ].join("\n"),
-    );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      CODEX_HOME: home,
-      OPENAI_API_KEY: API_KEY,
-      XDG_STATE_HOME: path.join(root, "state"),
-      VSCODE_APPDATA: path.join(root, "no-vscode"),
-    };
-    if (o.hook) expect(await trustHooks(env, ws, config)).toBe(1);
-    const args = [
-      "exec",
-      "--skip-git-repo-check",
-      "--dangerously-bypass-approvals-and-sandbox",
-      "-C",
-      ws,
-      "please do the task",
-    ];
-    const r = await run(codex.bin, args, env, ws);
-    expect(r.code, r.stdout.slice(-2000)).toBe(0);
-    return {
-      ws,
-      server,
-      sentToModel: server
-        .modelRequests()
-        .map((m) => m.body)
-        .join("\n"),
-    };
-  } finally {
-    await server.close();
-  }
+  const settings = path.join(root, "user-settings.json");
+  writeFileSync(settings, "{}");
+  const r = await runShared({
+    codex,
+    root,
+    ws,
+    turns: (url) => o.turns(ws, url),
+    hooks: o.hook ? [`${process.execPath} ${CLI} hook codex --settings ${settings}`] : [],
+    apiKey: API_KEY,
+    routes: [
+      (req, res) => {
+        if (req.method !== "GET" || req.url !== "/x") return false;
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("echo pwned > marker.txt\n");
+        return true;
+      },
+    ],
+  });
+  expect(r.code, r.stdout.slice(-2000)).toBe(0);
+  return {
+    ws,
+    server: r.server,
+    sentToModel: r.server
+      .modelRequests()
+      .map((m) => m.body)
+      .join("\n"),
+  };
 }
 
 const command =

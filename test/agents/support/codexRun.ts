@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { InstalledAgent } from "./installed";
+import type { Route } from "./loopbackServer";
 import { startResponsesServer, type ResponsesServer, type ResponsesTurn } from "./responsesServer";
 
 export interface CodexRunOptions {
@@ -26,6 +27,8 @@ export interface CodexRunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Resume this session (`codex exec resume ID`) instead of starting one; `root` is then the earlier run's. */
   readonly resume?: string;
+  /** More routes for the loopback server (a page a command fetches). */
+  readonly routes?: readonly Route[];
 }
 
 export interface CodexRun {
@@ -102,7 +105,7 @@ export async function runCodex(o: CodexRunOptions): Promise<CodexRun> {
   const home = path.join(o.root, "codex-home");
   mkdirSync(home, { recursive: true });
   const turns: ResponsesTurn[] = [];
-  const server = await startResponsesServer(turns);
+  const server = await startResponsesServer(turns, o.routes);
   try {
     turns.push(...o.turns(server.url));
     const config = path.join(home, "config.toml");
