@@ -11,13 +11,14 @@
  * `telemetryOptOut` in `global-settings.json` keep it off the network. A prompt of one word is read as a
  * subcommand, so the prompt has several.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { installedAgent } from "./support/installed";
-import { startChatServer, type ChatServer, type ChatTurn } from "./support/openaiChatServer";
+import { runCline as runShared } from "./support/clineRun";
+import type { ChatServer, ChatTurn } from "./support/openaiChatServer";
 
 const cline = installedAgent("cline");
 const CLI = path.resolve(__dirname, "..", "..", "dist", "cli.js");
@@ -59,26 +60,6 @@ function workspace(root: string): string {
   return ws;
 }
 
-function run(
-  bin: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", () => undefined);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout });
-    });
-  });
-}
-
 /** One Cline task: the scripted `turns` (built once the server's URL is known), with or without the hook. */
 async function runCline(o: {
   turns: (url: string) => ChatTurn[];
@@ -93,83 +74,41 @@ async function runCline(o: {
   roots.push(root);
   const ws = workspace(root);
   o.onWorkspace?.(ws);
-  const home = path.join(root, "home");
-  mkdirSync(path.join(home, ".cline", "data", "settings"), { recursive: true });
-  writeFileSync(
-    path.join(home, ".cline", "data", "settings", "global-settings.json"),
-    JSON.stringify({ telemetryOptOut: true, autoUpdateEnabled: false }),
-  );
-  const turns: ChatTurn[] = [];
-  const server = await startChatServer(turns, [
-    (req, res) => {
-      if (req.method !== "GET" || req.url !== "/x") return false;
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end("echo pwned > marker.txt\n");
-      return true;
-    },
-  ]);
-  try {
-    turns.push(...o.turns(server.url));
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      CLINE_SESSION_BACKEND_MODE: "local",
-      CLINE_NO_AUTO_UPDATE: "1",
-      OPENAI_API_KEY: API_KEY,
-      XDG_STATE_HOME: path.join(root, "state"),
-      VSCODE_APPDATA: path.join(root, "no-vscode"),
-    };
-    // What `cline auth -p openai-compatible -k KEY -m test-model -b URL` writes (verified), without a process.
-    const provider = {
-      provider: "openai-compatible",
-      apiKey: API_KEY,
-      model: "test-model",
-      baseUrl: `${server.url}/v1`,
-    };
-    writeFileSync(
-      path.join(home, ".cline", "data", "settings", "providers.json"),
-      JSON.stringify({
-        version: 1,
-        lastUsedProvider: "openai-compatible",
-        modes: {},
-        providers: {
-          "openai-compatible": { settings: provider, updatedAt: new Date().toISOString(), tokenSource: "manual" },
-        },
-      }),
-    );
-    if (o.hook) {
-      const settings = path.join(root, "user-settings.json");
-      writeFileSync(settings, JSON.stringify(o.settings ?? {}));
-      const hookFile = path.join(ws, ".clinerules", "hooks", "PreToolUse");
-      mkdirSync(path.dirname(hookFile), { recursive: true });
-      const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-      writeFileSync(
-        hookFile,
-        `#!/bin/sh\nexec ${q(process.execPath)} ${q(CLI)} hook cline --settings ${q(settings)}\n`,
-      );
-      chmodSync(hookFile, 0o755);
-    }
-    const cwd = path.join(ws, o.cwd ?? ".");
-    const r = await run(cline.bin, ["--json", "-P", "openai-compatible", "-c", cwd, "please do the task"], env, root);
-    const result = r.stdout
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { type?: string; finishReason?: string })
-      .find((e) => e.type === "run_result");
-    return {
-      ws,
-      server,
-      code: r.code,
-      stdout: r.stdout,
-      sentToModel: server
-        .modelRequests()
-        .map((m) => m.body)
-        .join("\n"),
-      finish: result?.finishReason,
-    };
-  } finally {
-    await server.close();
+  let hook: string | undefined;
+  if (o.hook) {
+    const settings = path.join(root, "user-settings.json");
+    writeFileSync(settings, JSON.stringify(o.settings ?? {}));
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    hook = `#!/bin/sh\nexec ${q(process.execPath)} ${q(CLI)} hook cline --settings ${q(settings)}\n`;
   }
+  const r = await runShared({
+    cline,
+    root,
+    ws,
+    cwd: path.join(ws, o.cwd ?? "."),
+    turns: o.turns,
+    hooks: hook !== undefined ? { workspace: hook } : {},
+    apiKey: API_KEY,
+    routes: [
+      (req, res) => {
+        if (req.method !== "GET" || req.url !== "/x") return false;
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end("echo pwned > marker.txt\n");
+        return true;
+      },
+    ],
+  });
+  return {
+    ws,
+    server: r.server,
+    code: r.code,
+    stdout: r.stdout,
+    sentToModel: r.server
+      .modelRequests()
+      .map((m) => m.body)
+      .join("\n"),
+    finish: r.finish,
+  };
 }
 
 const commands =

@@ -17,6 +17,8 @@ export interface ClineRunOptions {
   /** An existing folder the run may fill (its `home`, state). */
   readonly root: string;
   readonly ws: string;
+  /** The task's directory (`cline -c`), default `ws` (whose `.clinerules/hooks` holds the workspace hook). */
+  readonly cwd?: string;
   readonly turns: (url: string) => ChatTurn[];
   /** Hook scripts: `global` in ~/.cline/hooks, `workspace` in .clinerules/hooks. */
   readonly hooks: { readonly global?: string; readonly workspace?: string };
@@ -82,7 +84,7 @@ export async function runCline(o: ClineRunOptions): Promise<ClineRun> {
       VSCODE_APPDATA: path.join(o.root, "no-vscode"),
       ...o.env,
     };
-    const args = ["--json", "-P", "openai-compatible", "-c", o.ws, "please do the task"];
+    const args = ["--json", "-P", "openai-compatible", "-c", o.cwd ?? o.ws, "please do the task"];
     const r = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
       const child = spawn(o.cline.bin, args, { env, cwd: o.root, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
