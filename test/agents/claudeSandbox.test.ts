@@ -7,29 +7,20 @@
  * wrapped command's environment. The same script without the hook shows each harm happening.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLAUDE_REWRITE_VERIFIED } from "../../src/cli/hooks/claudeRewrite";
 import { startAnthropicServer, toolResults, type AnthropicServer } from "./support/anthropicServer";
 import { installedAgent } from "./support/installed";
+import { tempFolders } from "./support/tempFolders";
 
 const agent = installedAgent("claude-code");
 const CLI = path.resolve("dist/cli.js");
 const KEY = "sk-test-claude-sandbox-0123456789";
 // Every mode `--permission-mode` accepts in 2.1.332 (`manual` is `default`'s new name). Plan mode is below.
 const MODES = ["default", "acceptEdits", "bypassPermissions", "auto", "dontAsk"] as const;
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-
-function temp(prefix: string, base = tmpdir()): string {
-  const d = realpathSync(mkdtempSync(path.join(base, prefix)));
-  temps.push(d);
-  return d;
-}
+const temp = tempFolders();
 
 interface Run {
   readonly ws: string;

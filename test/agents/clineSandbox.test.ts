@@ -7,28 +7,19 @@
  * environment. The same script without the hook shows each harm happening.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLINE_REWRITE_VERIFIED } from "../../src/cli/hooks/cline";
 import { runCline } from "./support/clineRun";
 import { installedAgent } from "./support/installed";
+import { tempFolders } from "./support/tempFolders";
 
 const cline = installedAgent("cline");
 const CLI = path.resolve("dist/cli.js");
 const KEY = "sk-test-cline-sandbox-0123456789";
 const NOOP = `#!/bin/sh\ncat >/dev/null\necho '{"cancel": false}'\n`;
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-
-function temp(prefix: string, base = tmpdir()): string {
-  const d = realpathSync(mkdtempSync(path.join(base, prefix)));
-  temps.push(d);
-  return d;
-}
+const temp = tempFolders();
 
 interface Run {
   readonly ws: string;

@@ -8,28 +8,20 @@
  * Toolgate's cannot start, and the rewritten line fails closed.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CODEX_REWRITE_VERIFIED } from "../../src/cli/hooks/codex";
 import { runCodex } from "./support/codexRun";
 import { installedAgent } from "./support/installed";
+import { tempFolders } from "./support/tempFolders";
 
 const codex = installedAgent("codex");
 const CLI = path.resolve("dist/cli.js");
 const KEY = "sk-test-codex-sandbox-0123456789";
 const NOOP = "/bin/sh -c 'cat >/dev/null; echo {}'";
-const temps: string[] = [];
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-
-function temp(prefix: string, base = tmpdir()): string {
-  const d = realpathSync(mkdtempSync(path.join(base, prefix)));
-  temps.push(d);
-  return d;
-}
+const temp = tempFolders();
 
 interface Run {
   readonly ws: string;
