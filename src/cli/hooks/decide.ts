@@ -18,7 +18,7 @@ import { parseFlags, SETTINGS_FLAGS, settingsArgs, UsageError, type FlagSpec, ty
 import { addSessionTaint, hookStateDir, readSessionTaint } from "../hookTaint";
 import { gateFor, loadPolicy, type Policy } from "../loadGate";
 import type { AgentAdapter, AgentCall, HookAnswer, MappedCall } from "./adapter";
-import { commandInputOf, rewriteVerified, sandboxStep, type RewriteContext } from "./sandboxRewrite";
+import { commandInputOf, rewriteVerified, rewrittenInput, sandboxStep, type RewriteContext } from "./sandboxRewrite";
 
 /** The settings flags a hook takes: `--workspace` is not one of them (the agent names its workspace). */
 const HOOK_SETTINGS_FLAGS: FlagSpec = Object.fromEntries(
@@ -292,10 +292,8 @@ function decideInSession(
     const field = rw?.commandField(agentCall.toolName);
     if (worst.decision !== "allow" || rewritten.length !== calls.length || !rw?.commandListInput || !field)
       return { answer: plain };
-    const kept: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(agentCall.toolInput))
-      if (k !== field && !rw.dropFields.includes(k)) kept[k] = v;
-    return { answer: { ...plain, updatedInput: { ...kept, ...rw.commandListInput(rewritten) } } };
+    const updatedInput = rewrittenInput(rw, agentCall.toolInput, field, rw.commandListInput(rewritten));
+    return { answer: { ...plain, updatedInput } };
   }
   return { answer: worst, ...(calls.length === 1 ? { judged: last } : {}) };
 }

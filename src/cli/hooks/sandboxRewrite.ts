@@ -56,6 +56,21 @@ export function commandInputOf(rw: CommandRewrite, field: string, line: string):
   return rw.commandInput?.(line) ?? { [field]: line };
 }
 
+/**
+ * The agent's input with its command replaced: every other field kept as sent, except the command field and the
+ * spellings that could name another command (`dropFields`); then `replacement` (the rewritten command or list).
+ */
+export function rewrittenInput(
+  rw: CommandRewrite,
+  toolInput: Readonly<Record<string, unknown>>,
+  field: string,
+  replacement: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(toolInput)) if (k !== field && !rw.dropFields.includes(k)) kept[k] = v;
+  return { ...kept, ...replacement };
+}
+
 /** The argv of the sandbox command for one decided line (quoted by the caller). */
 export function sandboxArgv(
   adapter: AgentAdapter,
@@ -147,9 +162,7 @@ export function sandboxStep(
   if (own !== undefined) return { decision: own.decision, reason: `Toolgate: ${own.reason}` };
   const grant = command.grant ?? grantOf("workspace-write");
   const line = quoteArgv(sandboxArgv(adapter, call, flags, { line: command.line, cwd: command.cwd, grant }, ctx));
-  const updatedInput: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(call.toolInput)) if (!rw.dropFields.includes(k)) updatedInput[k] = v;
-  Object.assign(updatedInput, commandInputOf(rw, field, line));
+  const updatedInput = rewrittenInput(rw, call.toolInput, field, commandInputOf(rw, field, line));
   return {
     decision: "allow",
     reason: `${answer.reason} — runs in Toolgate's sandbox (${describeGrant(grant)})`,
