@@ -11,6 +11,7 @@ import type { ReadKind } from "./commands/catalogue/effects";
 import { checkGlobRead } from "./globIgnoreOverlap";
 import { posix } from "node:path";
 import type { FsFacts } from "./fsFacts";
+import { SANDBOX_TMP } from "./sandbox/sandboxPolicy";
 
 /**
  * Builds what the command analysis needs from the gate's own pieces, so that a command's file effects pass
@@ -380,9 +381,6 @@ export class CommandPathGate implements PathGate {
   }
 }
 
-/** Where the sandbox's private `/tmp` appears (sandboxPolicy's SANDBOX_TMP; core/sandbox is not imported here). */
-const PRIVATE_TMP = "/tmp";
-
 /**
  * Whether the command's path is in the private `/tmp` for a sandboxed command: lexically under `/tmp`, in no
  * root by either spelling (a root under `/tmp` is bound over it), not in the home, and written without `..` (the kernel resolves
@@ -394,7 +392,7 @@ function inPrivateTmp(path: string, cwd: string, p: ResolvedPath, home: string):
   if (home === p.lexical || p.lexical.startsWith(home.endsWith("/") ? home : home + "/")) return false;
   const joined = path.startsWith("/") ? path : `${cwd}/${path}`;
   if (/(^|\/)\.\.(\/|$)/.test(joined)) return false;
-  return p.lexical === PRIVATE_TMP || p.lexical.startsWith(PRIVATE_TMP + "/");
+  return p.lexical === SANDBOX_TMP || p.lexical.startsWith(SANDBOX_TMP + "/");
 }
 
 /**
