@@ -6,22 +6,12 @@
  * cannot be loaded, and usage errors thrown in a command bundle still exit 2.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, renameSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempTree } from "../../support/workspace";
+import { describe, expect, it } from "vitest";
+import { splitCliBuild } from "../../support/cliBuild";
 
-const t = tempTree({ "ws/src/a.ts": "export const a = 1;\n", "home/.keep": "" });
-const out = mkdtempSync(path.join(tmpdir(), "toolgate-dist-"));
-beforeAll(() => {
-  const r = spawnSync(process.execPath, ["esbuild.mjs", "--only=cli", `--outdir=${out}`], { encoding: "utf8" });
-  expect(r.status, r.stderr).toBe(0);
-}, 120_000);
-afterAll(() => {
-  t.cleanup();
-  rmSync(out, { recursive: true, force: true });
-});
+const { out, t } = splitCliBuild();
 
 const env = {
   ...process.env,

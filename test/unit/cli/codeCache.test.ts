@@ -5,21 +5,11 @@
  * older build) is the answer without one, and only an intact entry of this very source is given to V8.
  */
 import { spawnSync } from "node:child_process";
-import {
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeCacheDir, decodeEntry, encodeEntry } from "../../../src/cli/codeCache";
-import { tempTree } from "../../support/workspace";
+import { splitCliBuild } from "../../support/cliBuild";
 
 describe("a code cache entry", () => {
   const data = Buffer.from(Array.from({ length: 4000 }, (_, i) => i % 251));
@@ -48,16 +38,7 @@ describe("a code cache entry", () => {
   });
 });
 
-const t = tempTree({ "ws/src/a.ts": "export const a = 1;\n", "home/.keep": "" });
-const out = mkdtempSync(path.join(tmpdir(), "toolgate-dist-"));
-beforeAll(() => {
-  const r = spawnSync(process.execPath, ["esbuild.mjs", "--only=cli", `--outdir=${out}`], { encoding: "utf8" });
-  expect(r.status, r.stderr).toBe(0);
-}, 120_000);
-afterAll(() => {
-  t.cleanup();
-  rmSync(out, { recursive: true, force: true });
-});
+const { out, t } = splitCliBuild();
 
 const cache = path.join(t.path("home"), "cache", "toolgate", "code-cache");
 const env = {

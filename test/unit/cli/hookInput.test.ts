@@ -4,23 +4,12 @@
  * through real pipes: a large input, an input that arrives in parts, and the same through a pipe set
  * non-blocking (reads that would wait fail with EAGAIN) all reach the gate whole.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempTree } from "../../support/workspace";
+import { describe, expect, it } from "vitest";
+import { splitCliBuild } from "../../support/cliBuild";
 
-const t = tempTree({ "ws/src/a.ts": "export const a = 1;\n", "home/.keep": "" });
-const out = mkdtempSync(path.join(tmpdir(), "toolgate-dist-"));
-beforeAll(() => {
-  const r = spawnSync(process.execPath, ["esbuild.mjs", "--only=cli", `--outdir=${out}`], { encoding: "utf8" });
-  expect(r.status, r.stderr).toBe(0);
-}, 120_000);
-afterAll(() => {
-  t.cleanup();
-  rmSync(out, { recursive: true, force: true });
-});
+const { out, t } = splitCliBuild();
 
 const env = {
   ...process.env,
